@@ -1,0 +1,216 @@
+#include "model/documentparser.h"
+
+#include "model/jsonreader.h"
+#include "model/ligercsv.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+namespace kix {
+
+using json = nlohmann::json;
+
+bool ParseResult::hasErrors() const
+{
+    for (const Diagnostic& d : diagnostics) {
+        if (d.isError())
+            return true;
+    }
+    return false;
+}
+
+namespace {
+
+void reportJsonError(
+    const JsonReadResult& read, const QString& file, const QString& pointer, int lineOffset, Diagnostics& out)
+{
+    Diagnostic d = makeError(file, pointer, read.error);
+    if (read.line > 0) {
+        d.line = read.line + lineOffset;
+        d.column = read.column;
+    }
+    out.append(d);
+}
+
+void reportDuplicateKeys(const JsonReadResult& read, const QString& file, const QString& prefix, Diagnostics& out)
+{
+    for (const QString& key : read.duplicateKeys)
+        out.append(makeWarning(file, prefix + key, QStringLiteral("duplicate key: the last value is used")));
+}
+
+// Adds the runs of one top-level JSON value: a document, or an array of documents.
+void addValue(
+    const json& value, const QString& file, const QString& pointer, const ParseLimits& limits, ParseResult& result)
+{
+    if (value.is_array()) {
+        if (value.empty()) {
+            result.diagnostics.append(makeError(file, pointer, QStringLiteral("an empty array holds no runs")));
+            return;
+        }
+        if (static_cast<qint64>(value.size()) > limits.maxDocuments) {
+            result.diagnostics.append(makeError(file, pointer,
+                QStringLiteral("%1 documents in one array is more than the limit %2")
+                    .arg(value.size())
+                    .arg(limits.maxDocuments)));
+            return;
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const QString itemPointer = pointer + QLatin1Char('/') + QString::number(i);
+            if (RunPtr run = runFromDocument(value[i], file, itemPointer, result.diagnostics))
+                result.runs.append(run);
+        }
+        return;
+    }
+    if (RunPtr run = runFromDocument(value, file, pointer, result.diagnostics))
+        result.runs.append(run);
+}
+
+bool isBlank(const char* begin, const char* end)
+{
+    for (const char* p = begin; p < end; ++p) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return false;
+    }
+    return true;
+}
+
+void parseJsonLines(
+    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    int lineIndex = 0;
+    int documents = 0;
+    const char* lineStart = begin;
+    while (lineStart < end) {
+        const char* lineEnd = static_cast<const char*>(memchr(lineStart, '\n', static_cast<size_t>(end - lineStart)));
+        if (!lineEnd)
+            lineEnd = end;
+        if (!isBlank(lineStart, lineEnd)) {
+            const QString pointer = QLatin1Char('/') + QString::number(lineIndex);
+            if (++documents > limits.maxDocuments) {
+                result.diagnostics.append(makeError(file, pointer,
+                    QStringLiteral("more than %1 documents: the rest is not read").arg(limits.maxDocuments)));
+                return;
+            }
+            const JsonReadResult read = readJson(lineStart, lineEnd, limits.maxDepth);
+            if (!read.ok) {
+                reportJsonError(read, file, pointer, lineIndex, result.diagnostics);
+            } else {
+                reportDuplicateKeys(read, file, pointer, result.diagnostics);
+                if (RunPtr run = runFromDocument(read.value, file, pointer, result.diagnostics))
+                    result.runs.append(run);
+            }
+        }
+        lineStart = lineEnd + 1;
+        ++lineIndex;
+    }
+    if (documents == 0)
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file holds no JSON Lines documents")));
+}
+
+// Two or more non-blank lines that each start with '{': JSON Lines even without the .jsonl extension.
+bool looksLikeJsonLines(const char* begin, const char* end)
+{
+    int lines = 0;
+    const char* p = begin;
+    while (p < end) {
+        const char* lineEnd = static_cast<const char*>(memchr(p, '\n', static_cast<size_t>(end - p)));
+        if (!lineEnd)
+            lineEnd = end;
+        const char* q = p;
+        while (q < lineEnd && (*q == ' ' || *q == '\t' || *q == '\r'))
+            ++q;
+        if (q < lineEnd) {
+            if (*q != '{')
+                return false;
+            if (++lines >= 2)
+                return true;
+        }
+        p = lineEnd + 1;
+    }
+    return false;
+}
+
+void parseLiger(const QByteArray& bytes, const QString& file, ParseResult& result)
+{
+    LigerImport imported = importLigerCsv(bytes, file);
+    result.diagnostics += imported.diagnostics;
+    result.runs.reserve(static_cast<int>(imported.documents.size()));
+    for (std::size_t i = 0; i < imported.documents.size(); ++i) {
+        const QString pointer = QStringLiteral("/rows/") + QString::number(i);
+        const int firstNew = result.diagnostics.size();
+        if (RunPtr run = runFromDocument(imported.documents[i], file, pointer, result.diagnostics))
+            result.runs.append(run);
+        if (i < imported.documentLines.size()) {
+            for (int d = firstNew; d < result.diagnostics.size(); ++d)
+                result.diagnostics[d].line = imported.documentLines[i];
+        }
+    }
+}
+
+} // namespace
+
+ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
+{
+    ParseResult result;
+    if (input.size() > limits.maxFileBytes) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("the file is %1 bytes, more than the limit of %2")
+                .arg(input.size())
+                .arg(limits.maxFileBytes)));
+        return result;
+    }
+    const char* begin = input.constData();
+    const char* end = begin + input.size();
+    if (input.startsWith("\xEF\xBB\xBF"))
+        begin += 3;
+    if (isBlank(begin, end)) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
+        return result;
+    }
+
+    const QString suffix = QFileInfo(file).suffix().toLower();
+    if (suffix == QLatin1String("csv") || looksLikeLigerCsv(input)) {
+        parseLiger(input, file, result);
+        return result;
+    }
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
+        parseJsonLines(begin, end, file, limits, result);
+        return result;
+    }
+
+    const JsonReadResult read = readJson(begin, end, limits.maxDepth);
+    if (!read.ok) {
+        if (!read.tooDeep && looksLikeJsonLines(begin, end)) {
+            parseJsonLines(begin, end, file, limits, result);
+            return result;
+        }
+        reportJsonError(read, file, {}, 0, result.diagnostics);
+        return result;
+    }
+    reportDuplicateKeys(read, file, {}, result.diagnostics);
+    addValue(read.value, file, {}, limits, result);
+    return result;
+}
+
+ParseResult parseFile(const QString& path, const ParseLimits& limits)
+{
+    ParseResult result;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
+        return result;
+    }
+    if (f.size() > limits.maxFileBytes) {
+        result.diagnostics.append(makeError(path, {},
+            QStringLiteral("the file is %1 bytes, more than the limit of %2").arg(f.size()).arg(limits.maxFileBytes)));
+        return result;
+    }
+    const QByteArray bytes = f.readAll();
+    if (f.error() != QFileDevice::NoError) {
+        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + f.errorString()));
+        return result;
+    }
+    return parseBytes(bytes, path, limits);
+}
+
+} // namespace kix

@@ -1,0 +1,67 @@
+#include "model/run.h"
+
+#include <QStringBuilder>
+
+namespace kix {
+
+QString Run::param(const QString& key) const
+{
+    for (const WorkloadParam& p : workload) {
+        if (p.key == key)
+            return p.value;
+    }
+    return {};
+}
+
+double Run::paramNumber(const QString& key) const
+{
+    for (const WorkloadParam& p : workload) {
+        if (p.key == key)
+            return p.number;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+double Run::statistic(const QString& name) const
+{
+    if (name == QLatin1String("median"))
+        return median;
+    if (name == QLatin1String("p20"))
+        return p20;
+    if (name == QLatin1String("p80"))
+        return p80;
+    for (const Measurement& m : statistics) {
+        if (m.statistic == name)
+            return m.value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+double Run::spread() const
+{
+    if (!(median > 0) || std::isnan(p20) || std::isnan(p80))
+        return std::numeric_limits<double>::quiet_NaN();
+    return (p80 - p20) / median;
+}
+
+QString Run::identityKey() const
+{
+    return externalId % QLatin1Char('|') % protocolDigest % QLatin1Char('|') % workloadDigest % QLatin1Char('|')
+        % environmentDigest % QLatin1Char('|') % implementationDigest;
+}
+
+void Run::finalize()
+{
+    QString text;
+    text.reserve(256);
+    const QLatin1Char sep(' ');
+    text += kernel % sep % pass % sep % provider % sep % gpuSlug % sep % gpuProduct % sep % gpuArchitecture % sep
+        % workloadSlug % sep % dtype % sep % status % sep % source % sep % title % sep % file % sep % externalId;
+    if (!isLatency())
+        text += QStringLiteral(" memory");
+    for (const KeyValue& label : labels)
+        text += sep % label.key % QLatin1Char('=') % label.value;
+    searchText = text.toLower();
+}
+
+} // namespace kix

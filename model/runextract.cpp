@@ -1,0 +1,472 @@
+// Builds the typed Run view of one kernelindex document and decides whether it is refused.
+#include "model/documentparser.h"
+
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace kix {
+
+using json = nlohmann::json;
+
+namespace {
+
+const char* const kApiVersion = "kernelindex.dev/v1alpha1";
+constexpr double kMaxLatencyNs = 1e15; // about 11.6 days: anything above is a unit mistake, not a measurement
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString typeName(const json& v)
+{
+    return qs(v.type_name());
+}
+
+// Reads fields of one JSON object and records type errors against a JSON pointer.
+class Reader
+{
+public:
+    Reader(const QString& file, Diagnostics& out)
+        : m_file(file)
+        , m_out(out)
+    {
+    }
+
+    bool failed() const { return m_failed; }
+
+    void error(const QString& pointer, const QString& message)
+    {
+        m_out.append(makeError(m_file, pointer, message));
+        m_failed = true;
+    }
+    void warning(const QString& pointer, const QString& message)
+    {
+        m_out.append(makeWarning(m_file, pointer, message));
+    }
+
+    // The member as an object, or null when absent; a present member of another type is an error.
+    const json* object(const json* parent, const char* key, const QString& pointer)
+    {
+        const json* v = member(parent, key);
+        if (v && !v->is_object()) {
+            error(pointer, QStringLiteral("expected an object, found %1").arg(typeName(*v)));
+            return nullptr;
+        }
+        return v;
+    }
+
+    QString string(const json* parent, const char* key, const QString& pointer)
+    {
+        const json* v = member(parent, key);
+        if (!v || v->is_null())
+            return {};
+        if (!v->is_string()) {
+            error(pointer, QStringLiteral("expected a string, found %1").arg(typeName(*v)));
+            return {};
+        }
+        return qs(v->get_ref<const std::string&>());
+    }
+
+    // A latency-like number: finite, not negative, not absurd. NaN when absent.
+    double number(const json* parent, const char* key, const QString& pointer, bool isLatencyNs)
+    {
+        const json* v = member(parent, key);
+        if (!v || v->is_null())
+            return std::nan("");
+        return checkNumber(*v, pointer, isLatencyNs);
+    }
+
+    double checkNumber(const json& v, const QString& pointer, bool isLatencyNs)
+    {
+        if (!v.is_number()) {
+            error(pointer, QStringLiteral("expected a number, found %1").arg(typeName(v)));
+            return std::nan("");
+        }
+        const double d = v.get<double>();
+        if (!std::isfinite(d)) {
+            error(pointer, QStringLiteral("the value is not finite"));
+            return std::nan("");
+        }
+        if (isLatencyNs && d < 0) {
+            error(pointer, QStringLiteral("a latency cannot be negative (%1)").arg(d));
+            return std::nan("");
+        }
+        if (isLatencyNs && d > kMaxLatencyNs) {
+            error(pointer, QStringLiteral("%1 ns is not a plausible latency").arg(d));
+            return std::nan("");
+        }
+        return d;
+    }
+
+    static const json* member(const json* parent, const char* key)
+    {
+        if (!parent || !parent->is_object())
+            return nullptr;
+        const auto it = parent->find(key);
+        return it == parent->end() ? nullptr : &*it;
+    }
+
+private:
+    QString m_file;
+    Diagnostics& m_out;
+    bool m_failed = false;
+};
+
+double toNs(double value, const QString& unit, bool* known)
+{
+    *known = true;
+    if (unit == QLatin1String("ns"))
+        return value;
+    if (unit == QLatin1String("us") || unit == QStringLiteral("µs"))
+        return value * 1e3;
+    if (unit == QLatin1String("ms"))
+        return value * 1e6;
+    if (unit == QLatin1String("s"))
+        return value * 1e9;
+    *known = false;
+    return value;
+}
+
+QVector<KeyValue> keyValues(const json* object)
+{
+    QVector<KeyValue> out;
+    if (!object || !object->is_object())
+        return out;
+    for (auto it = object->begin(); it != object->end(); ++it) {
+        const QString value = it->is_string() ? qs(it->get_ref<const std::string&>()) : qs(it->dump());
+        out.append({ qs(it.key()), value });
+    }
+    return out;
+}
+
+QString slugify(const QString& text)
+{
+    QString out;
+    bool dash = false;
+    for (const QChar c : text.toLower()) {
+        if (c.isLetterOrNumber()) {
+            out += c;
+            dash = false;
+        } else if (!dash && !out.isEmpty()) {
+            out += QLatin1Char('-');
+            dash = true;
+        }
+    }
+    while (out.endsWith(QLatin1Char('-')))
+        out.chop(1);
+    return out;
+}
+
+bool isDigest(const QString& d)
+{
+    if (!d.startsWith(QLatin1String("sha256:")) || d.size() != 7 + 64)
+        return false;
+    for (int i = 7; i < d.size(); ++i) {
+        const QChar c = d.at(i);
+        if (!((c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f'))))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QString& dtype)
+{
+    static const QStringList dtypes = { QStringLiteral("fp32"), QStringLiteral("fp16"), QStringLiteral("bf16"),
+        QStringLiteral("fp64"), QStringLiteral("fp8"), QStringLiteral("int8"), QStringLiteral("tf32"),
+        QStringLiteral("float32"), QStringLiteral("float16"), QStringLiteral("bfloat16") };
+    params.clear();
+    dtype.clear();
+    if (slug.isEmpty())
+        return;
+    const QStringList parts = slug.split(QLatin1Char('-'), Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        if (dtypes.contains(part)) {
+            dtype = part;
+            continue;
+        }
+        // key = leading letters and underscores, value = the rest ("channels_per_group4").
+        int split = 0;
+        while (split < part.size() && (part.at(split).isLetter() || part.at(split) == QLatin1Char('_')))
+            ++split;
+        WorkloadParam p;
+        if (split == 0) { // a bare value ("llama_2_7b" starts with a letter, "7b" does not)
+            p.key = QStringLiteral("value");
+            p.value = part;
+        } else if (split == part.size()) { // a bare word: a flag such as "causal"
+            p.key = part;
+        } else {
+            p.key = part.left(split);
+            p.value = part.mid(split);
+        }
+        bool ok = false;
+        const double n = p.value.toDouble(&ok);
+        if (ok && std::isfinite(n))
+            p.number = n;
+        params.append(p);
+    }
+}
+
+RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out)
+{
+    Reader r(file, out);
+    if (!document.is_object()) {
+        r.error(pointer,
+            QStringLiteral("not a kernelindex document: expected an object, found %1").arg(typeName(document)));
+        return nullptr;
+    }
+
+    auto run = std::make_shared<Run>();
+    run->file = file;
+    run->pointer = pointer;
+
+    // A combined document {run, protocol, environment} or a bare BenchmarkRun.
+    const json* runObject = &document;
+    QString runPointer = pointer;
+    const json* protocol = nullptr;
+    const json* environment = nullptr;
+    if (document.contains("run")) {
+        runPointer = pointer + QStringLiteral("/run");
+        runObject = r.object(&document, "run", runPointer);
+        protocol = r.object(&document, "protocol", pointer + QStringLiteral("/protocol"));
+        environment = r.object(&document, "environment", pointer + QStringLiteral("/environment"));
+        if (!runObject)
+            return nullptr;
+    }
+    const QString kind = r.string(runObject, "kind", runPointer + QStringLiteral("/kind"));
+    if (kind != QLatin1String("BenchmarkRun")) {
+        r.error(runPointer + QStringLiteral("/kind"),
+            kind.isEmpty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")
+                           : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun").arg(kind));
+        return nullptr;
+    }
+    run->apiVersion = r.string(runObject, "apiVersion", runPointer + QStringLiteral("/apiVersion"));
+    if (!run->apiVersion.isEmpty() && run->apiVersion != QLatin1String(kApiVersion))
+        r.warning(runPointer + QStringLiteral("/apiVersion"),
+            QStringLiteral("unknown apiVersion \"%1\" (kix knows %2); read as %2")
+                .arg(run->apiVersion, QLatin1String(kApiVersion)));
+
+    const QString specPointer = runPointer + QStringLiteral("/spec");
+    const json* spec = r.object(runObject, "spec", specPointer);
+    if (!spec) {
+        if (!r.failed())
+            r.error(specPointer, QStringLiteral("the run has no spec"));
+        return nullptr;
+    }
+    const QString metadataPointer = runPointer + QStringLiteral("/metadata");
+    const json* metadata = r.object(runObject, "metadata", metadataPointer);
+    run->name = r.string(metadata, "name", metadataPointer + QStringLiteral("/name"));
+    run->title = r.string(metadata, "title", metadataPointer + QStringLiteral("/title"));
+    run->labels = keyValues(r.object(metadata, "labels", metadataPointer + QStringLiteral("/labels")));
+
+    run->status = r.string(spec, "status", specPointer + QStringLiteral("/status"));
+    const QString observed = r.string(spec, "observedAt", specPointer + QStringLiteral("/observedAt"));
+    if (!observed.isEmpty()) {
+        run->observedAt = QDateTime::fromString(observed, Qt::ISODateWithMs);
+        if (!run->observedAt.isValid())
+            r.warning(specPointer + QStringLiteral("/observedAt"),
+                QStringLiteral("observedAt \"%1\" is not an ISO-8601 time").arg(observed));
+        else
+            run->observedAt = run->observedAt.toUTC();
+    }
+    const char* digestKeys[] = { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" };
+    QString* digestFields[]
+        = { &run->protocolDigest, &run->workloadDigest, &run->environmentDigest, &run->implementationDigest };
+    for (int i = 0; i < 4; ++i) {
+        const QString p = specPointer + QLatin1Char('/') + QLatin1String(digestKeys[i]);
+        *digestFields[i] = r.string(spec, digestKeys[i], p);
+        if (!digestFields[i]->isEmpty() && !isDigest(*digestFields[i]))
+            r.warning(p, QStringLiteral("\"%1\" is not a sha256: digest").arg(*digestFields[i]));
+    }
+
+    // sourceNative: the producer's view, and the externalId that carries the workload.
+    const QString nativePointer = specPointer + QStringLiteral("/sourceNative");
+    const json* native = r.object(spec, "sourceNative", nativePointer);
+    run->source = r.string(native, "source", nativePointer + QStringLiteral("/source"));
+    run->externalId = r.string(native, "externalId", nativePointer + QStringLiteral("/externalId"));
+    if (run->externalId.isEmpty())
+        run->externalId = r.string(spec, "externalId", specPointer + QStringLiteral("/externalId"));
+    const QString benchmark = r.string(native, "benchmark", nativePointer + QStringLiteral("/benchmark"));
+    const QStringList idParts = run->externalId.split(QLatin1Char('/'));
+    if (idParts.size() >= 6) {
+        run->kernel = idParts[0];
+        run->pass = idParts[1];
+        run->provider = idParts[2];
+        run->gpuSlug = idParts[3];
+        run->workloadSlug = idParts[4];
+    } else if (!benchmark.isEmpty()) {
+        const QStringList b = benchmark.split(QLatin1Char('/'));
+        run->kernel = b.value(0);
+        run->pass = b.value(1);
+    }
+    parseWorkloadSlug(run->workloadSlug, run->workload, run->dtype);
+
+    // Headline statistics.
+    const QString timingPointer = specPointer + QStringLiteral("/timing");
+    const json* timing = r.object(spec, "timing", timingPointer);
+    const json* latencyNs = r.object(timing, "latencyNs", timingPointer + QStringLiteral("/latencyNs"));
+    run->median = r.number(latencyNs, "median", timingPointer + QStringLiteral("/latencyNs/median"), true);
+    for (const char* stat : { "p20", "p80", "min", "max", "mean" }) {
+        const double v
+            = r.number(latencyNs, stat, timingPointer + QStringLiteral("/latencyNs/") + QLatin1String(stat), true);
+        if (!std::isnan(v))
+            run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
+    }
+    if (const json* samples = Reader::member(timing, "samplesNs")) {
+        const QString samplesPointer = timingPointer + QStringLiteral("/samplesNs");
+        if (!samples->is_array()) {
+            r.error(samplesPointer, QStringLiteral("expected an array of numbers, found %1").arg(typeName(*samples)));
+        } else {
+            run->samples.reserve(samples->size());
+            for (std::size_t i = 0; i < samples->size(); ++i) {
+                const double v
+                    = r.checkNumber((*samples)[i], samplesPointer + QLatin1Char('/') + QString::number(i), true);
+                if (std::isnan(v))
+                    break;
+                run->samples.push_back(v);
+            }
+        }
+    }
+
+    const QString measurementsPointer = specPointer + QStringLiteral("/measurements");
+    QVector<Measurement> memory;
+    if (const json* measurements = Reader::member(spec, "measurements")) {
+        if (!measurements->is_array()) {
+            r.error(measurementsPointer, QStringLiteral("expected an array, found %1").arg(typeName(*measurements)));
+        } else {
+            for (std::size_t i = 0; i < measurements->size(); ++i) {
+                const json& m = (*measurements)[i];
+                const QString mp = measurementsPointer + QLatin1Char('/') + QString::number(i);
+                if (!m.is_object()) {
+                    r.error(mp, QStringLiteral("expected an object, found %1").arg(typeName(m)));
+                    continue;
+                }
+                Measurement value;
+                value.metric = r.string(&m, "metric", mp + QStringLiteral("/metric"));
+                value.statistic = r.string(&m, "statistic", mp + QStringLiteral("/statistic"));
+                value.unit = r.string(&m, "unit", mp + QStringLiteral("/unit"));
+                const bool isLatency = value.metric == QLatin1String("latency");
+                bool timeUnit = false;
+                const json* raw = Reader::member(&m, "value");
+                if (!raw) {
+                    r.error(mp + QStringLiteral("/value"), QStringLiteral("the measurement has no value"));
+                    continue;
+                }
+                double v = r.checkNumber(
+                    *raw, mp + QStringLiteral("/value"), isLatency && value.unit != QLatin1String("count"));
+                if (std::isnan(v))
+                    continue;
+                if (isLatency && value.unit != QLatin1String("count")) {
+                    v = toNs(v, value.unit, &timeUnit);
+                    if (!timeUnit) {
+                        r.error(mp + QStringLiteral("/unit"),
+                            QStringLiteral("unknown latency unit \"%1\"").arg(value.unit));
+                        continue;
+                    }
+                    value.unit = QStringLiteral("ns");
+                    value.value = v;
+                    if (value.statistic == QLatin1String("p20"))
+                        run->p20 = v;
+                    else if (value.statistic == QLatin1String("p80"))
+                        run->p80 = v;
+                    else if (value.statistic == QLatin1String("median") && std::isnan(run->median))
+                        run->median = v;
+                    else
+                        run->statistics.append(value);
+                } else {
+                    value.value = v;
+                    if (value.metric == QLatin1String("memory"))
+                        memory.append(value);
+                    else if (isLatency)
+                        run->statistics.append(value); // the sample count
+                    else
+                        run->measurements.append(value);
+                }
+            }
+        }
+    }
+
+    // sourceNative.metrics (ms_20, ms_50, ms_80) fill whatever the spec lacks.
+    if (const json* metrics = r.object(native, "metrics", nativePointer + QStringLiteral("/metrics"))) {
+        const QString mp = nativePointer + QStringLiteral("/metrics/");
+        const double ms50 = r.number(metrics, "ms_50", mp + QStringLiteral("ms_50"), true);
+        const double ms20 = r.number(metrics, "ms_20", mp + QStringLiteral("ms_20"), true);
+        const double ms80 = r.number(metrics, "ms_80", mp + QStringLiteral("ms_80"), true);
+        if (std::isnan(run->median) && !std::isnan(ms50))
+            run->median = std::round(ms50 * 1e6);
+        if (std::isnan(run->p20) && !std::isnan(ms20))
+            run->p20 = std::round(ms20 * 1e6);
+        if (std::isnan(run->p80) && !std::isnan(ms80))
+            run->p80 = std::round(ms80 * 1e6);
+    }
+
+    if (std::isnan(run->median) && !memory.isEmpty()) {
+        run->metric = Run::Metric::Memory;
+        run->unit = memory.first().unit.isEmpty() ? QStringLiteral("MB") : memory.first().unit;
+        for (const Measurement& m : memory) {
+            if (m.statistic == QLatin1String("median"))
+                run->median = m.value;
+            else if (m.statistic == QLatin1String("p20"))
+                run->p20 = m.value;
+            else if (m.statistic == QLatin1String("p80"))
+                run->p80 = m.value;
+            else
+                run->statistics.append(m);
+        }
+    } else {
+        run->measurements += memory;
+    }
+
+    if (r.failed())
+        return nullptr;
+    const bool passed = run->status.isEmpty() || run->status == QLatin1String("passed");
+    if (std::isnan(run->median) && passed) {
+        r.error(timingPointer + QStringLiteral("/latencyNs/median"),
+            QStringLiteral(
+                "no usable latency: neither timing.latencyNs.median nor sourceNative.metrics.ms_50 is present"));
+        return nullptr;
+    }
+    if (!std::isnan(run->median)) {
+        if ((!std::isnan(run->p20) && run->p20 > run->median) || (!std::isnan(run->p80) && run->p80 < run->median)
+            || (!std::isnan(run->p20) && !std::isnan(run->p80) && run->p20 > run->p80))
+            r.warning(measurementsPointer,
+                QStringLiteral("quantiles out of order: p20 %1, median %2, p80 %3")
+                    .arg(run->p20, 0, 'g', 10)
+                    .arg(run->median, 0, 'g', 10)
+                    .arg(run->p80, 0, 'g', 10));
+    }
+
+    // Protocol and environment of a combined document.
+    const QString protocolPointer = pointer + QStringLiteral("/protocol/spec");
+    const json* protocolSpec = r.object(protocol, "spec", protocolPointer);
+    const json* comparability
+        = r.object(protocolSpec, "comparability", protocolPointer + QStringLiteral("/comparability"));
+    run->protocolFamily = r.string(comparability, "family", protocolPointer + QStringLiteral("/comparability/family"));
+    run->protocolNotes = r.string(comparability, "notes", protocolPointer + QStringLiteral("/comparability/notes"));
+    const json* measurement = r.object(protocolSpec, "measurement", protocolPointer + QStringLiteral("/measurement"));
+    run->timer = r.string(measurement, "timer", protocolPointer + QStringLiteral("/measurement/timer"));
+
+    const QString environmentPointer = pointer + QStringLiteral("/environment/spec");
+    const json* environmentSpec = r.object(environment, "spec", environmentPointer);
+    const json* hardware = r.object(environmentSpec, "hardware", environmentPointer + QStringLiteral("/hardware"));
+    run->gpuVendor = r.string(hardware, "vendor", environmentPointer + QStringLiteral("/hardware/vendor"));
+    run->gpuProduct = r.string(hardware, "product", environmentPointer + QStringLiteral("/hardware/product"));
+    run->gpuArchitecture
+        = r.string(hardware, "architecture", environmentPointer + QStringLiteral("/hardware/architecture"));
+    run->software = keyValues(r.object(environmentSpec, "software", environmentPointer + QStringLiteral("/software")));
+    if (run->gpuSlug.isEmpty())
+        run->gpuSlug = slugify(run->gpuProduct);
+    if (r.failed())
+        return nullptr;
+
+    run->raw = document.dump(-1, ' ', false, json::error_handler_t::replace);
+    run->finalize();
+    return run;
+}
+
+} // namespace kix

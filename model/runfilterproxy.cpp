@@ -1,0 +1,69 @@
+#include "model/runfilterproxy.h"
+
+#include "model/runtablemodel.h"
+
+namespace kix {
+
+RunFilterProxy::RunFilterProxy(QObject* parent)
+    : QSortFilterProxyModel(parent)
+{
+    setSortRole(RunTableModel::SortRole);
+}
+
+void RunFilterProxy::setFilterText(const QString& text)
+{
+    if (text == m_filter.text())
+        return;
+    m_filter.setText(text);
+    invalidateFilter();
+}
+
+void RunFilterProxy::setFacet(Facet facet, const QSet<QString>& values)
+{
+    m_filter.setFacet(facet, values);
+    invalidateFilter();
+}
+
+void RunFilterProxy::clearFacets()
+{
+    m_filter.clearFacets();
+    invalidateFilter();
+}
+
+RunList RunFilterProxy::visibleRuns() const
+{
+    RunList out;
+    out.reserve(rowCount());
+    for (int row = 0; row < rowCount(); ++row)
+        out.append(index(row, 0).data(RunTableModel::RunRole).value<RunPtr>());
+    return out;
+}
+
+bool RunFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (m_filter.isEmpty())
+        return true;
+    const auto* model = qobject_cast<const RunTableModel*>(sourceModel());
+    if (!model)
+        return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+    const RunPtr run = model->runAt(sourceRow);
+    return run && m_filter.matches(*run);
+}
+
+bool RunFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    const QVariant l = left.data(sortRole());
+    const QVariant r = right.data(sortRole());
+    if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double) {
+        const double a = l.toDouble();
+        const double b = r.toDouble();
+        if (std::isnan(a) || std::isnan(b)) // empty cells sort last
+            return !std::isnan(a) && std::isnan(b);
+        return a < b;
+    }
+    if (l.typeId() == QMetaType::QDateTime && r.typeId() == QMetaType::QDateTime)
+        return l.toDateTime() < r.toDateTime();
+    return QString::compare(l.toString(), r.toString()) < 0;
+}
+
+} // namespace kix

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "model/diagnostic.h"
+#include "model/run.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace kix {
+
+struct LoadResult
+{
+    RunList runs; // duplicates removed, in file order
+    Diagnostics diagnostics;
+    int files = 0; // files read
+    int refusedFiles = 0; // files with at least one error
+    int duplicates = 0;
+    bool cancelled = false;
+};
+
+// Expands files and folders (recursively: *.json, *.jsonl, *.csv) into a sorted file list.
+QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics = nullptr);
+
+// Loads paths on all cores and blocks until done. `progress(done, total)` is called from worker threads.
+LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel = nullptr,
+    const std::function<void(int, int)>& progress = {});
+
+// Removes runs whose identityKey() is already in `seen` (and adds the others); reports each duplicate.
+RunList removeDuplicates(const RunList& runs, QSet<QString>& seen, Diagnostics& diagnostics, int* duplicates);
+
+// The one QObject front for loading off the GUI thread. A new load() cancels the previous one; results of a
+// cancelled or superseded job are dropped.
+class RunLoader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunLoader(QObject* parent = nullptr);
+    ~RunLoader() override;
+
+    int load(const QStringList& paths); // returns the job id
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+signals:
+    void started(int jobId, int fileCount);
+    void progress(int jobId, int done, int total); // throttled
+    void finished(int jobId, const kix::LoadResult& result);
+    void failed(int jobId, const QString& message);
+
+private:
+    int m_nextJob = 1;
+    int m_currentJob = 0;
+    bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QFuture<void> m_future;
+};
+
+} // namespace kix
+
+Q_DECLARE_METATYPE(kix::LoadResult)

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "model/run.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+
+namespace kix {
+
+// The run table. Data is replaced wholesale or appended; duplicates (same externalId and digests) are kept once.
+class RunTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        KernelColumn,
+        PassColumn,
+        ProviderColumn,
+        GpuColumn,
+        WorkloadColumn,
+        DtypeColumn,
+        MedianColumn,
+        P20Column,
+        P80Column,
+        SpreadColumn,
+        ObservedAtColumn,
+        StatusColumn,
+        SourceColumn,
+        FileColumn,
+        ColumnCount
+    };
+    enum Roles {
+        RunRole = Qt::UserRole + 1, // QVariant holding a kix::RunPtr
+        SortRole, // numbers for numeric columns, lower-case text otherwise
+    };
+
+    explicit RunTableModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void setRuns(const RunList& runs);
+    // Appends the runs not already present; returns how many were duplicates.
+    int appendRuns(const RunList& runs);
+    void clear();
+
+    const RunList& runs() const { return m_runs; }
+    RunPtr runAt(int row) const;
+
+    static QString columnName(int column);
+
+private:
+    RunList m_runs;
+    QHash<QString, int> m_rowByKey;
+};
+
+// Formats a value in the run's unit for display: latency with 4 significant digits in ns/µs/ms, memory in MB.
+QString formatValue(const Run& run, double value);
+
+} // namespace kix
+
+Q_DECLARE_METATYPE(kix::RunPtr)
