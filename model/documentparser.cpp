@@ -136,7 +136,8 @@ void parseLiger(const QByteArray& bytes, const QString& file, ParseResult& resul
     result.diagnostics += imported.diagnostics;
     result.runs.reserve(static_cast<int>(imported.documents.size()));
     for (std::size_t i = 0; i < imported.documents.size(); ++i) {
-        const QString pointer = QStringLiteral("/rows/") + QString::number(i);
+        const int row = i < imported.documentRows.size() ? imported.documentRows[i] : static_cast<int>(i);
+        const QString pointer = QStringLiteral("/rows/") + QString::number(row);
         const int firstNew = result.diagnostics.size();
         if (RunPtr run = runFromDocument(imported.documents[i], file, pointer, result.diagnostics))
             result.runs.append(run);
@@ -168,6 +169,10 @@ ParseResult parseBytes(const QByteArray& input, const QString& file, const Parse
         return result;
     }
 
+    if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
+        return result;
+    }
     const QString suffix = QFileInfo(file).suffix().toLower();
     if (suffix == QLatin1String("csv") || looksLikeLigerCsv(input)) {
         parseLiger(input, file, result);

@@ -52,11 +52,18 @@ public:
     bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override
     {
         m_result.errorOffset = position > 0 ? position - 1 : 0;
-        std::string what = ex.what();
         // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing ..."
-        const auto colon = what.find(": ");
-        if (colon != std::string::npos)
-            what = what.substr(colon + 2);
+        std::string what = ex.what();
+        if (!what.empty() && what.front() == '[') {
+            const auto bracket = what.find("] ");
+            if (bracket != std::string::npos)
+                what = what.substr(bracket + 2);
+        }
+        if (what.rfind("parse error", 0) == 0) {
+            const auto colon = what.find(": ");
+            if (colon != std::string::npos)
+                what = what.substr(colon + 2);
+        }
         m_result.error = QStringLiteral("not valid JSON: ") + QString::fromStdString(what);
         return false;
     }

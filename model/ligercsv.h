@@ -18,6 +18,7 @@ struct LigerImport
 {
     std::vector<nlohmann::json> documents;
     std::vector<int> documentLines;
+    std::vector<int> documentRows; // 0-based data-row index, the N of the pointer /rows/N
     Diagnostics diagnostics;
 };
 

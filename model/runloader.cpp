@@ -98,6 +98,7 @@ RunLoader::RunLoader(QObject* parent)
     : QObject(parent)
 {
     qRegisterMetaType<kix::LoadResult>();
+    m_jobs.setMaxThreadCount(1);
 }
 
 RunLoader::~RunLoader()
@@ -116,7 +117,7 @@ int RunLoader::load(const QStringList& paths)
     m_cancel = cancelFlag;
     emit started(job, -1);
 
-    m_future = QtConcurrent::run([this, job, paths, cancelFlag]() {
+    m_future = QtConcurrent::run(&m_jobs, [this, job, paths, cancelFlag]() {
         QElapsedTimer sinceProgress;
         sinceProgress.start();
         std::atomic<qint64> lastEmit { -1000 };

@@ -6,6 +6,7 @@
 #include <QFuture>
 #include <QObject>
 #include <QStringList>
+#include <QThreadPool>
 
 #include <atomic>
 #include <functional>
@@ -58,6 +59,9 @@ private:
     bool m_running = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFuture<void> m_future;
+    // Jobs run one at a time here; their parsing fans out on the global pool (a job waiting on the pool that it
+    // occupies could deadlock it).
+    QThreadPool m_jobs;
 };
 
 } // namespace kix
