@@ -138,6 +138,13 @@ KIX_HD float normalizeAffine(float x, float scale, float shift)
     return scale * x + shift;
 }
 
+// The centred form, (x - mean) * scale + bias: one more subtraction, but no cancellation between a*x and
+// b' when |mean| * scale >> |y| (large offsets, or near-constant rows where rstd ~ 1/sqrt(eps)).
+KIX_HD float normalizeCentered(float x, float mean, float scale, float bias)
+{
+    return (x - mean) * scale + bias;
+}
+
 // rstd from a variance that rounding can never make negative.
 KIX_HD float rstdFromVariance(float variance, float eps)
 {
@@ -154,6 +161,26 @@ KIX_HD float rstdFromVariance(float variance, float eps)
 KIX_HD float backwardDx(float g, float xhat, float rstd, float sumG, float sumGXhat, float invL)
 {
     return rstd * (g - (sumG + xhat * sumGXhat) * invL);
+}
+
+// The same dx with the row constants folded, 5 operations per element instead of 8:
+// dx = (rstd * w) * dy + xmCoefficient * (x - mean) + constant, where
+// xmCoefficient = -rstd^2 * sumGXhat / L and constant = -rstd * sumG / L. (x - mean) stays explicit so that
+// a large mean does not cancel.
+struct BackwardCoefficients
+{
+    float xmCoefficient;
+    float constant;
+};
+
+KIX_HD BackwardCoefficients backwardCoefficients(float rstd, float sumG, float sumGXhat, float invL)
+{
+    return { -rstd * rstd * sumGXhat * invL, -rstd * sumG * invL };
+}
+
+KIX_HD float backwardDxFused(float dy, float x, float mean, float scale, BackwardCoefficients k)
+{
+    return scale * dy + k.xmCoefficient * (x - mean) + k.constant;
 }
 
 // The same value as halfToFloat without its normalising loop, so that loops over fp16 storage vectorize:
