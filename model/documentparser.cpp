@@ -5,6 +5,9 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QtConcurrent>
+
+#include <algorithm>
 
 namespace kix {
 
@@ -74,10 +77,10 @@ bool isBlank(const char* begin, const char* end)
     return true;
 }
 
-void parseJsonLines(
-    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
+    const ParseLimits& limits, ParseResult& result)
 {
-    int lineIndex = 0;
+    int lineIndex = firstLine;
     int documents = 0;
     const char* lineStart = begin;
     while (lineStart < end) {
@@ -96,14 +99,53 @@ void parseJsonLines(
                 reportJsonError(read, file, pointer, lineIndex, result.diagnostics);
             } else {
                 reportDuplicateKeys(read, file, pointer, result.diagnostics);
-                if (RunPtr run = runFromDocument(read.value, file, pointer, result.diagnostics))
+                if (RunPtr run = runFromDocument(read.value, file, pointer, result.diagnostics,
+                        std::string_view(lineStart, static_cast<size_t>(lineEnd - lineStart))))
                     result.runs.append(run);
             }
         }
         lineStart = lineEnd + 1;
         ++lineIndex;
     }
-    if (documents == 0)
+}
+
+// Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
+void parseJsonLines(
+    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    constexpr qint64 kChunkBytes = 2 << 20;
+    struct Chunk
+    {
+        const char* begin;
+        const char* end;
+        int firstLine;
+    };
+    QVector<Chunk> chunks;
+    int line = 0;
+    for (const char* p = begin; p < end;) {
+        const char* stop = end - p > kChunkBytes ? p + kChunkBytes : end;
+        if (stop < end) {
+            const char* nl = static_cast<const char*>(memchr(stop, '\n', static_cast<size_t>(end - stop)));
+            stop = nl ? nl + 1 : end;
+        }
+        chunks.append({ p, stop, line });
+        line += static_cast<int>(std::count(p, stop, '\n'));
+        p = stop;
+    }
+    if (chunks.size() <= 1) {
+        parseJsonLinesRange(begin, end, 0, file, limits, result);
+    } else {
+        const QList<ParseResult> parts = QtConcurrent::blockingMapped<QList<ParseResult>>(chunks, [&](const Chunk& c) {
+            ParseResult part;
+            parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
+            return part;
+        });
+        for (const ParseResult& part : parts) {
+            result.runs += part.runs;
+            result.diagnostics += part.diagnostics;
+        }
+    }
+    if (result.runs.isEmpty() && result.diagnostics.isEmpty())
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file holds no JSON Lines documents")));
 }
 
@@ -193,6 +235,12 @@ ParseResult parseBytes(const QByteArray& input, const QString& file, const Parse
         return result;
     }
     reportDuplicateKeys(read, file, {}, result.diagnostics);
+    if (read.value.is_object()) {
+        if (RunPtr run = runFromDocument(
+                read.value, file, {}, result.diagnostics, std::string_view(begin, static_cast<size_t>(end - begin))))
+            result.runs.append(run);
+        return result;
+    }
     addValue(read.value, file, {}, limits, result);
     return result;
 }
@@ -216,6 +264,36 @@ ParseResult parseFile(const QString& path, const ParseLimits& limits)
         return result;
     }
     return parseBytes(bytes, path, limits);
+}
+
+} // namespace kix
+
+namespace kix {
+
+std::string minifyJson(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    bool escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            out.push_back(c);
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+            out.push_back(c);
+        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            out.push_back(c);
+        }
+    }
+    out.shrink_to_fit();
+    return out;
 }
 
 } // namespace kix

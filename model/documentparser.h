@@ -8,6 +8,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string_view>
+
 namespace kix {
 
 struct ParseResult
@@ -37,6 +39,16 @@ ParseResult parseFile(const QString& path, const ParseLimits& limits = {});
 // refused; warnings for documents loaded anyway are appended to `out` too. `pointer` locates the document inside
 // the file ("" for the whole file, "/3" for the fourth array element, "/12" for line 13 of JSON Lines).
 RunPtr runFromDocument(const nlohmann::json& document, const QString& file, const QString& pointer, Diagnostics& out);
+
+// The same, given the document's source text (valid JSON): the run keeps that text, minified, as its raw document.
+RunPtr runFromDocument(const nlohmann::json& document, const QString& file, const QString& pointer, Diagnostics& out,
+    std::string_view sourceText);
+
+// Removes insignificant whitespace from valid JSON text.
+std::string minifyJson(std::string_view text);
+
+// Shares the memory of the strings that repeat across runs (GPU, protocol notes, digests, ...).
+void internStrings(Run& run);
 
 // "batch128-channels2048-channels_per_group4-hidden512-fp32" -> params and dtype. Generic for other kernels:
 // each '-' separated part is a key followed by its value ("seqlen1024"), a known dtype, or a bare value.

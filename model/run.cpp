@@ -1,5 +1,6 @@
 #include "model/run.h"
 
+#include <QCryptographicHash>
 #include <QStringBuilder>
 
 namespace kix {
@@ -50,18 +51,23 @@ QString Run::identityKey() const
         % environmentDigest % QLatin1Char('|') % implementationDigest;
 }
 
+QByteArray Run::identityHash() const
+{
+    return QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5);
+}
+
 void Run::finalize()
 {
-    QString text;
-    text.reserve(256);
+    // The externalId already holds kernel, pass, provider, GPU slug, workload and timestamp.
     const QLatin1Char sep(' ');
-    text += kernel % sep % pass % sep % provider % sep % gpuSlug % sep % gpuProduct % sep % gpuArchitecture % sep
-        % workloadSlug % sep % dtype % sep % status % sep % source % sep % title % sep % file % sep % externalId;
+    QString text = externalId % sep % gpuProduct % sep % gpuArchitecture % sep % status % sep % source % sep % file;
+    if (externalId.isEmpty())
+        text += sep % kernel % sep % pass % sep % provider % sep % gpuSlug % sep % workloadSlug;
     if (!isLatency())
         text += QStringLiteral(" memory");
     for (const KeyValue& label : labels)
         text += sep % label.key % QLatin1Char('=') % label.value;
-    searchText = text.toLower();
+    searchText = text.toLower().toUtf8();
 }
 
 } // namespace kix

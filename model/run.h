@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QDateTime>
 #include <QString>
 #include <QVector>
@@ -90,7 +91,7 @@ struct Run
     QVector<KeyValue> software;
 
     std::string raw; // the document as loaded, compact JSON
-    QString searchText; // lower-case text of every displayed field, for the filter box (set by finalize())
+    QByteArray searchText; // lower-case UTF-8 of every displayed field, for the filter box (set by finalize())
 
     // Fills searchText; called once by whoever builds the run.
     void finalize();
@@ -103,8 +104,9 @@ struct Run
     double statistic(const QString& name) const;
     // (p80 - p20) / median; NaN when not available.
     double spread() const;
-    // Key for duplicate detection: externalId plus the four digests.
+    // Key for duplicate detection: externalId plus the four digests; identityHash() is its 16-byte digest.
     QString identityKey() const;
+    QByteArray identityHash() const;
     QString gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }
 };
 

@@ -49,36 +49,45 @@ public:
     }
 
     // The member as an object, or null when absent; a present member of another type is an error.
-    const json* object(const json* parent, const char* key, const QString& pointer)
+    const json* object(const json* parent, const char* key, const QString& base)
     {
         const json* v = member(parent, key);
         if (v && !v->is_object()) {
-            error(pointer, QStringLiteral("expected an object, found %1").arg(typeName(*v)));
+            error(join(base, key), QStringLiteral("expected an object, found %1").arg(typeName(*v)));
             return nullptr;
         }
         return v;
     }
 
-    QString string(const json* parent, const char* key, const QString& pointer)
+    QString string(const json* parent, const char* key, const QString& base)
     {
         const json* v = member(parent, key);
         if (!v || v->is_null())
             return {};
         if (!v->is_string()) {
-            error(pointer, QStringLiteral("expected a string, found %1").arg(typeName(*v)));
+            error(join(base, key), QStringLiteral("expected a string, found %1").arg(typeName(*v)));
             return {};
         }
         return qs(v->get_ref<const std::string&>());
     }
 
     // A latency-like number: finite, not negative, not absurd. NaN when absent.
-    double number(const json* parent, const char* key, const QString& pointer, bool isLatencyNs)
+    double number(const json* parent, const char* key, const QString& base, bool isLatencyNs)
     {
         const json* v = member(parent, key);
         if (!v || v->is_null())
             return std::nan("");
-        return checkNumber(*v, pointer, isLatencyNs);
+        if (v->is_number() && plausible(v->get<double>(), isLatencyNs))
+            return v->get<double>();
+        return checkNumber(*v, join(base, key), isLatencyNs);
     }
+
+    static bool plausible(double d, bool isLatencyNs)
+    {
+        return std::isfinite(d) && (!isLatencyNs || (d >= 0 && d <= kMaxLatencyNs));
+    }
+
+    static QString join(const QString& base, const char* key) { return base + QLatin1Char('/') + QLatin1String(key); }
 
     double checkNumber(const json& v, const QString& pointer, bool isLatencyNs)
     {
@@ -214,6 +223,12 @@ void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QStr
 
 RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out)
 {
+    return runFromDocument(document, file, pointer, out, std::string_view());
+}
+
+RunPtr runFromDocument(
+    const json& document, const QString& file, const QString& pointer, Diagnostics& out, std::string_view sourceText)
+{
     Reader r(file, out);
     if (!document.is_object()) {
         r.error(pointer,
@@ -232,40 +247,40 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
     const json* environment = nullptr;
     if (document.contains("run")) {
         runPointer = pointer + QStringLiteral("/run");
-        runObject = r.object(&document, "run", runPointer);
-        protocol = r.object(&document, "protocol", pointer + QStringLiteral("/protocol"));
-        environment = r.object(&document, "environment", pointer + QStringLiteral("/environment"));
+        runObject = r.object(&document, "run", pointer);
+        protocol = r.object(&document, "protocol", pointer);
+        environment = r.object(&document, "environment", pointer);
         if (!runObject)
             return nullptr;
     }
-    const QString kind = r.string(runObject, "kind", runPointer + QStringLiteral("/kind"));
+    const QString kind = r.string(runObject, "kind", runPointer);
     if (kind != QLatin1String("BenchmarkRun")) {
         r.error(runPointer + QStringLiteral("/kind"),
             kind.isEmpty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")
                            : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun").arg(kind));
         return nullptr;
     }
-    run->apiVersion = r.string(runObject, "apiVersion", runPointer + QStringLiteral("/apiVersion"));
+    run->apiVersion = r.string(runObject, "apiVersion", runPointer);
     if (!run->apiVersion.isEmpty() && run->apiVersion != QLatin1String(kApiVersion))
         r.warning(runPointer + QStringLiteral("/apiVersion"),
             QStringLiteral("unknown apiVersion \"%1\" (kix knows %2); read as %2")
                 .arg(run->apiVersion, QLatin1String(kApiVersion)));
 
     const QString specPointer = runPointer + QStringLiteral("/spec");
-    const json* spec = r.object(runObject, "spec", specPointer);
+    const json* spec = r.object(runObject, "spec", runPointer);
     if (!spec) {
         if (!r.failed())
             r.error(specPointer, QStringLiteral("the run has no spec"));
         return nullptr;
     }
     const QString metadataPointer = runPointer + QStringLiteral("/metadata");
-    const json* metadata = r.object(runObject, "metadata", metadataPointer);
-    run->name = r.string(metadata, "name", metadataPointer + QStringLiteral("/name"));
-    run->title = r.string(metadata, "title", metadataPointer + QStringLiteral("/title"));
-    run->labels = keyValues(r.object(metadata, "labels", metadataPointer + QStringLiteral("/labels")));
+    const json* metadata = r.object(runObject, "metadata", runPointer);
+    run->name = r.string(metadata, "name", metadataPointer);
+    run->title = r.string(metadata, "title", metadataPointer);
+    run->labels = keyValues(r.object(metadata, "labels", metadataPointer));
 
-    run->status = r.string(spec, "status", specPointer + QStringLiteral("/status"));
-    const QString observed = r.string(spec, "observedAt", specPointer + QStringLiteral("/observedAt"));
+    run->status = r.string(spec, "status", specPointer);
+    const QString observed = r.string(spec, "observedAt", specPointer);
     if (!observed.isEmpty()) {
         run->observedAt = QDateTime::fromString(observed, Qt::ISODateWithMs);
         if (!run->observedAt.isValid())
@@ -278,20 +293,20 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
     QString* digestFields[]
         = { &run->protocolDigest, &run->workloadDigest, &run->environmentDigest, &run->implementationDigest };
     for (int i = 0; i < 4; ++i) {
-        const QString p = specPointer + QLatin1Char('/') + QLatin1String(digestKeys[i]);
-        *digestFields[i] = r.string(spec, digestKeys[i], p);
+        *digestFields[i] = r.string(spec, digestKeys[i], specPointer);
         if (!digestFields[i]->isEmpty() && !isDigest(*digestFields[i]))
-            r.warning(p, QStringLiteral("\"%1\" is not a sha256: digest").arg(*digestFields[i]));
+            r.warning(specPointer + QLatin1Char('/') + QLatin1String(digestKeys[i]),
+                QStringLiteral("\"%1\" is not a sha256: digest").arg(*digestFields[i]));
     }
 
     // sourceNative: the producer's view, and the externalId that carries the workload.
     const QString nativePointer = specPointer + QStringLiteral("/sourceNative");
-    const json* native = r.object(spec, "sourceNative", nativePointer);
-    run->source = r.string(native, "source", nativePointer + QStringLiteral("/source"));
-    run->externalId = r.string(native, "externalId", nativePointer + QStringLiteral("/externalId"));
+    const json* native = r.object(spec, "sourceNative", specPointer);
+    run->source = r.string(native, "source", nativePointer);
+    run->externalId = r.string(native, "externalId", nativePointer);
     if (run->externalId.isEmpty())
-        run->externalId = r.string(spec, "externalId", specPointer + QStringLiteral("/externalId"));
-    const QString benchmark = r.string(native, "benchmark", nativePointer + QStringLiteral("/benchmark"));
+        run->externalId = r.string(spec, "externalId", specPointer);
+    const QString benchmark = r.string(native, "benchmark", nativePointer);
     const QStringList idParts = run->externalId.split(QLatin1Char('/'));
     if (idParts.size() >= 6) {
         run->kernel = idParts[0];
@@ -308,12 +323,12 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
 
     // Headline statistics.
     const QString timingPointer = specPointer + QStringLiteral("/timing");
-    const json* timing = r.object(spec, "timing", timingPointer);
-    const json* latencyNs = r.object(timing, "latencyNs", timingPointer + QStringLiteral("/latencyNs"));
-    run->median = r.number(latencyNs, "median", timingPointer + QStringLiteral("/latencyNs/median"), true);
+    const json* timing = r.object(spec, "timing", specPointer);
+    const json* latencyNs = r.object(timing, "latencyNs", timingPointer);
+    const QString latencyPointer = timingPointer + QStringLiteral("/latencyNs");
+    run->median = r.number(latencyNs, "median", latencyPointer, true);
     for (const char* stat : { "p20", "p80", "min", "max", "mean" }) {
-        const double v
-            = r.number(latencyNs, stat, timingPointer + QStringLiteral("/latencyNs/") + QLatin1String(stat), true);
+        const double v = r.number(latencyNs, stat, latencyPointer, true);
         if (!std::isnan(v))
             run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
     }
@@ -347,9 +362,9 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
                     continue;
                 }
                 Measurement value;
-                value.metric = r.string(&m, "metric", mp + QStringLiteral("/metric"));
-                value.statistic = r.string(&m, "statistic", mp + QStringLiteral("/statistic"));
-                value.unit = r.string(&m, "unit", mp + QStringLiteral("/unit"));
+                value.metric = r.string(&m, "metric", mp);
+                value.statistic = r.string(&m, "statistic", mp);
+                value.unit = r.string(&m, "unit", mp);
                 const bool isLatency = value.metric == QLatin1String("latency");
                 bool timeUnit = false;
                 const json* raw = Reader::member(&m, "value");
@@ -392,11 +407,11 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
     }
 
     // sourceNative.metrics (ms_20, ms_50, ms_80) fill whatever the spec lacks.
-    if (const json* metrics = r.object(native, "metrics", nativePointer + QStringLiteral("/metrics"))) {
-        const QString mp = nativePointer + QStringLiteral("/metrics/");
-        const double ms50 = r.number(metrics, "ms_50", mp + QStringLiteral("ms_50"), true);
-        const double ms20 = r.number(metrics, "ms_20", mp + QStringLiteral("ms_20"), true);
-        const double ms80 = r.number(metrics, "ms_80", mp + QStringLiteral("ms_80"), true);
+    if (const json* metrics = r.object(native, "metrics", nativePointer)) {
+        const QString mp = nativePointer + QStringLiteral("/metrics");
+        const double ms50 = r.number(metrics, "ms_50", mp, true);
+        const double ms20 = r.number(metrics, "ms_20", mp, true);
+        const double ms80 = r.number(metrics, "ms_80", mp, true);
         if (std::isnan(run->median) && !std::isnan(ms50))
             run->median = std::round(ms50 * 1e6);
         if (std::isnan(run->p20) && !std::isnan(ms20))
@@ -443,28 +458,31 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
 
     // Protocol and environment of a combined document.
     const QString protocolPointer = pointer + QStringLiteral("/protocol/spec");
-    const json* protocolSpec = r.object(protocol, "spec", protocolPointer);
-    const json* comparability
-        = r.object(protocolSpec, "comparability", protocolPointer + QStringLiteral("/comparability"));
-    run->protocolFamily = r.string(comparability, "family", protocolPointer + QStringLiteral("/comparability/family"));
-    run->protocolNotes = r.string(comparability, "notes", protocolPointer + QStringLiteral("/comparability/notes"));
-    const json* measurement = r.object(protocolSpec, "measurement", protocolPointer + QStringLiteral("/measurement"));
-    run->timer = r.string(measurement, "timer", protocolPointer + QStringLiteral("/measurement/timer"));
+    const json* protocolSpec = r.object(protocol, "spec", pointer + QStringLiteral("/protocol"));
+    const json* comparability = r.object(protocolSpec, "comparability", protocolPointer);
+    const QString comparabilityPointer = protocolPointer + QStringLiteral("/comparability");
+    run->protocolFamily = r.string(comparability, "family", comparabilityPointer);
+    run->protocolNotes = r.string(comparability, "notes", comparabilityPointer);
+    const json* measurement = r.object(protocolSpec, "measurement", protocolPointer);
+    run->timer = r.string(measurement, "timer", protocolPointer + QStringLiteral("/measurement"));
 
     const QString environmentPointer = pointer + QStringLiteral("/environment/spec");
-    const json* environmentSpec = r.object(environment, "spec", environmentPointer);
-    const json* hardware = r.object(environmentSpec, "hardware", environmentPointer + QStringLiteral("/hardware"));
-    run->gpuVendor = r.string(hardware, "vendor", environmentPointer + QStringLiteral("/hardware/vendor"));
-    run->gpuProduct = r.string(hardware, "product", environmentPointer + QStringLiteral("/hardware/product"));
-    run->gpuArchitecture
-        = r.string(hardware, "architecture", environmentPointer + QStringLiteral("/hardware/architecture"));
-    run->software = keyValues(r.object(environmentSpec, "software", environmentPointer + QStringLiteral("/software")));
+    const json* environmentSpec = r.object(environment, "spec", pointer + QStringLiteral("/environment"));
+    const json* hardware = r.object(environmentSpec, "hardware", environmentPointer);
+    const QString hardwarePointer = environmentPointer + QStringLiteral("/hardware");
+    run->gpuVendor = r.string(hardware, "vendor", hardwarePointer);
+    run->gpuProduct = r.string(hardware, "product", hardwarePointer);
+    run->gpuArchitecture = r.string(hardware, "architecture", hardwarePointer);
+    run->software = keyValues(r.object(environmentSpec, "software", environmentPointer));
     if (run->gpuSlug.isEmpty())
         run->gpuSlug = slugify(run->gpuProduct);
     if (r.failed())
         return nullptr;
 
-    run->raw = document.dump(-1, ' ', false, json::error_handler_t::replace);
+    // The document as loaded, compact: from its own text when we have it (cheaper than dumping the tree).
+    run->raw
+        = sourceText.empty() ? document.dump(-1, ' ', false, json::error_handler_t::replace) : minifyJson(sourceText);
+    internStrings(*run);
     run->finalize();
     return run;
 }

@@ -58,7 +58,9 @@ const QVector<Facet>& allFacets()
 void RunFilter::setText(const QString& text)
 {
     m_text = text;
-    m_terms = text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_terms.clear();
+    for (const QString& term : text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        m_terms.append(term.toUtf8());
 }
 
 void RunFilter::setFacet(Facet facet, const QSet<QString>& values)
@@ -80,7 +82,7 @@ bool RunFilter::matches(const Run& run) const
         if (!it.value().contains(facetValue(run, it.key())))
             return false;
     }
-    for (const QString& term : m_terms) {
+    for (const QByteArray& term : m_terms) {
         if (!run.searchText.contains(term))
             return false;
     }

@@ -34,7 +34,7 @@ public:
 
 private:
     QString m_text;
-    QStringList m_terms; // lower-case
+    QList<QByteArray> m_terms; // lower-case UTF-8
     QHash<Facet, QSet<QString>> m_facets;
 };
 

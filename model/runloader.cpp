@@ -35,12 +35,12 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
     return files;
 }
 
-RunList removeDuplicates(const RunList& runs, QSet<QString>& seen, Diagnostics& diagnostics, int* duplicates)
+RunList removeDuplicates(const RunList& runs, QSet<QByteArray>& seen, Diagnostics& diagnostics, int* duplicates)
 {
     RunList out;
     out.reserve(runs.size());
     for (const RunPtr& run : runs) {
-        const QString key = run->identityKey();
+        const QByteArray key = run->identityHash();
         if (seen.contains(key)) {
             diagnostics.append(makeWarning(run->file, run->pointer,
                 QStringLiteral("duplicate of a run already loaded (externalId %1, same "
@@ -78,7 +78,7 @@ LoadResult loadPaths(
         result.cancelled = true;
         return result;
     }
-    QSet<QString> seen;
+    QSet<QByteArray> seen;
     int runCount = 0;
     for (const ParseResult& p : parsed)
         runCount += p.runs.size();

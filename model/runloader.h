@@ -31,8 +31,8 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics = nul
 LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel = nullptr,
     const std::function<void(int, int)>& progress = {});
 
-// Removes runs whose identityKey() is already in `seen` (and adds the others); reports each duplicate.
-RunList removeDuplicates(const RunList& runs, QSet<QString>& seen, Diagnostics& diagnostics, int* duplicates);
+// Removes runs whose identityHash() is already in `seen` (and adds the others); reports each duplicate.
+RunList removeDuplicates(const RunList& runs, QSet<QByteArray>& seen, Diagnostics& diagnostics, int* duplicates);
 
 // The one QObject front for loading off the GUI thread. A new load() cancels the previous one; results of a
 // cancelled or superseded job are dropped.

@@ -165,7 +165,7 @@ void RunTableModel::setRuns(const RunList& runs)
     m_rowByKey.clear();
     m_runs.reserve(runs.size());
     for (const RunPtr& run : runs) {
-        const QString key = run->identityKey();
+        const QByteArray key = run->identityHash();
         if (m_rowByKey.contains(key))
             continue;
         m_rowByKey.insert(key, m_runs.size());
@@ -178,9 +178,9 @@ int RunTableModel::appendRuns(const RunList& runs)
 {
     RunList fresh;
     fresh.reserve(runs.size());
-    QSet<QString> batch;
+    QSet<QByteArray> batch;
     for (const RunPtr& run : runs) {
-        const QString key = run->identityKey();
+        const QByteArray key = run->identityHash();
         if (m_rowByKey.contains(key) || batch.contains(key))
             continue;
         batch.insert(key);
@@ -189,7 +189,7 @@ int RunTableModel::appendRuns(const RunList& runs)
     if (!fresh.isEmpty()) {
         beginInsertRows({}, m_runs.size(), m_runs.size() + fresh.size() - 1);
         for (const RunPtr& run : fresh) {
-            m_rowByKey.insert(run->identityKey(), m_runs.size());
+            m_rowByKey.insert(run->identityHash(), m_runs.size());
             m_runs.append(run);
         }
         endInsertRows();

@@ -53,7 +53,7 @@ public:
 
 private:
     RunList m_runs;
-    QHash<QString, int> m_rowByKey;
+    QHash<QByteArray, int> m_rowByKey; // identityHash() -> row
 };
 
 // Formats a value in the run's unit for display: latency with 4 significant digits in ns/µs/ms, memory in MB.
