@@ -1,11 +1,18 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless CLI.
+#include "app/benchcommand.h"
 #include "app/cli.h"
+#include "ui/chartcli.h"
+#include "ui/comparecli.h"
+#include "ui/display.h"
+#include "ui/mainwindow.h"
 
 #include "kix/config.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <QTextStream>
 
 #include <cstdio>
@@ -23,6 +30,9 @@ const std::map<QString, std::pair<Command, const char*>>& commands()
         { QStringLiteral("list"), { kix::listCommand, "a row per run (table, csv or json)" } },
         { QStringLiteral("export"), { kix::exportCommand, "write loaded runs to .json, .jsonl or .csv" } },
         { QStringLiteral("import-liger"), { kix::importLigerCommand, "turn a Liger-Kernel benchmark CSV into runs" } },
+        { QStringLiteral("compare"), { kix::compareCommand, "speed-ups against a baseline, verdicts and warnings" } },
+        { QStringLiteral("chart"), { kix::chartCommand, "a quantile, sweep or speed-up chart as PNG, SVG or PDF" } },
+        { QStringLiteral("bench"), { kix::benchCommand, "GroupNorm benchmarks on this machine (CUDA or CPU)" } },
         { QStringLiteral("summary"),
             { [](const QStringList& a, QTextStream& o, QTextStream& e) { return kix::summaryCommand(a, o, e); },
                 "the headless summary kix prints without a display" } },
@@ -67,8 +77,16 @@ int main(int argc, char** argv)
         out << usage();
         return 0;
     }
+    // Qt Charts needs a GUI application even headless: without a display, the offscreen platform draws.
+    const bool display = kix::hasDisplay();
     const auto command = commands().find(first);
     if (command != commands().end()) {
+        if (first == QLatin1String("chart")) {
+            if (!display)
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            QApplication app(argc, argv);
+            return command->second.first(args.mid(1), out, err);
+        }
         QCoreApplication app(argc, argv);
         return command->second.first(args.mid(1), out, err);
     }
@@ -77,6 +95,26 @@ int main(int argc, char** argv)
         return 2;
     }
     const QStringList paths = args.isEmpty() ? QStringList { bundledRuns() } : args;
-    QCoreApplication app(argc, argv);
-    return kix::summaryCommand(paths, out, err);
+    if (!display) {
+        // No window to show: the headless summary, and the quantile chart of the same runs as a file.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        const int status = kix::summaryCommand(paths, out, err);
+        const QString chart = QDir::current().absoluteFilePath(QStringLiteral("kix-summary.png"));
+        QStringList chartArgs = paths;
+        chartArgs << QStringLiteral("--kind") << QStringLiteral("quantiles") << QStringLiteral("--out") << chart;
+        QString chartOut;
+        QTextStream chartStream(&chartOut);
+        if (kix::chartCommand(chartArgs, chartStream, err) == 0)
+            out << "\nNo display: the quantile chart of these runs is in " << chart << "\n";
+        return status;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("kix"));
+    QApplication::setOrganizationName(QStringLiteral("kix"));
+    QApplication::setApplicationVersion(QStringLiteral(KIX_VERSION));
+    kix::MainWindow window;
+    window.show();
+    window.openPaths(paths);
+    return app.exec();
 }
