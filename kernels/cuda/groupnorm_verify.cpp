@@ -1,0 +1,194 @@
+#include "kernels/cuda/groupnorm_verify.h"
+
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/groupnorm_init.h"
+#include "kernels/groupnorm_reference.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace kix::cuda {
+
+namespace {
+
+GroupNormShape shapeOf(std::int64_t m, std::int64_t c, std::int64_t h, std::int64_t cpg)
+{
+    GroupNormShape s;
+    s.batch = m;
+    s.channels = c;
+    s.hidden = h;
+    s.channelsPerGroup = cpg;
+    return s;
+}
+
+// Device copy of an M x C x H tensor in storage dtype, possibly one element past a 16-byte boundary.
+struct Tensor
+{
+    Tensor(std::int64_t elements, gn::DType dtype, bool misaligned)
+        : buffer(static_cast<std::size_t>(elements + 8) * gn::dtypeSize(dtype))
+        , data(static_cast<char*>(buffer.get()) + (misaligned ? gn::dtypeSize(dtype) : 0))
+        , bytes(static_cast<std::size_t>(elements) * gn::dtypeSize(dtype))
+    {
+    }
+    DeviceBuffer buffer;
+    void* data;
+    std::size_t bytes;
+};
+
+std::vector<float> readStorage(const void* device, std::int64_t count, gn::DType dtype)
+{
+    std::vector<float> out(static_cast<std::size_t>(count));
+    if (dtype == gn::DType::F32) {
+        KIX_CUDA_CHECK(cudaMemcpy(out.data(), device, out.size() * 4, cudaMemcpyDeviceToHost));
+        return out;
+    }
+    std::vector<std::uint16_t> raw(out.size());
+    KIX_CUDA_CHECK(cudaMemcpy(raw.data(), device, raw.size() * 2, cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < raw.size(); ++i)
+        out[i] = dtype == gn::DType::BF16 ? gn::bf16ToFloat(raw[i]) : gn::halfToFloat(raw[i]);
+    return out;
+}
+
+std::vector<unsigned char> readBytes(const void* device, std::size_t bytes)
+{
+    std::vector<unsigned char> out(bytes);
+    KIX_CUDA_CHECK(cudaMemcpy(out.data(), device, bytes, cudaMemcpyDeviceToHost));
+    return out;
+}
+
+template<typename Out>
+double relativeError(const Out& out, const std::vector<double>& reference)
+{
+    gn::ref::ErrorAccumulator e;
+    for (std::size_t i = 0; i < reference.size(); ++i)
+        e.add(static_cast<double>(out[i]), reference[i]);
+    return e.relative();
+}
+
+std::vector<double> hostInput(std::uint64_t seed, gn::Tensor tensor, std::int64_t count, gn::DType dtype)
+{
+    std::vector<double> v(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = gn::roundToDType(gn::initInput(seed, tensor, i), dtype);
+    return v;
+}
+
+} // namespace
+
+const char* dtypeText(gn::DType dtype)
+{
+    return dtype == gn::DType::F32 ? "fp32" : dtype == gn::DType::BF16 ? "bf16" : "fp16";
+}
+
+std::vector<VerifyCase> verificationCases(bool quick)
+{
+    std::vector<VerifyCase> cases = {
+        { "tiny-warp-rows", shapeOf(3, 8, 16, 2), false }, // L 32: a warp per row, 4 rows per block, 12 rows
+        { "odd-hidden", shapeOf(3, 6, 7, 3), false }, // L 21, H odd: scalar path
+        { "hidden-1", shapeOf(2, 64, 1, 32), false }, // every lane its own channel
+        { "hidden-3-cpg-64", shapeOf(2, 256, 3, 64), false },
+        { "misaligned", shapeOf(2, 16, 64, 4), true }, // scalar path on aligned-looking H
+        { "seed-rows-few", shapeOf(2, 64, 512, 4), false }, // L 2048, 32 rows (< SMs)
+        { "odd-hidden-long", shapeOf(2, 8, 1001, 4), false }, // L 4004, H odd
+    };
+    if (quick)
+        return cases;
+    const std::vector<VerifyCase> more = {
+        { "hidden-33", shapeOf(4, 32, 33, 4), false }, { "rows-1024-threads", shapeOf(2, 4, 4096, 2), false }, // L 8192
+        { "rows-16-per-thread", shapeOf(2, 4, 6000, 2), false }, // L 12000: fp32 16 elements per thread
+        { "cpg-4096", shapeOf(2, 4096, 2, 4096), false }, // large channel table in shared memory
+        { "cpg-8192-fallback", shapeOf(2, 8192, 1, 8192), false }, // backward table too large: reference
+        { "row-40000-fallback", shapeOf(1, 2, 40000, 1), false }, // not resident: reference kernels
+        { "row-70001-chunks", shapeOf(1, 1, 70001, 1), false }, // several chunks, H odd
+        { "misaligned-long", shapeOf(2, 8, 1024, 4), true },
+        { "seed-slice", shapeOf(8, 2048, 512, 4), false }, // the seed workload's rows, M 8
+    };
+    cases.insert(cases.end(), more.begin(), more.end());
+    return cases;
+}
+
+double VerifyResult::worst() const
+{
+    return std::max({ errorY, errorMean, errorRstd, errorDx, errorDWeight, errorDBias });
+}
+
+std::string VerifyResult::summary() const
+{
+    char text[320];
+    std::snprintf(text, sizeof text, "y %.2g mean %.2g rstd %.2g dx %.2g dweight %.2g dbias %.2g (tolerance %.2g), %s",
+        errorY, errorMean, errorRstd, errorDx, errorDWeight, errorDBias, tolerance,
+        reproducible ? "reproducible" : "NOT bitwise reproducible");
+    return text;
+}
+
+VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c, std::uint64_t seed)
+{
+    const GroupNormShape& s = c.shape;
+    const std::int64_t n = s.elements(), rows = s.rows(), channels = s.channels;
+    VerifyResult result;
+    result.tolerance = gn::ref::tolerance(dtype);
+    char plan[160];
+    result.plan = std::string("forward: ")
+        + fusedLaunchDescription(dtype, s, GroupNormDirection::Forward, !c.misaligned, plan, sizeof plan);
+    result.plan += std::string("; backward: ")
+        + fusedLaunchDescription(dtype, s, GroupNormDirection::Backward, !c.misaligned, plan, sizeof plan);
+
+    Stream stream;
+    Tensor x(n, dtype, c.misaligned), dy(n, dtype, c.misaligned), y(n, dtype, c.misaligned), dx(n, dtype, c.misaligned);
+    DeviceBuffer weight(channels * 4), bias(channels * 4), dweight(channels * 4), dbias(channels * 4);
+    DeviceBuffer mean(rows * 4), rstd(rows * 4);
+    DeviceBuffer forwardWork(groupNormWorkspaceBytes(impl, GroupNormDirection::Forward, dtype, s));
+    DeviceBuffer backwardWork(groupNormWorkspaceBytes(impl, GroupNormDirection::Backward, dtype, s));
+    KIX_CUDA_CHECK(fillInput(dtype, gn::Tensor::X, seed, x.data, n, stream.get()));
+    KIX_CUDA_CHECK(fillInput(dtype, gn::Tensor::Dy, seed, dy.data, n, stream.get()));
+    KIX_CUDA_CHECK(fillInput(gn::DType::F32, gn::Tensor::Weight, seed, weight.get(), channels, stream.get()));
+    KIX_CUDA_CHECK(fillInput(gn::DType::F32, gn::Tensor::Bias, seed, bias.get(), channels, stream.get()));
+
+    // NaN in every output (0xff bytes are NaN in fp32, bf16 and fp16): an element a kernel forgets shows.
+    auto poison = [&](void* p, std::size_t bytes) { KIX_CUDA_CHECK(cudaMemsetAsync(p, 0xff, bytes, stream.get())); };
+    poison(y.data, y.bytes);
+    poison(mean.get(), mean.bytes());
+    poison(rstd.get(), rstd.bytes());
+    KIX_CUDA_CHECK(groupNormForward(impl, dtype, s, x.data, weight.as<float>(), bias.as<float>(), y.data,
+        mean.as<float>(), rstd.as<float>(), forwardWork.get(), forwardWork.bytes(), stream.get()));
+    auto backward = [&] {
+        poison(dx.data, dx.bytes);
+        poison(dweight.get(), dweight.bytes());
+        poison(dbias.get(), dbias.bytes());
+        KIX_CUDA_CHECK(groupNormBackward(impl, dtype, s, dy.data, x.data, weight.as<float>(), mean.as<float>(),
+            rstd.as<float>(), dx.data, dweight.as<float>(), dbias.as<float>(), backwardWork.get(), backwardWork.bytes(),
+            stream.get()));
+        KIX_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    };
+    backward();
+    const std::vector<unsigned char> firstDx = readBytes(dx.data, dx.bytes);
+    const std::vector<unsigned char> firstDw = readBytes(dweight.get(), dweight.bytes());
+    const std::vector<unsigned char> firstDb = readBytes(dbias.get(), dbias.bytes());
+    const std::vector<float> outY = readStorage(y.data, n, dtype), outDx = readStorage(dx.data, n, dtype);
+    const std::vector<float> outMean = readStorage(mean.get(), rows, gn::DType::F32);
+    const std::vector<float> outRstd = readStorage(rstd.get(), rows, gn::DType::F32);
+    const std::vector<float> outDw = readStorage(dweight.get(), channels, gn::DType::F32);
+    const std::vector<float> outDb = readStorage(dbias.get(), channels, gn::DType::F32);
+    backward();
+    result.reproducible = readBytes(dx.data, dx.bytes) == firstDx
+        && readBytes(dweight.get(), dweight.bytes()) == firstDw && readBytes(dbias.get(), dbias.bytes()) == firstDb;
+
+    const std::vector<double> hx = hostInput(seed, gn::Tensor::X, n, dtype),
+                              hdy = hostInput(seed, gn::Tensor::Dy, n, dtype);
+    const std::vector<double> hw = hostInput(seed, gn::Tensor::Weight, channels, gn::DType::F32);
+    const std::vector<double> hb = hostInput(seed, gn::Tensor::Bias, channels, gn::DType::F32);
+    std::vector<double> ry(hx.size()), rdx(hx.size()), rmean(static_cast<std::size_t>(rows)), rrstd(rmean.size());
+    std::vector<double> rdw(hw.size()), rdb(hw.size());
+    gn::ref::forward(s, hx.data(), hw.data(), hb.data(), ry.data(), rmean.data(), rrstd.data());
+    gn::ref::backward(s, hx.data(), hdy.data(), hw.data(), rdx.data(), rdw.data(), rdb.data());
+    result.errorY = relativeError(outY, ry);
+    result.errorMean = relativeError(outMean, rmean);
+    result.errorRstd = relativeError(outRstd, rrstd);
+    result.errorDx = relativeError(outDx, rdx);
+    result.errorDWeight = relativeError(outDw, rdw);
+    result.errorDBias = relativeError(outDb, rdb);
+    return result;
+}
+
+} // namespace kix::cuda

@@ -1,0 +1,47 @@
+#pragma once
+// Correctness of the CUDA GroupNorm implementations against the float64 reference (kernels/groupnorm_reference.h),
+// shared by tests/kernels/cuda/tst_cuda_groupnorm and kix_cuda_check. Plain C++.
+//
+// One case: inputs generated on the device from a seed (fillInput), every output poisoned with NaN bytes
+// before each run, forward then backward with the forward's mean and rstd, every output compared with the
+// reference on the same (storage-rounded) inputs, then backward run again and dx, dweight, dbias compared
+// bit for bit with the first run.
+
+#include "kernels/cuda/groupnorm_cuda.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kix::cuda {
+
+struct VerifyCase
+{
+    std::string name; // "odd-hidden", used in test and log output
+    GroupNormShape shape;
+    bool misaligned = false; // x, dy, y and dx start one element past a 16-byte boundary
+};
+
+// The table: odd and tiny H, H = 1, rows of one warp and of 1024 threads, rows longer than a block holds,
+// fewer rows than SMs, large channelsPerGroup, misaligned pointers, a slice of the seed workload.
+// `quick`: the small cases only (for compute-sanitizer).
+std::vector<VerifyCase> verificationCases(bool quick);
+
+struct VerifyResult
+{
+    double tolerance = 0; // gn::ref::tolerance(dtype)
+    double errorY = 0, errorMean = 0, errorRstd = 0, errorDx = 0, errorDWeight = 0, errorDBias = 0;
+    bool reproducible = false; // second backward bitwise equal
+    std::string plan; // fusedLaunchDescription of the forward and backward
+    double worst() const;
+    bool passed() const { return worst() <= tolerance && reproducible; }
+    std::string summary() const; // "y 1.2e-07 mean ... dbias 3e-08 (tolerance 1e-05), reproducible"
+};
+
+// Runs one case on the current device. Throws CudaError when a CUDA call fails.
+VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c, std::uint64_t seed);
+
+// "fp32", "bf16", "fp16".
+const char* dtypeText(gn::DType dtype);
+
+} // namespace kix::cuda

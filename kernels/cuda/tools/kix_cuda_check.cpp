@@ -1,0 +1,291 @@
+// kix_cuda_check: the CUDA GroupNorm kernels without Qt, for machines where only the CUDA toolkit is
+// installed (scripts/gpu-check.sh falls back to it). Subcommands:
+//   info                       the device, as JSON
+//   verify [--quick] [--seed N] [--dtypes fp32,bf16,fp16]
+//                              both implementations against the float64 reference (exit 1 on failure)
+//   bench  [options]           configurations timed as the engine times them; one JSON line each
+//                              (--impl, --pass, --dtype and --channels take comma-separated lists)
+//   bandwidth                  device copy bandwidth, one JSON line
+// Without a device every subcommand prints the CUDA error and exits with status 2.
+
+#include "kernels/cuda/cudatiming.h"
+#include "kernels/cuda/groupnorm_bench.h"
+#include "kernels/cuda/groupnorm_verify.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace kix;
+using namespace kix::cuda;
+
+namespace {
+
+std::string quoted(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20)
+            out += c;
+    }
+    return out + "\"";
+}
+
+std::string number(double v)
+{
+    if (!std::isfinite(v))
+        return "null";
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    return text;
+}
+
+std::string deviceJson(const DeviceSummary& d)
+{
+    return "{\"name\":" + quoted(d.name) + ",\"architecture\":" + quoted(d.architecture) + ",\"memory_bytes\":"
+        + std::to_string(d.memoryBytes) + ",\"multiprocessors\":" + std::to_string(d.multiprocessors) + ",\"l2_bytes\":"
+        + std::to_string(d.l2Bytes) + ",\"max_sm_clock_mhz\":" + std::to_string(d.maxSmClockKHz / 1000)
+        + ",\"memory_clock_mhz\":" + std::to_string(d.memoryClockKHz / 1000)
+        + ",\"memory_bus_bits\":" + std::to_string(d.memoryBusBits) + ",\"driver\":" + quoted(nvmlDriverVersion())
+        + ",\"cuda_driver\":" + quoted(cudaVersionText(d.driverVersion)) + ",\"cuda_runtime\":"
+        + quoted(cudaVersionText(d.runtimeVersion)) + ",\"pci_bus_id\":" + quoted(d.pciBusId) + "}";
+}
+
+std::string clockJson(const ClockSample& c)
+{
+    if (!c.valid)
+        return "{\"valid\":false,\"note\":" + quoted(c.note) + "}";
+    return "{\"valid\":true,\"sm_mhz\":" + std::to_string(c.smMHz) + ",\"memory_mhz\":" + std::to_string(c.memoryMHz)
+        + ",\"max_sm_mhz\":" + std::to_string(c.maxSmMHz) + ",\"reasons\":" + std::to_string(c.reasons) + "}";
+}
+
+// --key value pairs and bare --flags.
+std::map<std::string, std::string> parseOptions(int argc, char** argv, int first)
+{
+    std::map<std::string, std::string> options;
+    for (int i = first; i < argc; ++i) {
+        std::string key = argv[i];
+        if (key.rfind("--", 0) != 0)
+            continue;
+        key = key.substr(2);
+        if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0)
+            options[key] = argv[++i];
+        else
+            options[key] = "1";
+    }
+    return options;
+}
+
+double nowNs()
+{
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double quantile(const std::vector<double>& sorted, double q)
+{
+    const double position = q * static_cast<double>(sorted.size() - 1);
+    const auto below = static_cast<std::size_t>(position);
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (sorted[above] - sorted[below]) * (position - static_cast<double>(below));
+}
+
+int commandInfo()
+{
+    const DeviceSummary d = queryDevice(0);
+    std::printf("{\"device\":%s,\"clocks\":%s}\n", deviceJson(d).c_str(), clockJson(sampleClocks(d.pciBusId)).c_str());
+    return 0;
+}
+
+int commandVerify(const std::map<std::string, std::string>& options)
+{
+    const bool quick = options.count("quick") > 0;
+    std::uint64_t seed = std::random_device {}();
+    if (options.count("seed"))
+        seed = std::strtoull(options.at("seed").c_str(), nullptr, 10);
+    std::printf("verify: seed %llu (fresh unless --seed), outputs poisoned with NaN before every run\n",
+        static_cast<unsigned long long>(seed));
+    std::vector<gn::DType> dtypes;
+    std::string list = options.count("dtypes") ? options.at("dtypes") + "," : "fp32,bf16,fp16,";
+    for (std::size_t comma; (comma = list.find(',')) != std::string::npos; list.erase(0, comma + 1)) {
+        gn::DType d;
+        if (parseDType(list.substr(0, comma), d))
+            dtypes.push_back(d);
+    }
+    int failures = 0, total = 0;
+    for (const VerifyCase& c : verificationCases(quick)) {
+        for (gn::DType dtype : dtypes) {
+            for (GroupNormImpl impl : { GroupNormImpl::Reference, GroupNormImpl::Fused }) {
+                ++total;
+                const VerifyResult r = verifyCase(impl, dtype, c, seed + static_cast<std::uint64_t>(total));
+                failures += r.passed() ? 0 : 1;
+                std::printf("%-4s %-22s M%lld C%lld H%lld cpg%lld %s %-13s %s\n", r.passed() ? "ok" : "FAIL",
+                    c.name.c_str(), static_cast<long long>(c.shape.batch), static_cast<long long>(c.shape.channels),
+                    static_cast<long long>(c.shape.hidden), static_cast<long long>(c.shape.channelsPerGroup),
+                    dtypeText(dtype), implName(impl), r.summary().c_str());
+                if (impl == GroupNormImpl::Fused && dtype == gn::DType::F32)
+                    std::printf("     plan: %s\n", r.plan.c_str());
+                std::fflush(stdout);
+            }
+        }
+    }
+    std::printf("verify: %d of %d passed\n", total - failures, total);
+    return failures == 0 ? 0 : 1;
+}
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t comma = text.find(',', begin);
+        if (comma == std::string::npos)
+            comma = text.size();
+        if (comma > begin)
+            parts.push_back(text.substr(begin, comma - begin));
+        begin = comma + 1;
+    }
+    return parts;
+}
+
+// One configuration timed; one JSON line on stdout, a short line on stderr.
+void benchOne(const BenchConfig& config, double eps, double warmupMs, double repMs)
+{
+    GroupNormBench bench(config);
+    const ClockSample before = sampleClocks(bench.device().pciBusId);
+    // do_bench's policy, as engine/timingharness.cpp implements it: estimate, warm up by time, repeat by time.
+    double start = nowNs();
+    for (int i = 0; i < 5; ++i) {
+        bench.flushCaches();
+        bench.timedRunNs();
+    }
+    const double estimate = std::max(1.0, (nowNs() - start) / 5);
+    const int warmups = static_cast<int>(std::ceil(warmupMs * 1e6 / estimate));
+    const int repetitions = static_cast<int>(std::clamp(std::ceil(repMs * 1e6 / estimate), 5.0, 100000.0));
+    for (int i = 0; i < warmups; ++i)
+        bench.run();
+    std::vector<double> samples;
+    for (int i = 0; i < repetitions; ++i) {
+        bench.flushCaches();
+        samples.push_back(bench.timedRunNs());
+    }
+    const ClockSample after = sampleClocks(bench.device().pciBusId);
+    std::sort(samples.begin(), samples.end());
+    double mean = 0;
+    for (double s : samples)
+        mean += s / static_cast<double>(samples.size());
+    const std::int64_t bytes = minimumBytes(config.pass, config.dtype, config.shape);
+    const double median = quantile(samples, 0.5);
+    std::printf("{\"impl\":%s,\"pass\":%s,\"dtype\":%s,\"batch\":%lld,\"channels\":%lld,\"hidden\":%lld,"
+                "\"channels_per_group\":%lld,\"eps\":%s,\"seed\":%llu,\"graph\":%s,\"bytes_per_thread\":%d,\"warmup_"
+                "ms\":%s,\"rep_ms\":%s,"
+                "\"warmup_repetitions\":%d,\"samples\":%zu,\"median_ns\":%s,\"p20_ns\":%s,\"p80_ns\":%s,"
+                "\"min_ns\":%s,\"max_ns\":%s,\"mean_ns\":%s,\"minimum_bytes\":%lld,\"gbps\":%s,\"plan\":%s,"
+                "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s}\n",
+        quoted(implName(config.impl)).c_str(), quoted(benchPassName(config.pass)).c_str(),
+        quoted(dtypeText(config.dtype)).c_str(), static_cast<long long>(config.shape.batch),
+        static_cast<long long>(config.shape.channels), static_cast<long long>(config.shape.hidden),
+        static_cast<long long>(config.shape.channelsPerGroup), number(eps).c_str(),
+        static_cast<unsigned long long>(config.seed), config.graph ? "true" : "false", fusedBytesPerThread(),
+        number(warmupMs).c_str(), number(repMs).c_str(), warmups, samples.size(), number(median).c_str(),
+        number(quantile(samples, 0.2)).c_str(), number(quantile(samples, 0.8)).c_str(), number(samples.front()).c_str(),
+        number(samples.back()).c_str(), number(mean).c_str(), static_cast<long long>(bytes),
+        number(static_cast<double>(bytes) / median).c_str(), quoted(bench.plan()).c_str(),
+        deviceJson(bench.device()).c_str(), clockJson(before).c_str(), clockJson(after).c_str(),
+        quoted(throttleWarning(before, after)).c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "%-13s %-8s %s C=%-5lld%s median %.4f ms, %.0f GB/s\n", implName(config.impl),
+        benchPassName(config.pass), dtypeText(config.dtype), static_cast<long long>(config.shape.channels),
+        config.graph                      ? " graph"
+            : fusedBytesPerThread() == 64 ? " 64B/thread"
+                                          : "",
+        median / 1e6, static_cast<double>(bytes) / median);
+}
+
+// Every combination of the comma-separated --impl, --pass, --dtype and --channels lists, in one process.
+int commandBench(const std::map<std::string, std::string>& o)
+{
+    auto get = [&](const char* key, const char* fallback) { return o.count(key) ? o.at(key) : std::string(fallback); };
+    BenchConfig config;
+    config.shape.batch = std::atoll(get("batch", "128").c_str());
+    config.shape.hidden = std::atoll(get("hidden", "512").c_str());
+    config.shape.channelsPerGroup = std::atoll(get("channels-per-group", "4").c_str());
+    const double eps = std::strtod(get("eps", "1e-6").c_str(), nullptr); // echoed as given: workload digests
+    config.shape.eps = static_cast<float>(eps);
+    config.graph = o.count("graph") > 0;
+    if (!setFusedBytesPerThread(std::atoi(get("bytes-per-thread", "32").c_str()))) {
+        std::fprintf(stderr, "bench: --bytes-per-thread must be 32 or 64\n");
+        return 64;
+    }
+    const double warmupMs = std::atof(get("warmup-ms", "25").c_str());
+    const double repMs = std::atof(get("rep-ms", "100").c_str());
+    int failures = 0;
+    for (const std::string& pass : splitList(get("pass", "forward")))
+        for (const std::string& dtype : splitList(get("dtype", "fp32")))
+            for (const std::string& channels : splitList(get("channels", "2048")))
+                for (const std::string& impl : splitList(get("impl", "kix-fused"))) {
+                    if (!implFromName(impl.c_str(), config.impl) || !parseBenchPass(pass, config.pass)
+                        || !parseDType(dtype, config.dtype)) {
+                        std::fprintf(stderr, "bench: unknown --impl, --pass or --dtype value\n");
+                        return 64;
+                    }
+                    config.shape.channels = std::atoll(channels.c_str());
+                    try {
+                        benchOne(config, eps, warmupMs, repMs);
+                    } catch (const std::exception& e) { // one failing configuration is reported and skipped
+                        std::fprintf(stderr, "bench %s %s %s C=%s failed: %s\n", impl.c_str(), pass.c_str(),
+                            dtype.c_str(), channels.c_str(), e.what());
+                        ++failures;
+                    }
+                }
+    return failures == 0 ? 0 : 1;
+}
+
+int commandBandwidth()
+{
+    const DeviceSummary d = queryDevice(0);
+    const double gbps = measureCopyBandwidthGBs(d);
+    std::printf("{\"copy_bandwidth_gbps\":%s,\"device\":%s}\n", number(gbps).c_str(), deviceJson(d).c_str());
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string command = argc > 1 ? argv[1] : "";
+    if (command != "info" && command != "verify" && command != "bench" && command != "bandwidth") {
+        std::fprintf(stderr,
+            "usage: kix_cuda_check info | verify [--quick] [--seed N] [--dtypes fp32,bf16,fp16] | bandwidth |\n"
+            "  bench [--impl kix-fused,kix-reference] [--pass forward,backward,full]\n"
+            "        [--dtype fp32,bf16,fp16] [--batch M] [--channels C,...] [--hidden H]\n"
+            "        [--channels-per-group G] [--eps E] [--graph] [--bytes-per-thread 32|64]\n"
+            "        [--warmup-ms 25] [--rep-ms 100]\n");
+        return 64;
+    }
+    std::string error;
+    if (deviceCount(&error) == 0) {
+        std::fprintf(stderr, "kix_cuda_check: no CUDA device: %s\n", error.c_str());
+        return 2;
+    }
+    try {
+        const auto options = parseOptions(argc, argv, 2);
+        if (command == "info")
+            return commandInfo();
+        if (command == "verify")
+            return commandVerify(options);
+        if (command == "bench")
+            return commandBench(options);
+        return commandBandwidth();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kix_cuda_check %s: %s\n", command.c_str(), e.what());
+        return 1;
+    }
+}
