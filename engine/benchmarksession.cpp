@@ -1,0 +1,145 @@
+#include "engine/benchmarksession.h"
+
+#include "engine/backend.h"
+#include "engine/backendregistry.h"
+#include "engine/correctness.h"
+#include "engine/runbuilder.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <exception>
+
+namespace kix {
+
+QString statusName(BenchmarkResult::Status status)
+{
+    switch (status) {
+    case BenchmarkResult::Status::Passed:
+        return QStringLiteral("passed");
+    case BenchmarkResult::Status::Failed:
+        return QStringLiteral("failed");
+    case BenchmarkResult::Status::Error:
+        return QStringLiteral("error");
+    case BenchmarkResult::Status::Cancelled:
+        return QStringLiteral("cancelled");
+    }
+    return {};
+}
+
+BenchmarkSession::BenchmarkSession(BackendRegistry& registry)
+    : m_registry(registry)
+{
+}
+
+QString BenchmarkSession::resolve(BenchmarkSpec& spec) const
+{
+    Backend* backend = nullptr;
+    DeviceInfo device;
+    QString error;
+    if (!m_registry.resolve(spec.device, backend, device, error))
+        return error;
+    spec.device = device.id;
+    const QStringList implementations = backend->implementations();
+    if (spec.implementation.isEmpty())
+        spec.implementation = implementations.value(0);
+    if (!implementations.contains(spec.implementation))
+        return QStringLiteral("device %1 has no implementation '%2' (available: %3)")
+            .arg(device.id, spec.implementation, implementations.join(QStringLiteral(", ")));
+    return validateSpec(spec, &device);
+}
+
+double BenchmarkSession::copyBandwidth(Backend& backend, const DeviceInfo& device)
+{
+    auto it = m_copyBandwidth.constFind(device.id);
+    if (it != m_copyBandwidth.constEnd())
+        return *it;
+    const double bandwidth = backend.measureCopyBandwidth(device);
+    m_copyBandwidth.insert(device.id, bandwidth);
+    return bandwidth;
+}
+
+BenchmarkResult BenchmarkSession::run(BenchmarkSpec spec, const TimingHooks& hooks)
+{
+    BenchmarkResult result;
+    result.message = resolve(spec);
+    result.spec = spec;
+    if (!result.message.isEmpty())
+        return result; // Status::Error, nothing ran
+    Backend* backend = nullptr;
+    QString error;
+    m_registry.resolve(spec.device, backend, result.device, error);
+    result.bytesMoved = spec.minimumBytes();
+    auto cancelled = [&] { return hooks.cancel && hooks.cancel->load(); };
+
+    try {
+        result.copyBandwidthGBs = copyBandwidth(*backend, result.device);
+        if (cancelled()) {
+            result.status = BenchmarkResult::Status::Cancelled;
+            return result;
+        }
+        std::unique_ptr<PreparedBenchmark> prepared = backend->prepare(spec, result.device);
+        prepared->run();
+        result.correctness = checkCorrectness(*prepared, spec);
+        if (result.correctness.passed) {
+            result.timing = timeRepetitions(*prepared, spec.timing, hooks);
+            if (result.timing.stop == TimingRun::Stop::Cancelled) {
+                result.status = BenchmarkResult::Status::Cancelled;
+                return result;
+            }
+            result.statistics = computeStatistics(result.timing.samplesNs);
+            result.bandwidthGBs = static_cast<double>(result.bytesMoved) / result.statistics.median; // B/ns = GB/s
+            if (result.copyBandwidthGBs > 0)
+                result.bandwidthFraction = result.bandwidthGBs / result.copyBandwidthGBs;
+            result.status = BenchmarkResult::Status::Passed;
+        } else {
+            result.status = BenchmarkResult::Status::Failed;
+            result.message = QStringLiteral("correctness check failed: ") + result.correctness.summary();
+        }
+        result.deviceDetails = prepared->runDetails();
+        result.observedAt = QDateTime::currentDateTimeUtc();
+        result.document = RunBuilder(result)
+                              .setEnvironment(backend->environment(result.device))
+                              .setImplementation(backend->implementationInfo(spec.implementation))
+                              .setTimer(backend->timerName())
+                              .build();
+    } catch (const std::exception& e) {
+        result.status = BenchmarkResult::Status::Error;
+        result.message = QString::fromUtf8(e.what());
+        result.document = nullptr;
+    }
+    return result;
+}
+
+bool BenchmarkSession::writeDocument(BenchmarkResult& result, const QString& directory, QString& error)
+{
+    if (!result.hasDocument() || result.document.is_null()) {
+        error = QStringLiteral("no document to write (%1)").arg(statusName(result.status));
+        return false;
+    }
+    QDir dir(directory);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        error = QStringLiteral("cannot create directory %1").arg(directory);
+        return false;
+    }
+    const QString name = RunBuilder(result).fileName();
+    QString path = dir.filePath(name);
+    for (int n = 2; QFileInfo::exists(path); ++n) // two runs within one second: keep both
+        path = dir.filePath(name.chopped(5) + QStringLiteral("-%1.json").arg(n));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const std::string text = result.document.dump(2) + '\n';
+    file.write(text.data(), static_cast<qint64>(text.size()));
+    if (!file.commit()) {
+        error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    result.filePath = path;
+    return true;
+}
+
+} // namespace kix

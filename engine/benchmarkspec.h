@@ -1,0 +1,69 @@
+#pragma once
+
+#include "engine/deviceinfo.h"
+#include "kernels/groupnorm_math.h"
+
+#include <QString>
+#include <QtGlobal>
+
+namespace kix {
+
+enum class Pass { Forward, Backward, Full };
+using DType = gn::DType;
+
+QString passName(Pass pass); // "forward", "backward", "full"
+bool parsePass(const QString& text, Pass& pass);
+QString dtypeName(DType dtype); // "fp32", "bf16", "fp16"
+bool parseDType(const QString& text, DType& dtype);
+
+// How a run is timed (modelled on triton.testing.do_bench).
+struct TimingSettings
+{
+    double warmupMs = 25; // warm-up by time, ms
+    double repMs = 100; // repetitions by time budget, ms of measured time
+    bool noiseStop = false; // keep going past repMs until the relative standard error is small enough
+    double noiseTarget = 0.005; // relative standard error of the mean that stops a noise-based run
+    double maxMs = 2000; // time cap of a noise-based run, ms of measured time
+    int minSamples = 5; // never fewer, even when one repetition is longer than the budget
+    int maxSamples = 100000; // never more, however fast the repetition
+};
+
+// One benchmark: an op, a pass, a workload, an implementation, a device and how to time it.
+struct BenchmarkSpec
+{
+    QString op = QStringLiteral("group_norm");
+    Pass pass = Pass::Forward;
+    qint64 batch = 128; // M
+    qint64 channels = 2048; // C
+    qint64 hidden = 512; // H, elements per channel
+    qint64 channelsPerGroup = 4;
+    DType dtype = DType::F32;
+    double eps = 1e-6;
+    QString implementation; // empty: the backend's default
+    QString device = QStringLiteral("cpu"); // DeviceInfo::id
+    TimingSettings timing;
+    quint64 seed = 20260228; // inputs are a pure function of it (gn::initInput)
+
+    qint64 groups() const { return channelsPerGroup > 0 ? channels / channelsPerGroup : 0; }
+    qint64 rows() const { return batch * groups(); } // one row = one (n, g) pair
+    qint64 rowLength() const { return channelsPerGroup * hidden; }
+    qint64 elements() const { return batch * channels * hidden; }
+
+    // "batch128-channels2048-channels_per_group4-hidden512-fp32": keys in alphabetical order, dtype last,
+    // eps left out (as in the seed's externalId).
+    QString workloadSlug() const;
+
+    // The least a pass must read and write, bytes: each input read once, each output written once.
+    // Full counts what a fused forward+backward must move (x and dy read once; y, dx and the statistics
+    // written), so the fraction of copy bandwidth never overstates an implementation.
+    qint64 minimumBytes() const;
+
+    // Device memory the prepared benchmark holds, bytes (tensors, statistics, partial sums; no flush buffer).
+    qint64 footprintBytes() const;
+};
+
+// Empty when the spec can run on the device; otherwise why not, in words for the user. `device` may be
+// null (then the memory check is skipped).
+QString validateSpec(const BenchmarkSpec& spec, const DeviceInfo* device);
+
+} // namespace kix

@@ -1,0 +1,253 @@
+// RunBuilder: documents shaped like the seed, digests of canonical JSON, and output that the model reads
+// back (validation through kix::runFromDocument, round trip through a file and kix::parseFile).
+
+#include "engine/benchmarksession.h"
+#include "engine/runbuilder.h"
+#include "kix/config.h"
+#include "model/documentparser.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kix;
+
+namespace {
+
+BenchmarkResult passedResult()
+{
+    BenchmarkResult r;
+    r.spec.pass = Pass::Backward; // the seed's workload by default
+    r.spec.implementation = QStringLiteral("kix-cpu");
+    r.device.id = QStringLiteral("cpu");
+    r.device.name = QStringLiteral("AMD EPYC 7763 64-Core Processor");
+    r.device.slug = QStringLiteral("cpu-amd-epyc-7763");
+    r.status = BenchmarkResult::Status::Passed;
+    r.timing.samplesNs = { 1300, 1100, 1000, 1200, 1400 };
+    r.timing.warmupRepetitions = 7;
+    r.statistics = computeStatistics(r.timing.samplesNs);
+    r.correctness.maxRelativeError = 2.5e-7;
+    r.correctness.tolerance = 1e-5;
+    r.correctness.passed = true;
+    r.copyBandwidthGBs = 20;
+    r.bytesMoved = r.spec.minimumBytes();
+    r.bandwidthGBs = double(r.bytesMoved) / r.statistics.median;
+    r.bandwidthFraction = r.bandwidthGBs / r.copyBandwidthGBs;
+    r.observedAt = QDateTime(QDate(2026, 3, 1), QTime(12, 34, 56, 789), Qt::UTC);
+    return r;
+}
+
+nlohmann::json build(const BenchmarkResult& r)
+{
+    return RunBuilder(r)
+        .setEnvironment({ { "hardware", { { "vendor", "amd" }, { "product", "AMD EPYC 7763 64-Core Processor" } } },
+            { "software", { { "compiler", "GCC 12.2.0" } } } })
+        .setImplementation({ { "name", "kix-cpu" } })
+        .setTimer(QStringLiteral("steady_clock"))
+        .build();
+}
+
+const nlohmann::json* findMeasurement(const nlohmann::json& run, const char* metric, const char* statistic)
+{
+    for (const auto& m : run.at("spec").at("measurements"))
+        if (m.at("metric") == metric && m.at("statistic") == statistic)
+            return &m;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRunBuilder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void documentIsShapedLikeTheSeed();
+    void measurementsAndSamples();
+    void digestsAreSha256OfCanonicalJson();
+    void validatesThroughTheModel();
+    void failedRunHasNoTiming();
+    void roundTripsThroughAFile();
+    void deviceDetailsAreKept();
+};
+
+void TestRunBuilder::documentIsShapedLikeTheSeed()
+{
+    const nlohmann::json doc = build(passedResult());
+    for (const char* part : { "run", "protocol", "environment" }) {
+        QVERIFY(doc.contains(part));
+        QCOMPARE(doc.at(part).at("apiVersion").get<std::string>(), std::string("kernelindex.dev/v1alpha1"));
+        QVERIFY(doc.at(part).contains("spec"));
+        QVERIFY(doc.at(part).contains("metadata"));
+    }
+    QCOMPARE(doc.at("run").at("kind").get<std::string>(), std::string("BenchmarkRun"));
+    QCOMPARE(doc.at("protocol").at("kind").get<std::string>(), std::string("BenchmarkProtocol"));
+    QCOMPARE(doc.at("environment").at("kind").get<std::string>(), std::string("ExecutionEnvironment"));
+    const nlohmann::json& spec = doc.at("run").at("spec");
+    QCOMPARE(spec.at("status").get<std::string>(), std::string("passed"));
+    QCOMPARE(spec.at("observedAt").get<std::string>(), std::string("2026-03-01T12:34:56.789Z"));
+    const nlohmann::json& native = spec.at("sourceNative");
+    QCOMPARE(native.at("source").get<std::string>(), std::string("kix-engine"));
+    QCOMPARE(native.at("benchmark").get<std::string>(), std::string("group_norm/backward"));
+    QCOMPARE(native.at("externalId").get<std::string>(),
+        std::string("group_norm/backward/kix-cpu/cpu-amd-epyc-7763/"
+                    "batch128-channels2048-channels_per_group4-hidden512-fp32/2026-03-01-12-34-56"));
+    const nlohmann::json& metadata = doc.at("run").at("metadata");
+    QCOMPARE(QString::fromStdString(metadata.at("title").get<std::string>()),
+        QStringLiteral("GroupNorm · kix-cpu · backward"));
+    QCOMPARE(metadata.at("labels").at("kix_version").get<std::string>(), std::string(KIX_VERSION));
+    QVERIFY(metadata.at("name").get<std::string>().size() <= 100);
+    QCOMPARE(
+        doc.at("protocol").at("spec").at("measurement").at("timer").get<std::string>(), std::string("steady_clock"));
+    QCOMPARE(RunBuilder(passedResult()).fileName(),
+        QStringLiteral("group_norm-backward-kix-cpu-cpu-amd-epyc-7763-"
+                       "batch128-channels2048-channels_per_group4-hidden512-fp32-2026-03-01-12-34-56.json"));
+}
+
+void TestRunBuilder::measurementsAndSamples()
+{
+    const BenchmarkResult r = passedResult();
+    const nlohmann::json run = build(r).at("run");
+    const nlohmann::json& timing = run.at("spec").at("timing");
+    QCOMPARE(timing.at("latencyNs").at("median").get<long long>(), 1200LL);
+    QCOMPARE(timing.at("primaryStatistic").get<std::string>(), std::string("median"));
+    QCOMPARE(timing.at("samplesNs").get<std::vector<long long>>(),
+        (std::vector<long long> { 1300, 1100, 1000, 1200, 1400 }));
+    for (const char* stat : { "p20", "p80", "min", "max", "mean", "stddev" }) {
+        const nlohmann::json* m = findMeasurement(run, "latency", stat);
+        QVERIFY2(m, stat);
+        QCOMPARE(m->at("unit").get<std::string>(), std::string("ns"));
+    }
+    QCOMPARE(findMeasurement(run, "latency", "p20")->at("value").get<long long>(), 1080LL);
+    QCOMPARE(findMeasurement(run, "latency", "samples")->at("value").get<int>(), 5);
+    QCOMPARE(findMeasurement(run, "latency", "samples")->at("unit").get<std::string>(), std::string("count"));
+    QCOMPARE(findMeasurement(run, "bytes_moved", "min")->at("value").get<qint64>(), r.spec.minimumBytes());
+    QCOMPARE(findMeasurement(run, "bytes_moved", "min")->at("unit").get<std::string>(), std::string("B"));
+    QCOMPARE(findMeasurement(run, "bandwidth", "median")->at("unit").get<std::string>(), std::string("GB/s"));
+    QCOMPARE(findMeasurement(run, "bandwidth_fraction", "median")->at("unit").get<std::string>(), std::string("ratio"));
+    QCOMPARE(findMeasurement(run, "copy_bandwidth", "median")->at("value").get<double>(), 20.0);
+    QCOMPARE(findMeasurement(run, "max_rel_error", "max")->at("value").get<double>(), 2.5e-7);
+}
+
+void TestRunBuilder::digestsAreSha256OfCanonicalJson()
+{
+    const nlohmann::json doc = build(passedResult());
+    const nlohmann::json& spec = doc.at("run").at("spec");
+    const QRegularExpression digest(QStringLiteral("^sha256:[0-9a-f]{64}$"));
+    for (const char* key : { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" })
+        QVERIFY2(digest.match(QString::fromStdString(spec.at(key).get<std::string>())).hasMatch(), key);
+    // The environment digest is the hash of the environment part as written, keys sorted, no spaces.
+    const std::string canonical = doc.at("environment").dump();
+    const QByteArray expected
+        = QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256).toHex();
+    QCOMPARE(QByteArray::fromStdString(spec.at("environmentDigest").get<std::string>()), "sha256:" + expected);
+    QCOMPARE(RunBuilder::canonicalJson(nlohmann::json { { "b", 1 }, { "a", { { "d", 2 }, { "c", 3 } } } }),
+        std::string(R"({"a":{"c":3,"d":2},"b":1})"));
+    // Same workload, same digest; another workload, another digest.
+    BenchmarkResult other = passedResult();
+    other.observedAt = other.observedAt.addSecs(60);
+    QVERIFY(build(other).at("run").at("spec").at("workloadDigest") == spec.at("workloadDigest"));
+    QVERIFY(build(other).at("run").at("spec").at("protocolDigest") == spec.at("protocolDigest"));
+    other.spec.channels = 1024;
+    QVERIFY(build(other).at("run").at("spec").at("workloadDigest") != spec.at("workloadDigest"));
+    other.spec.timing.repMs = 500;
+    QVERIFY(build(other).at("run").at("spec").at("protocolDigest") != spec.at("protocolDigest"));
+}
+
+void TestRunBuilder::validatesThroughTheModel()
+{
+    const BenchmarkResult r = passedResult();
+    Diagnostics diagnostics;
+    const RunPtr run = runFromDocument(build(r), QStringLiteral("memory.json"), QString(), diagnostics);
+    for (const Diagnostic& d : diagnostics)
+        qWarning() << d.toString();
+    QVERIFY(run);
+    QVERIFY(diagnostics.isEmpty());
+    QCOMPARE(run->kernel, QStringLiteral("group_norm"));
+    QCOMPARE(run->pass, QStringLiteral("backward"));
+    QCOMPARE(run->provider, QStringLiteral("kix-cpu"));
+    QCOMPARE(run->gpuSlug, QStringLiteral("cpu-amd-epyc-7763"));
+    QCOMPARE(run->workloadSlug, QStringLiteral("batch128-channels2048-channels_per_group4-hidden512-fp32"));
+    QCOMPARE(run->dtype, QStringLiteral("fp32"));
+    QCOMPARE(run->source, QStringLiteral("kix-engine"));
+    QCOMPARE(run->status, QStringLiteral("passed"));
+    QCOMPARE(run->median, 1200.0);
+    QCOMPARE(run->p20, 1080.0);
+    QCOMPARE(run->p80, 1320.0);
+    QCOMPARE(run->statistic(QStringLiteral("min")), 1000.0);
+    QCOMPARE(run->statistic(QStringLiteral("max")), 1400.0);
+    QCOMPARE(int(run->samples.size()), 5);
+    QCOMPARE(run->observedAt, r.observedAt);
+    QCOMPARE(run->timer, QStringLiteral("steady_clock"));
+    QCOMPARE(run->protocolFamily, QStringLiteral("kix_engine"));
+    bool hasBandwidth = false;
+    for (const Measurement& m : run->measurements)
+        hasBandwidth
+            = hasBandwidth || (m.metric == QStringLiteral("bandwidth_fraction") && m.unit == QStringLiteral("ratio"));
+    QVERIFY(hasBandwidth);
+}
+
+void TestRunBuilder::failedRunHasNoTiming()
+{
+    BenchmarkResult r = passedResult();
+    r.status = BenchmarkResult::Status::Failed;
+    r.correctness.maxRelativeError = 0.25;
+    r.correctness.passed = false;
+    const nlohmann::json doc = build(r);
+    const nlohmann::json& spec = doc.at("run").at("spec");
+    QCOMPARE(spec.at("status").get<std::string>(), std::string("failed"));
+    QVERIFY(!spec.at("timing").contains("latencyNs"));
+    QVERIFY(!spec.at("timing").contains("samplesNs"));
+    QVERIFY(!findMeasurement(doc.at("run"), "latency", "p20"));
+    QCOMPARE(findMeasurement(doc.at("run"), "max_rel_error", "max")->at("value").get<double>(), 0.25);
+    Diagnostics diagnostics;
+    const RunPtr run = runFromDocument(doc, QStringLiteral("failed.json"), QString(), diagnostics);
+    for (const Diagnostic& d : diagnostics)
+        qWarning() << d.toString();
+    QVERIFY(run);
+    QCOMPARE(run->status, QStringLiteral("failed"));
+    QVERIFY(std::isnan(run->median));
+}
+
+void TestRunBuilder::roundTripsThroughAFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    BenchmarkResult r = passedResult();
+    r.document = build(r);
+    QString error;
+    QVERIFY2(BenchmarkSession::writeDocument(r, dir.path(), error), qPrintable(error));
+    QCOMPARE(QFileInfo(r.filePath).fileName(), RunBuilder(r).fileName());
+    // A second run in the same second keeps both files.
+    BenchmarkResult again = r;
+    QVERIFY(BenchmarkSession::writeDocument(again, dir.path(), error));
+    QVERIFY(again.filePath != r.filePath);
+
+    const ParseResult parsed = parseFile(r.filePath);
+    QVERIFY(!parsed.hasErrors());
+    QCOMPARE(parsed.runs.size(), 1);
+    const Run& run = *parsed.runs.front();
+    QCOMPARE(
+        run.externalId, QString::fromStdString(r.document.at("run").at("spec").at("sourceNative").at("externalId")));
+    QCOMPARE(run.median, 1200.0);
+    QVERIFY(nlohmann::json::parse(run.raw) == r.document); // nothing lost
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
+}
+
+void TestRunBuilder::deviceDetailsAreKept()
+{
+    BenchmarkResult r = passedResult();
+    const nlohmann::json plain = build(r);
+    QVERIFY(!plain.at("run").at("spec").at("sourceNative").at("engine").contains("deviceDetails"));
+    r.deviceDetails = { { "plan", "one block per row" }, { "clocks", { { "warning", "SM clock at 60%" } } } };
+    const nlohmann::json doc = build(r);
+    QVERIFY(doc.at("run").at("spec").at("sourceNative").at("engine").at("deviceDetails") == r.deviceDetails);
+    // Details are not part of what the digests identify.
+    for (const char* key : { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" })
+        QVERIFY(doc.at("run").at("spec").at(key) == plain.at("run").at("spec").at(key));
+}
+
+QTEST_GUILESS_MAIN(TestRunBuilder)
+#include "tst_runbuilder.moc"
