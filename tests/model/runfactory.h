@@ -17,7 +17,7 @@ inline QString uiDataPath(const QString& name)
 
 // A group_norm latency run with exact numbers (ns); p20/p80 are NaN when spread < 0.
 inline std::shared_ptr<kix::Run> makeRun(const QString& provider, const QString& gpu, double channels, double median,
-                                         double spread = 0.01, const QString& pass = QStringLiteral("backward"))
+    double spread = 0.01, const QString& pass = QStringLiteral("backward"))
 {
     auto run = std::make_shared<kix::Run>();
     run->kernel = QStringLiteral("group_norm");

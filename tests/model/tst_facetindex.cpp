@@ -14,6 +14,7 @@ private slots:
     void values();
     void counts_data();
     void counts();
+    void typingNarrowsAndWidens();
 };
 
 void TestFacetIndex::values()
@@ -69,6 +70,29 @@ void TestFacetIndex::counts()
     }
     // Asking again (cached text) gives the same answer.
     QCOMPARE(index.count(filter).perFacet, counts.perFacet);
+}
+
+void TestFacetIndex::typingNarrowsAndWidens()
+{
+    // The cached text matches are narrowed while typing forward; every step must equal a fresh count.
+    const RunList runs = kixtest::allUiFixtures();
+    FacetIndex typed;
+    typed.setRuns(runs);
+    const QStringList steps = { QStringLiteral("g"), QStringLiteral("gr"), QStringLiteral("group_norm"),
+        QStringLiteral("group_norm b"), QStringLiteral("group_norm b2"), QStringLiteral("group_norm b200"),
+        QStringLiteral("b200 group_norm"), QStringLiteral("group_norm b20"), QStringLiteral("h100"),
+        QStringLiteral("h100 liger"), QString(), QStringLiteral("FORWARD") };
+    for (const QString& text : steps) {
+        RunFilter filter;
+        filter.setText(text);
+        FacetIndex fresh;
+        fresh.setRuns(runs);
+        const FacetIndex::Counts expected = fresh.count(filter);
+        const FacetIndex::Counts actual = typed.count(filter);
+        QCOMPARE(actual.matching, int(filter.apply(runs).size()));
+        QCOMPARE(actual.matching, expected.matching);
+        QCOMPARE(actual.perFacet, expected.perFacet);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFacetIndex)

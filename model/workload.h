@@ -1,0 +1,51 @@
+#pragma once
+
+#include "model/run.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace kix {
+
+// Orders runs by workload: parameter by parameter, numbers numerically ("channels64" before "channels512"),
+// then dtype.
+bool workloadLess(const Run& a, const Run& b);
+int compareWorkloads(const Run& a, const Run& b);
+
+// Which workload parameters (and the dtype) vary among a set of runs, and the values of those that do not.
+// A key that some runs lack varies.
+struct ParamVariation
+{
+    QStringList varying; // in first-seen order
+    QVector<KeyValue> fixed; // in first-seen order
+    bool dtypeVaries = false;
+    QString dtype; // the one dtype when it does not vary
+    bool kernelVaries = false;
+    bool passVaries = false;
+
+    bool isVarying(const QString& key) const { return varying.contains(key); }
+    // "batch=128, hidden=512, dtype=fp32"
+    QString describeFixed() const;
+};
+ParamVariation paramVariation(const RunList& runs);
+
+// Labels for runs grouped by workload that show only what varies: "2048" when channels alone varies (the axis
+// title says "channels"), "channels=2048 hidden=512" when both do, with the kernel, pass and dtype in front when
+// those vary ("backward · 2048").
+class WorkloadLabeler
+{
+public:
+    explicit WorkloadLabeler(const RunList& runs);
+    QString label(const Run& run) const;
+    QString title() const; // "channels", "pass · channels", "workload" when nothing varies
+    const ParamVariation& variation() const { return m_variation; }
+
+private:
+    ParamVariation m_variation;
+};
+
+// "channels=2048 hidden=512" for the given keys; the run's workload slug when no key is given or none is set.
+QString paramsLabel(const Run& run, const QStringList& keys);
+
+} // namespace kix

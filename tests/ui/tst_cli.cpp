@@ -1,0 +1,214 @@
+// kix compare and kix chart, called as the app calls them: output, files, exit codes.
+#include "ui/chartcli.h"
+#include "ui/comparecli.h"
+
+#include "uitestsupport.h"
+
+#include <QFile>
+#include <QImageReader>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace kix;
+
+namespace {
+
+struct Result
+{
+    int code;
+    QString out;
+    QString err;
+};
+
+template<typename Command>
+Result run(Command command, const QStringList& args)
+{
+    QString out, err;
+    QTextStream o(&out), e(&err);
+    const int code = command(args, o, e);
+    o.flush();
+    e.flush();
+    return { code, out, err };
+}
+
+QStringList goodFiles()
+{
+    return { kixtest::uiData(QStringLiteral("groupnorm-sweep.json")), kixtest::uiData(QStringLiteral("samples.jsonl")),
+        kixtest::uiData(QStringLiteral("cross-gpu.json")), kixtest::uiData(QStringLiteral("liger-mini.csv")) };
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void compareJson();
+    void compareTableAndCsv();
+    void compareFilterAndBaseline();
+    void compareFailures_data();
+    void compareFailures();
+    void chartFiles_data();
+    void chartFiles();
+    void chartFailures_data();
+    void chartFailures();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCli::compareJson()
+{
+    const Result r
+        = run(compareCommand, goodFiles() + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(r.code, 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["pairs"].size(), size_t(17));
+    for (const auto& p : j["pairs"]) {
+        QVERIFY(p["run"]["medianNs"].is_number());
+        QVERIFY(p["baseline"]["medianNs"].is_number());
+        QCOMPARE(
+            p["ratio"].get<double>(), p["baseline"]["medianNs"].get<double>() / p["run"]["medianNs"].get<double>());
+        QVERIFY(p["verdict"].is_string());
+        QVERIFY(p["warnings"].is_array());
+    }
+    QCOMPARE(j["providers"][0]["faster"].get<int>(), 15);
+    QCOMPARE(j["skippedNonLatency"].get<int>(), 2);
+}
+
+void TestCli::compareTableAndCsv()
+{
+    Result r = run(compareCommand, goodFiles());
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains(QStringLiteral("baseline: huggingface")));
+    QVERIFY(r.out.contains(QStringLiteral("geomean speed-up")));
+    QVERIFY(r.out.contains(QStringLiteral("different GPU: NVIDIA B200 (baseline) vs NVIDIA A100-SXM4-80GB")));
+    r = run(compareCommand, goodFiles() + QStringList { QStringLiteral("--format=csv") });
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.count(QLatin1Char('\n')), 18);
+}
+
+void TestCli::compareFilterAndBaseline()
+{
+    const Result r = run(compareCommand,
+        goodFiles()
+            + QStringList { QStringLiteral("--filter"), QStringLiteral("backward b200"), QStringLiteral("--baseline"),
+                QStringLiteral("liger"), QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(r.code, 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["pairs"].size(), size_t(7));
+    for (const auto& p : j["pairs"]) {
+        QCOMPARE(p["ratio"].get<double>(), 0.5);
+        QCOMPARE(p["verdict"].get<std::string>(), std::string("slower"));
+    }
+}
+
+void TestCli::compareFailures_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no path") << QStringList() << 2 << QStringLiteral("no PATH");
+    QTest::newRow("bad format") << (goodFiles() << QStringLiteral("--format") << QStringLiteral("xml")) << 2
+                                << QStringLiteral("--format");
+    QTest::newRow("unknown option") << (goodFiles() << QStringLiteral("--frobnicate")) << 2
+                                    << QStringLiteral("frobnicate");
+    QTest::newRow("unknown baseline") << (goodFiles() << QStringLiteral("--baseline") << QStringLiteral("triton")) << 1
+                                      << QStringLiteral("no runs of that provider");
+    QTest::newRow("refused file") << QStringList { kixtest::uiData() } << 1 << QStringLiteral("broken.json");
+    QTest::newRow("nothing to compare") << QStringList { kixtest::uiData(QStringLiteral("cross-gpu.json")) } << 1
+                                        << QStringLiteral("nothing to compare");
+}
+
+void TestCli::compareFailures()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    const Result r = run(compareCommand, args);
+    QCOMPARE(r.code, code);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+}
+
+void TestCli::chartFiles_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("extra");
+    QTest::newRow("quantiles png") << QStringLiteral("quantiles") << QStringLiteral("q.png")
+                                   << QStringList { QStringLiteral("--size"), QStringLiteral("800x500") };
+    QTest::newRow("sweep svg") << QStringLiteral("sweep") << QStringLiteral("s.svg")
+                               << QStringList { QStringLiteral("--log") };
+    QTest::newRow("speedup pdf") << QStringLiteral("speedup") << QStringLiteral("u.pdf")
+                                 << QStringList { QStringLiteral("--baseline"), QStringLiteral("huggingface") };
+    QTest::newRow("speedup png 300dpi") << QStringLiteral("speedup") << QStringLiteral("u.png")
+                                        << QStringList { QStringLiteral("--dpi"), QStringLiteral("300"),
+                                               QStringLiteral("--size"), QStringLiteral("1500x1000") };
+}
+
+void TestCli::chartFiles()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, file);
+    QFETCH(QStringList, extra);
+    const QString path = m_dir.filePath(file);
+    const Result r = run(chartCommand,
+        goodFiles() + QStringList { QStringLiteral("--kind"), kind, QStringLiteral("--out"), path } + extra);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains(QStringLiteral("wrote ")));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    if (file.endsWith(QLatin1String(".png"))) {
+        const QImage image = QImage::fromData(bytes, "PNG");
+        const int at = int(extra.indexOf(QStringLiteral("--size")));
+        const QStringList wh = extra.value(at + 1).split(QLatin1Char('x'));
+        QCOMPARE(image.size(), QSize(wh[0].toInt(), wh[1].toInt()));
+    } else if (file.endsWith(QLatin1String(".svg"))) {
+        QVERIFY(bytes.contains("Latency sweep"));
+    } else {
+        QVERIFY(bytes.startsWith("%PDF"));
+    }
+    if (kind == QLatin1String("speedup"))
+        QVERIFY(r.err.contains(QStringLiteral("warning: different GPU")));
+    else
+        QVERIFY(r.err.contains(QStringLiteral("memory run(s) not shown")));
+}
+
+void TestCli::chartFailures_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QStringList base = goodFiles();
+    const QString out = QStringLiteral("/tmp/kix-cli-never-written.png");
+    QTest::newRow("no kind") << (base << QStringLiteral("--out") << out) << 2;
+    base = goodFiles();
+    QTest::newRow("bad kind") << (base << QStringLiteral("--kind=pie") << QStringLiteral("--out") << out) << 2;
+    base = goodFiles();
+    QTest::newRow("no out") << (base << QStringLiteral("--kind=sweep")) << 2;
+    base = goodFiles();
+    QTest::newRow("bad size") << (base << QStringLiteral("--kind=sweep") << QStringLiteral("--size=big")
+                                       << QStringLiteral("--out") << out)
+                              << 2;
+    QTest::newRow("nothing to draw") << QStringList { kixtest::uiData(QStringLiteral("liger-mini.csv")),
+        QStringLiteral("--kind=sweep"), QStringLiteral("--out"), out }
+                                     << 1;
+    QTest::newRow("refused file") << QStringList { kixtest::uiData(QStringLiteral("broken.json")),
+        QStringLiteral("--kind=sweep"), QStringLiteral("--out"), out }
+                                  << 1;
+}
+
+void TestCli::chartFailures()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    const Result r = run(chartCommand, args);
+    QCOMPARE(r.code, code);
+    QVERIFY(!r.err.isEmpty());
+    QVERIFY(!QFile::exists(QStringLiteral("/tmp/kix-cli-never-written.png")));
+}
+
+QTEST_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,109 @@
+#include "ui/chartfactory.h"
+
+#include "model/quantiledata.h"
+#include "model/sweep.h"
+#include "ui/quantilechart.h"
+#include "ui/speedupchart.h"
+#include "ui/sweepchart.h"
+
+#include <QSet>
+
+#include <algorithm>
+#include <map>
+
+namespace kix {
+
+QStringList summarizePairWarnings(const Comparison& comparison)
+{
+    std::map<QString, int> counts;
+    QStringList order;
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& w : p.warnings) {
+            if (counts[w]++ == 0)
+                order << w;
+        }
+    }
+    QStringList out;
+    for (const QString& w : std::as_const(order))
+        out << QStringLiteral("%1 (%2 pair%3)")
+                   .arg(w)
+                   .arg(counts[w])
+                   .arg(counts[w] == 1 ? QString() : QStringLiteral("s"));
+    return out;
+}
+
+QStringList summarizePairNotes(const Comparison& comparison)
+{
+    std::map<QString, int> counts;
+    QStringList order;
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& n : p.notes) {
+            // "same workload digest (b199535cdbfa…)" counts as "same workload digest"
+            const int paren = n.indexOf(QStringLiteral(" ("));
+            const QString key = n.startsWith(QLatin1String("same ")) && paren > 0 ? n.left(paren) : n;
+            if (counts[key]++ == 0)
+                order << key;
+        }
+    }
+    QStringList out;
+    const int total = int(comparison.pairs.size());
+    for (const QString& n : std::as_const(order))
+        out << QStringLiteral("%1: %2 of %3 pairs").arg(n).arg(counts[n]).arg(total);
+    return out;
+}
+
+std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& runs, const ChartOptions& options, ChartInfo* info)
+{
+    ChartInfo local;
+    ChartInfo& out = info ? *info : local;
+    out = ChartInfo {};
+    QSet<QString> providers;
+    for (const RunPtr& run : runs) {
+        if (run->isLatency())
+            providers.insert(run->provider);
+    }
+    out.providers = providers.values();
+    std::sort(out.providers.begin(), out.providers.end());
+
+    std::unique_ptr<QChart> chart;
+    switch (kind) {
+    case ChartKind::Quantiles: {
+        QuantileData data = buildQuantileData(runs, options.maxGroups, options.maxSeries);
+        out.title = data.title;
+        out.notes = data.notes;
+        out.warnings = data.warnings;
+        out.isEmpty = data.isEmpty();
+        chart = std::make_unique<QuantileChart>(std::move(data), options);
+        break;
+    }
+    case ChartKind::Sweep: {
+        SweepData data = buildSweep(runs, options.xParam, options.maxSeries);
+        out.title = data.title;
+        out.notes = data.notes;
+        out.xCandidates = data.candidates;
+        out.xParam = data.xParam;
+        out.warnings = data.warnings;
+        out.isEmpty = data.isEmpty();
+        chart = std::make_unique<SweepChart>(std::move(data), options);
+        break;
+    }
+    case ChartKind::Speedup: {
+        out.baseline = options.baseline.isEmpty() ? Baseline::defaultFor(runs) : options.baseline;
+        Comparison comparison = compareRuns(runs, out.baseline);
+        out.title = QStringLiteral("Speed-up vs ") + out.baseline.describe();
+        out.warnings = summarizePairWarnings(comparison);
+        out.notes = comparison.notes + summarizePairNotes(comparison);
+        if (comparison.pairs.isEmpty())
+            out.notes.prepend(out.baseline.isEmpty()
+                    ? QStringLiteral("no latency runs to compare")
+                    : QStringLiteral("no run has a %1 run to compare with").arg(out.baseline.describe()));
+        out.isEmpty = comparison.pairs.isEmpty();
+        out.comparison = comparison;
+        chart = std::make_unique<SpeedupChart>(std::move(comparison), options);
+        break;
+    }
+    }
+    return chart;
+}
+
+} // namespace kix

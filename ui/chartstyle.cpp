@@ -1,0 +1,90 @@
+#include "ui/chartstyle.h"
+
+#include <QChart>
+#include <QLegend>
+
+namespace kix {
+
+bool ChartStyle::isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+void ChartStyle::apply(QChart* chart, bool dark)
+{
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setAnimationOptions(QChart::NoAnimation); // charts of 100k runs must appear at once
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true);
+    chart->setBackgroundRoundness(0);
+}
+
+QColor ChartStyle::seriesColor(int index, bool dark)
+{
+    // A qualitative palette that stays distinguishable for the common forms of colour blindness.
+    static const QRgb light[]
+        = { 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf };
+    QColor c = QColor::fromRgb(light[index % 10]);
+    if (dark)
+        c = c.lighter(125);
+    return c;
+}
+
+QColor ChartStyle::verdictColor(Verdict verdict, bool dark)
+{
+    switch (verdict) {
+    case Verdict::Faster:
+        return dark ? QColor(0x5c, 0xd6, 0x5c) : QColor(0x1a, 0x7f, 0x1a);
+    case Verdict::Slower:
+        return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x1c, 0x1c);
+    case Verdict::Same:
+        return dark ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x60, 0x60, 0x60);
+    case Verdict::Ambiguous:
+        break;
+    }
+    return dark ? QColor(0xff, 0xc1, 0x4d) : QColor(0xb3, 0x6b, 0x00);
+}
+
+QColor ChartStyle::warningColor(bool dark)
+{
+    return dark ? QColor(0xff, 0xb3, 0x47) : QColor(0xa8, 0x4a, 0x00);
+}
+
+QStringList ChartStyle::categoryLabels(const QStringList& labels)
+{
+    QStringList out;
+    out.reserve(labels.size());
+    for (const QString& label : labels) {
+        QString html = label.toHtmlEscaped().replace(QStringLiteral(" · "), QStringLiteral("<br>"));
+        // A category axis drops repeated labels, which would shift every later category.
+        for (int n = 2; out.contains(html); ++n)
+            html = label.toHtmlEscaped().replace(QStringLiteral(" · "), QStringLiteral("<br>"))
+                + QStringLiteral(" (%1)").arg(n);
+        out << html;
+    }
+    return out;
+}
+
+void ChartStyle::placeLegend(QChart* chart, int seriesCount)
+{
+    chart->legend()->setAlignment(seriesCount > 4 ? Qt::AlignRight : Qt::AlignBottom);
+}
+
+QString ChartStyle::titleHtml(
+    const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark)
+{
+    QString html = QStringLiteral("<b>") + title.toHtmlEscaped() + QStringLiteral("</b>");
+    for (const QString& line : subtitles)
+        html += QStringLiteral("<br><small>") + line.toHtmlEscaped() + QStringLiteral("</small>");
+    const int shown = std::min<int>(3, warnings.size());
+    for (int i = 0; i < shown; ++i)
+        html += QStringLiteral("<br><small><font color=\"%1\">⚠ %2</font></small>")
+                    .arg(warningColor(dark).name(), warnings[i].toHtmlEscaped());
+    if (warnings.size() > shown)
+        html += QStringLiteral("<br><small><font color=\"%1\">⚠ and %2 more warnings</font></small>")
+                    .arg(warningColor(dark).name())
+                    .arg(warnings.size() - shown);
+    return html;
+}
+
+} // namespace kix

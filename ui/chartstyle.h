@@ -1,0 +1,35 @@
+#pragma once
+
+#include "model/comparison.h"
+
+#include <QColor>
+#include <QPalette>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace kix {
+
+// The look shared by every chart: light or dark after the system palette, one qualitative colour per series,
+// verdict colours, and a title that carries subtitles and comparability warnings (so exported figures keep them).
+class ChartStyle
+{
+public:
+    static bool isDark(const QPalette& palette);
+    // Call before adding series: Qt's theme decorates series as they are added.
+    static void apply(QChart* chart, bool dark);
+    static QColor seriesColor(int index, bool dark);
+    static QColor verdictColor(Verdict verdict, bool dark);
+    static QColor warningColor(bool dark);
+    // Category labels "backward · 2048" as two lines (Qt elides long single-line category labels).
+    static QStringList categoryLabels(const QStringList& labels);
+    // Legend at the bottom for a few series, at the right (one entry per line) for many.
+    static void placeLegend(QChart* chart, int seriesCount);
+    // Rich-text title: the title, then each subtitle line, then up to three warnings ("⚠ ...").
+    static QString titleHtml(
+        const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark);
+};
+
+} // namespace kix

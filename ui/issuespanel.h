@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace kix {
+
+class DiagnosticsModel;
+
+// The non-modal list of problems found while loading: file, where, what. Never a modal box for input problems.
+class IssuesPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit IssuesPanel(DiagnosticsModel* model, QWidget* parent = nullptr);
+
+    QTableView* view() const { return m_view; }
+
+signals:
+    void clearRequested();
+
+private:
+    void updateSummary();
+
+    DiagnosticsModel* m_model;
+    QTableView* m_view;
+    QLabel* m_summary;
+};
+
+} // namespace kix

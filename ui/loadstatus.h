@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QProgressBar;
+class QToolButton;
+QT_END_NAMESPACE
+
+namespace kix {
+
+// The status bar's right side: run counts (loaded, shown, selected) and, while loading, progress with Cancel.
+class LoadStatus : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LoadStatus(QWidget* parent = nullptr);
+
+    void setCounts(int loaded, int shown, int selected);
+    void setLoading(int fileCount); // -1: not known yet
+    void setProgress(int done, int total);
+    void setIdle();
+
+    QString countsText() const;
+    bool isLoading() const;
+
+signals:
+    void cancelRequested();
+
+private:
+    QLabel* m_counts;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+};
+
+} // namespace kix

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "model/run.h"
+
+#include <QMainWindow>
+
+QT_BEGIN_NAMESPACE
+class QLineEdit;
+class QSplitter;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace kix {
+
+class ChartPanel;
+class DetailsPane;
+class FacetsPanel;
+class IssuesPanel;
+class LoadStatus;
+class RecentFiles;
+class RunSession;
+class RunTableView;
+
+// The explorer's window. It only wires the views together: the run table in the middle with the charts below,
+// facets on the left, details on the right, issues at the bottom, counts and load progress in the status bar.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads files and folders off the GUI thread and adds their runs (File > Open, drag and drop, the command line).
+    void openPaths(const QStringList& paths);
+    // Appends runs made elsewhere (the benchmark panel); duplicates are dropped.
+    void addRuns(const RunList& runs);
+
+    // For panels added later (the benchmark panel): the View menu lists every dock; addPanel adds one there.
+    QMenu* viewMenu() const { return m_viewMenu; }
+    void addPanel(QDockWidget* dock, Qt::DockWidgetArea area);
+
+    RunSession* session() const { return m_session; }
+    RunTableView* runTable() const { return m_table; }
+    FacetsPanel* facetsPanel() const { return m_facets; }
+    DetailsPane* detailsPane() const { return m_details; }
+    IssuesPanel* issuesPanel() const { return m_issues; }
+    ChartPanel* chartPanel() const { return m_charts; }
+    LoadStatus* loadStatus() const { return m_status; }
+    QLineEdit* searchBox() const { return m_search; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createMenus();
+    QDockWidget* createDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
+    void updateScope();
+    void onLoadFinished(int added, int duplicates, int errors, bool cancelled);
+    void openFilesDialog();
+    void openFolderDialog();
+    void exportRuns();
+    void saveLayout() const;
+    void restoreLayout();
+
+    RunSession* m_session;
+    RunTableView* m_table;
+    FacetsPanel* m_facets;
+    DetailsPane* m_details;
+    IssuesPanel* m_issues;
+    ChartPanel* m_charts;
+    LoadStatus* m_status;
+    QLineEdit* m_search;
+    QMenu* m_viewMenu = nullptr;
+    RecentFiles* m_recent = nullptr;
+    QDockWidget* m_issuesDock = nullptr;
+    QSplitter* m_splitter;
+    QTimer* m_scopeTimer;
+};
+
+} // namespace kix
