@@ -1,6 +1,7 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless CLI.
 #include "app/benchcommand.h"
 #include "app/cli.h"
+#include "ui/benchmarkpanel.h"
 #include "ui/chartcli.h"
 #include "ui/comparecli.h"
 #include "ui/display.h"
@@ -114,6 +115,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("kix"));
     QApplication::setApplicationVersion(QStringLiteral(KIX_VERSION));
     kix::MainWindow window;
+    kix::installBenchmarkPanel(window);
     window.show();
     window.openPaths(paths);
     return app.exec();

@@ -86,7 +86,7 @@ Comparability assessComparability(const Run& b, const Run& r)
 
     struct Digest
     {
-        const char* name;
+        QLatin1String name;
         const QString& baseline;
         const QString& run;
     };

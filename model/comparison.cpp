@@ -146,9 +146,17 @@ QString gpuKey(const Run& run)
     return run.gpuSlug.isEmpty() ? run.gpuProduct.toLower() : run.gpuSlug;
 }
 
-QString looseKey(const Run& run)
+struct LooseKey
 {
-    return run.kernel + QLatin1Char('\x1f') + run.pass + QLatin1Char('\x1f') + run.workloadSlug;
+    QString kernel;
+    QString pass;
+    QString workload;
+    bool operator==(const LooseKey& o) const { return kernel == o.kernel && pass == o.pass && workload == o.workload; }
+};
+
+size_t qHash(const LooseKey& key, size_t seed = 0)
+{
+    return qHashMulti(seed, key.kernel, key.pass, key.workload);
 }
 
 // Among candidate baseline runs: the same protocol family first, then the newest, then a stable order.
@@ -191,31 +199,41 @@ ComparisonPair makePair(const RunPtr& baseline, const RunPtr& run, double alpha)
     return pair;
 }
 
+const QString& gpuName(const Run& run)
+{
+    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
+}
+
 bool pairLess(const ComparisonPair& a, const ComparisonPair& b)
 {
     const Run& x = *a.run;
     const Run& y = *b.run;
-    if (x.kernel != y.kernel)
+    if (!sameText(x.kernel, y.kernel))
         return x.kernel < y.kernel;
-    if (x.pass != y.pass)
+    if (!sameText(x.pass, y.pass))
         return x.pass < y.pass;
     if (int c = compareWorkloads(x, y); c != 0)
         return c < 0;
-    if (x.provider != y.provider)
+    if (!sameText(x.provider, y.provider))
         return x.provider < y.provider;
-    if (x.gpuDisplayName() != y.gpuDisplayName())
-        return x.gpuDisplayName() < y.gpuDisplayName();
+    if (!sameText(gpuName(x), gpuName(y)))
+        return gpuName(x) < gpuName(y);
     return x.externalId < y.externalId;
 }
 
 void summarize(Comparison& comparison)
 {
-    std::map<QString, ProviderSummary> byProvider;
-    std::map<QString, double> logSums;
-    std::map<QString, int> logCounts;
+    struct Accumulator {
+        ProviderSummary summary;
+        QSet<QString> gpus;
+        QSet<QString> passes;
+        double logSum = 0;
+        int logCount = 0;
+    };
+    std::map<QString, Accumulator> byProvider;
     for (const ComparisonPair& pair : std::as_const(comparison.pairs)) {
-        ProviderSummary& s = byProvider[pair.run->provider];
-        s.provider = pair.run->provider;
+        Accumulator& acc = byProvider[pair.run->provider];
+        ProviderSummary& s = acc.summary;
         ++s.pairs;
         switch (pair.verdict) {
         case Verdict::Faster:
@@ -233,18 +251,20 @@ void summarize(Comparison& comparison)
         }
         if (!pair.warnings.isEmpty())
             ++s.warned;
-        if (!s.gpus.contains(pair.run->gpuDisplayName()))
-            s.gpus << pair.run->gpuDisplayName();
-        if (!s.passes.contains(pair.run->pass))
-            s.passes << pair.run->pass;
+        acc.gpus.insert(gpuName(*pair.run));
+        acc.passes.insert(pair.run->pass);
         if (std::isfinite(pair.ratio) && pair.ratio > 0) {
-            logSums[s.provider] += std::log(pair.ratio);
-            ++logCounts[s.provider];
+            acc.logSum += std::log(pair.ratio);
+            ++acc.logCount;
         }
     }
-    for (auto& [provider, summary] : byProvider) {
-        if (logCounts[provider] > 0)
-            summary.geomean = std::exp(logSums[provider] / logCounts[provider]);
+    for (auto& [provider, acc] : byProvider) {
+        ProviderSummary& summary = acc.summary;
+        summary.provider = provider;
+        if (acc.logCount > 0)
+            summary.geomean = std::exp(acc.logSum / acc.logCount);
+        summary.gpus = acc.gpus.values();
+        summary.passes = acc.passes.values();
         std::sort(summary.gpus.begin(), summary.gpus.end());
         std::sort(summary.passes.begin(), summary.passes.end());
         comparison.providers.append(summary);
@@ -284,23 +304,33 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
         }
         result.baselineRuns = 1;
     } else {
-        // strict group: kernel, pass, workload and GPU; loose group: the same but any GPU.
-        QHash<QString, QHash<QString, RunList>> byLoose; // loose key -> gpu key -> runs
-        QStringList looseOrder;
+        // Loose group: kernel, pass and workload; strict group: the same on one GPU. Struct keys and small lists:
+        // no string is built per run.
+        QHash<LooseKey, int> looseIndex;
+        struct StrictGroup {
+            QString gpu;
+            RunList runs;
+        };
+        QVector<QVector<StrictGroup>> loose;
         for (const RunPtr& run : std::as_const(latency)) {
-            const QString key = looseKey(*run);
-            auto it = byLoose.find(key);
-            if (it == byLoose.end()) {
-                it = byLoose.insert(key, {});
-                looseOrder << key;
+            const LooseKey key { run->kernel, run->pass, run->workloadSlug };
+            auto it = looseIndex.constFind(key);
+            if (it == looseIndex.constEnd()) {
+                it = looseIndex.insert(key, int(loose.size()));
+                loose.append(QVector<StrictGroup>());
             }
-            (*it)[gpuKey(*run)].append(run);
+            QVector<StrictGroup>& gpus = loose[*it];
+            const QString gpu = gpuKey(*run);
+            auto g = std::find_if(gpus.begin(), gpus.end(), [&gpu](const StrictGroup& x) { return x.gpu == gpu; });
+            if (g == gpus.end())
+                g = gpus.insert(gpus.end(), StrictGroup { gpu, {} });
+            g->runs.append(run);
         }
+        result.pairs.reserve(latency.size());
         QSet<const Run*> usedBaselines;
-        for (const QString& key : std::as_const(looseOrder)) {
-            const QHash<QString, RunList>& gpus = byLoose[key];
-            for (auto g = gpus.begin(); g != gpus.end(); ++g) {
-                const RunList& group = g.value();
+        for (const QVector<StrictGroup>& gpus : std::as_const(loose)) {
+            for (const StrictGroup& strict : gpus) {
+                const RunList& group = strict.runs;
                 // The baseline provider of this GPU's group, or (when it has none) of the whole workload.
                 QString chosen;
                 RunList candidates;
@@ -317,8 +347,8 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
                 bool crossGpu = false;
                 if (candidates.isEmpty()) {
                     for (const QString& provider : baseline.providers) {
-                        for (auto o = gpus.begin(); o != gpus.end(); ++o) {
-                            for (const RunPtr& run : o.value()) {
+                        for (const StrictGroup& other : gpus) {
+                            for (const RunPtr& run : other.runs) {
                                 if (run->provider == provider)
                                     candidates.append(run);
                             }
@@ -344,13 +374,14 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
                         pair.notes
                             << QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen);
                     int sameGpu = 0;
+                    const QString baseGpu = gpuKey(*base);
                     for (const RunPtr& c : std::as_const(candidates))
-                        sameGpu += gpuKey(*c) == gpuKey(*base) ? 1 : 0;
+                        sameGpu += gpuKey(*c) == baseGpu ? 1 : 0;
                     if (sameGpu > 1)
                         pair.notes << QStringLiteral("%1 %2 runs for this workload: compared with the newest")
                                           .arg(sameGpu)
                                           .arg(chosen);
-                    result.pairs.append(pair);
+                    result.pairs.append(std::move(pair));
                 }
             }
         }

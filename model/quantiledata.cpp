@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 namespace kix {
@@ -18,6 +19,19 @@ QString describeVarying(const QSet<QString>& values, const QString& what)
     if (values.size() == 1)
         return *values.begin();
     return QStringLiteral("%1 %2").arg(values.size()).arg(what);
+}
+
+struct GroupKey
+{
+    QString kernel;
+    QString pass;
+    QString workload;
+    bool operator==(const GroupKey& o) const { return kernel == o.kernel && pass == o.pass && workload == o.workload; }
+};
+
+size_t qHash(const GroupKey& key, size_t seed = 0)
+{
+    return qHashMulti(seed, key.kernel, key.pass, key.workload);
 }
 
 void fillQuantiles(const Run& run, QuantileBox& box)
@@ -106,59 +120,79 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
         else
             latency.append(run);
     }
-    std::stable_sort(latency.begin(), latency.end(), [](const RunPtr& a, const RunPtr& b) {
-        if (a->kernel != b->kernel)
-            return a->kernel < b->kernel;
-        if (a->pass != b->pass)
-            return a->pass < b->pass;
-        if (int c = compareWorkloads(*a, *b); c != 0)
-            return c < 0;
-        if (a->provider != b->provider)
-            return a->provider < b->provider;
-        return a->gpuDisplayName() < b->gpuDisplayName();
+    // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
+    // whole chart.
+    QHash<GroupKey, int> groupOf;
+    QVector<RunList> groups;
+    for (const RunPtr& run : std::as_const(latency)) {
+        const GroupKey key { run->kernel, run->pass, run->workloadSlug };
+        auto it = groupOf.constFind(key);
+        if (it == groupOf.constEnd()) {
+            it = groupOf.insert(key, int(groups.size()));
+            groups.append(RunList());
+        }
+        groups[*it].append(run);
+    }
+    QVector<int> order(groups.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&groups](int x, int y) {
+        const Run& a = *groups[x].front();
+        const Run& b = *groups[y].front();
+        if (a.kernel != b.kernel)
+            return a.kernel < b.kernel;
+        if (a.pass != b.pass)
+            return a.pass < b.pass;
+        return compareWorkloads(a, b) < 0;
     });
+    if (order.size() > maxGroups) {
+        for (qsizetype i = maxGroups; i < order.size(); ++i)
+            data.droppedRuns += int(groups[order[i]].size());
+        order.resize(maxGroups);
+    }
+    RunList drawn;
+    for (int g : std::as_const(order)) {
+        RunList& group = groups[g];
+        std::stable_sort(group.begin(), group.end(), [](const RunPtr& a, const RunPtr& b) {
+            if (a->provider != b->provider)
+                return a->provider < b->provider;
+            return a->gpuDisplayName() < b->gpuDisplayName();
+        });
+        drawn += group;
+    }
 
-    const WorkloadLabeler labeler(latency);
+    const WorkloadLabeler labeler(drawn);
     const ParamVariation& variation = labeler.variation();
     data.groupTitle = labeler.title();
-    QHash<QString, int> groupIndex;
     QHash<QString, int> seriesIndex;
-    QHash<QString, int> occurrences; // (group, provider·GPU) -> runs seen
     std::vector<double> medians;
-    for (const RunPtr& run : std::as_const(latency)) {
-        const QString groupKey
-            = run->kernel + QLatin1Char('\x1f') + run->pass + QLatin1Char('\x1f') + run->workloadSlug;
-        auto g = groupIndex.constFind(groupKey);
-        if (g == groupIndex.constEnd()) {
-            if (data.groups.size() >= maxGroups) {
-                ++data.droppedRuns;
-                continue;
+    for (int g = 0; g < order.size(); ++g) {
+        const RunList& group = groups[order[g]];
+        data.groups << labeler.label(*group.front());
+        QHash<QString, int> occurrences; // provider·GPU -> runs of this workload seen
+        for (const RunPtr& run : group) {
+            QString seriesName = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
+            const int n = ++occurrences[seriesName];
+            if (n > 1)
+                seriesName += QStringLiteral(" (%1)").arg(n);
+            auto s = seriesIndex.constFind(seriesName);
+            if (s == seriesIndex.constEnd()) {
+                if (data.series.size() >= maxSeries) {
+                    ++data.droppedRuns;
+                    continue;
+                }
+                s = seriesIndex.insert(seriesName, int(data.series.size()));
+                data.series << seriesName;
             }
-            g = groupIndex.insert(groupKey, int(data.groups.size()));
-            data.groups << labeler.label(*run);
+            QuantileBox box;
+            box.group = g;
+            box.series = *s;
+            box.run = run;
+            fillQuantiles(*run, box);
+            if (!std::isfinite(run->p20) && run->samples.empty())
+                ++noSpread;
+            data.boxes.append(box);
+            medians.push_back(box.median);
         }
-        QString seriesName = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
-        const int n = ++occurrences[groupKey + QLatin1Char('\x1f') + seriesName];
-        if (n > 1)
-            seriesName += QStringLiteral(" (%1)").arg(n);
-        auto s = seriesIndex.constFind(seriesName);
-        if (s == seriesIndex.constEnd()) {
-            if (data.series.size() >= maxSeries) {
-                ++data.droppedRuns;
-                continue;
-            }
-            s = seriesIndex.insert(seriesName, int(data.series.size()));
-            data.series << seriesName;
-        }
-        QuantileBox box;
-        box.group = *g;
-        box.series = *s;
-        box.run = run;
-        fillQuantiles(*run, box);
-        if (!std::isfinite(run->p20) && run->samples.empty())
-            ++noSpread;
-        data.boxes.append(box);
-        medians.push_back(box.median);
     }
     data.scale = chooseTimeScale(medians);
     data.title = QStringLiteral("Latency quantiles · ") + selectionTitle(latency);

@@ -8,9 +8,14 @@ namespace kix {
 
 namespace {
 
+int compareText(const QString& a, const QString& b)
+{
+    return sameText(a, b) ? 0 : QString::compare(a, b);
+}
+
 int compareParam(const WorkloadParam& a, const WorkloadParam& b)
 {
-    if (int c = QString::compare(a.key, b.key); c != 0)
+    if (int c = compareText(a.key, b.key); c != 0)
         return c;
     const bool an = !std::isnan(a.number);
     const bool bn = !std::isnan(b.number);
@@ -23,7 +28,7 @@ int compareParam(const WorkloadParam& a, const WorkloadParam& b)
     }
     if (an != bn)
         return an ? -1 : 1; // numbers before words
-    return QString::compare(a.value, b.value);
+    return compareText(a.value, b.value);
 }
 
 } // namespace
@@ -37,7 +42,7 @@ int compareWorkloads(const Run& a, const Run& b)
     }
     if (a.workload.size() != b.workload.size())
         return a.workload.size() < b.workload.size() ? -1 : 1;
-    return QString::compare(a.dtype, b.dtype);
+    return compareText(a.dtype, b.dtype);
 }
 
 bool workloadLess(const Run& a, const Run& b)

@@ -8,6 +8,13 @@
 
 namespace kix {
 
+// Equality that first checks for the same string data: the loader interns repeated strings, so equal kernel,
+// provider and parameter names usually share it, and sorting 100k runs compares them millions of times.
+inline bool sameText(const QString& a, const QString& b)
+{
+    return (a.constData() == b.constData() && a.size() == b.size()) || a == b;
+}
+
 // Orders runs by workload: parameter by parameter, numbers numerically ("channels64" before "channels512"),
 // then dtype.
 bool workloadLess(const Run& a, const Run& b);

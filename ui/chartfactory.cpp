@@ -13,6 +13,12 @@
 
 namespace kix {
 
+namespace {
+
+constexpr int maxSummaryLines = 12; // a run baseline against 100k runs differs from each in its own words
+
+} // namespace
+
 QStringList summarizePairWarnings(const Comparison& comparison)
 {
     std::map<QString, int> counts;
@@ -24,31 +30,45 @@ QStringList summarizePairWarnings(const Comparison& comparison)
         }
     }
     QStringList out;
-    for (const QString& w : std::as_const(order))
+    const int shown = std::min<int>(int(order.size()), maxSummaryLines);
+    for (int i = 0; i < shown; ++i)
         out << QStringLiteral("%1 (%2 pair%3)")
-                   .arg(w)
-                   .arg(counts[w])
-                   .arg(counts[w] == 1 ? QString() : QStringLiteral("s"));
+                   .arg(order[i])
+                   .arg(counts[order[i]])
+                   .arg(counts[order[i]] == 1 ? QString() : QStringLiteral("s"));
+    if (order.size() > shown)
+        out << QStringLiteral("and %1 more distinct warnings: see the pairs").arg(order.size() - shown);
     return out;
 }
 
 QStringList summarizePairNotes(const Comparison& comparison)
 {
-    std::map<QString, int> counts;
-    QStringList order;
+    // Few distinct notes, many pairs: a short list searched by view, nothing allocated per note.
+    struct Count {
+        QString note;
+        int count;
+    };
+    QVector<Count> counts;
     for (const ComparisonPair& p : comparison.pairs) {
         for (const QString& n : p.notes) {
             // "same workload digest (b199535cdbfa…)" counts as "same workload digest"
-            const int paren = n.indexOf(QStringLiteral(" ("));
-            const QString key = n.startsWith(QLatin1String("same ")) && paren > 0 ? n.left(paren) : n;
-            if (counts[key]++ == 0)
-                order << key;
+            QStringView key(n);
+            if (n.startsWith(QLatin1String("same "))) {
+                const qsizetype paren = n.indexOf(QLatin1String(" ("));
+                if (paren > 0)
+                    key = key.left(paren);
+            }
+            auto it = std::find_if(counts.begin(), counts.end(), [key](const Count& c) { return c.note == key; });
+            if (it == counts.end())
+                counts.append({ key.toString(), 1 });
+            else
+                ++it->count;
         }
     }
     QStringList out;
     const int total = int(comparison.pairs.size());
-    for (const QString& n : std::as_const(order))
-        out << QStringLiteral("%1: %2 of %3 pairs").arg(n).arg(counts[n]).arg(total);
+    for (const Count& c : std::as_const(counts))
+        out << QStringLiteral("%1: %2 of %3 pairs").arg(c.note).arg(c.count).arg(total);
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include <QCursor>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -183,10 +184,13 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
                          .arg(options.maxGroups)
                          .arg(options.maxSeries);
     QStringList warnings;
+    QSet<QString> seen;
     for (const ComparisonPair& p : pairs) {
         for (const QString& w : p.warnings) {
-            if (!warnings.contains(w))
+            if (!seen.contains(w)) {
+                seen.insert(w);
                 warnings << w;
+            }
         }
     }
     setTitle(ChartStyle::titleHtml(

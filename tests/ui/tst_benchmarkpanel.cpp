@@ -1,0 +1,122 @@
+// The Benchmark panel runs a tiny CPU benchmark offscreen, the run shows in the window's table, and a cancelled
+// job leaves no file behind.
+#include "engine/benchmarkrunner.h"
+#include "model/documentparser.h"
+#include "ui/benchmarkpanel.h"
+#include "ui/mainwindow.h"
+#include "model/runtablemodel.h"
+#include "ui/runsession.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kix;
+
+class TestBenchmarkPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void formMakesSpecs();
+    void badFormSaysWhy();
+    void runShowsInTheTable();
+    void cancelLeavesNothing();
+};
+
+namespace {
+void tinyForm(BenchmarkPanel& panel, const QString& folder)
+{
+    panel.shapeEdit()->setText(QStringLiteral("2,16,8"));
+    panel.channelsPerGroupBox()->setValue(4);
+    panel.passBox(1)->setChecked(false);
+    panel.passBox(2)->setChecked(false);
+    panel.warmupBox()->setValue(0);
+    panel.repBox()->setValue(1);
+    panel.setResultsFolder(folder);
+}
+} // namespace
+
+void TestBenchmarkPanel::formMakesSpecs()
+{
+    BenchmarkRunner runner;
+    BenchmarkPanel panel(&runner);
+    panel.sweepEdit()->setText(QStringLiteral("32,64,128"));
+    panel.dtypeBox(1)->setChecked(true);
+    QString error;
+    const QVector<BenchmarkSpec> specs = panel.specs(&error);
+    QVERIFY(error.isEmpty());
+    QCOMPARE(specs.size(), 3 * 2 * 3); // passes × dtypes × channels
+    QCOMPARE(specs.first().batch, qint64(128));
+    QCOMPARE(specs.first().channels, qint64(32));
+    QCOMPARE(specs.last().channels, qint64(128));
+    QCOMPARE(specs.last().pass, Pass::Full);
+    QCOMPARE(specs.last().dtype, DType::BF16);
+}
+
+void TestBenchmarkPanel::badFormSaysWhy()
+{
+    BenchmarkRunner runner;
+    BenchmarkPanel panel(&runner);
+    panel.shapeEdit()->setText(QStringLiteral("128,abc,512"));
+    QString error;
+    QVERIFY(panel.specs(&error).isEmpty());
+    QVERIFY(error.contains(QStringLiteral("M,C,H")));
+    panel.start();
+    QCOMPARE(panel.statusLabel()->text(), error);
+    QVERIFY(panel.runButton()->isEnabled());
+}
+
+void TestBenchmarkPanel::runShowsInTheTable()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    BenchmarkPanel* panel = installBenchmarkPanel(window);
+    tinyForm(*panel, dir.path());
+    QSignalSpy ready(panel, &BenchmarkPanel::runsReady);
+    panel->runButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->runButton()->isEnabled(), 60000);
+    QVERIFY2(ready.count() == 1, qPrintable(panel->statusLabel()->text()));
+    const QStringList files = QDir(dir.path()).entryList({ QStringLiteral("*.json") }, QDir::Files);
+    QCOMPARE(files.size(), 1);
+    // the file on disk is a valid run, and the same run is in the window's table
+    const ParseResult parsed = parseFile(QDir(dir.path()).filePath(files.first()));
+    QCOMPARE(parsed.runs.size(), 1);
+    QCOMPARE(parsed.runs.first()->source, QStringLiteral("kix-engine"));
+    QCOMPARE(parsed.runs.first()->pass, QStringLiteral("forward"));
+    QCOMPARE(parsed.runs.first()->workloadSlug, QStringLiteral("batch2-channels16-channels_per_group4-hidden8-fp32"));
+    const RunList inTable = window.session()->model()->runs();
+    QCOMPARE(inTable.size(), 1);
+    QCOMPARE(inTable.first()->externalId, parsed.runs.first()->externalId);
+    QVERIFY(panel->statusLabel()->text().startsWith(QStringLiteral("Done: 1 run(s)")));
+}
+
+void TestBenchmarkPanel::cancelLeavesNothing()
+{
+    QTemporaryDir dir;
+    BenchmarkRunner runner;
+    BenchmarkPanel panel(&runner);
+    tinyForm(panel, dir.path());
+    panel.shapeEdit()->setText(QStringLiteral("16,2048,512"));
+    panel.repBox()->setValue(60000); // a minute of repetitions: cancel stops it long before
+    QSignalSpy finished(&runner, &BenchmarkRunner::finished);
+    panel.start();
+    QVERIFY(!panel.runButton()->isEnabled());
+    QTest::qWait(200);
+    panel.cancelButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().at(1).toBool(), true);
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot).isEmpty());
+    QVERIFY(panel.statusLabel()->text().startsWith(QStringLiteral("Cancelled")));
+}
+
+QTEST_MAIN(TestBenchmarkPanel)
+#include "tst_benchmarkpanel.moc"
