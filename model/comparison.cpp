@@ -191,7 +191,6 @@ ComparisonPair makePair(const RunPtr& baseline, const RunPtr& run, double alpha)
     ComparisonPair pair;
     pair.baseline = baseline;
     pair.run = run;
-    pair.workload = workloadDescription(*run);
     const Comparability c = assessComparability(*baseline, *run);
     pair.warnings = c.warnings;
     pair.notes = c.notes;
@@ -223,7 +222,8 @@ bool pairLess(const ComparisonPair& a, const ComparisonPair& b)
 
 void summarize(Comparison& comparison)
 {
-    struct Accumulator {
+    struct Accumulator
+    {
         ProviderSummary summary;
         QSet<QString> gpus;
         QSet<QString> passes;
@@ -307,7 +307,8 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
         // Loose group: kernel, pass and workload; strict group: the same on one GPU. Struct keys and small lists:
         // no string is built per run.
         QHash<LooseKey, int> looseIndex;
-        struct StrictGroup {
+        struct StrictGroup
+        {
             QString gpu;
             RunList runs;
         };

@@ -53,7 +53,6 @@ struct ComparisonPair
     double pValue = std::numeric_limits<double>::quiet_NaN(); // Mann-Whitney only
     QStringList warnings; // from assessComparability, plus pairing notes that matter
     QStringList notes;
-    QString workload; // "group_norm · backward · batch128-channels2048-...-fp32"
 };
 
 // Per provider: the geometric mean of its pairs' ratios and how the verdicts fell.

@@ -107,7 +107,7 @@ QByteArray comparisonToTable(const Comparison& c)
             QStringLiteral("verdict"), QStringLiteral("by"), QStringLiteral("p"), QStringLiteral("warnings") });
     for (const ComparisonPair& p : c.pairs) {
         const TimeScale scale = chooseTimeScale({ p.baseline->median, p.run->median });
-        rows.append({ p.workload, p.run->provider, p.run->gpuDisplayName(),
+        rows.append({ workloadDescription(*p.run), p.run->provider, p.run->gpuDisplayName(),
             p.baseline->provider + QStringLiteral(" · ") + p.baseline->gpuDisplayName(),
             scale.format(p.baseline->median), scale.format(p.run->median), ratioText(p.ratio), verdictName(p.verdict),
             verdictMethodName(p.method), pText(p.pValue), p.warnings.join(QStringLiteral("; ")) });

@@ -44,6 +44,10 @@ RunPtr runFromDocument(const nlohmann::json& document, const QString& file, cons
 RunPtr runFromDocument(const nlohmann::json& document, const QString& file, const QString& pointer, Diagnostics& out,
     std::string_view sourceText);
 
+class JsonTape;
+// The same from the loader's fast reader (the source text is the tape's).
+RunPtr runFromTape(const JsonTape& tape, const QString& file, const QString& pointer, Diagnostics& out);
+
 // Removes insignificant whitespace from valid JSON text.
 std::string minifyJson(std::string_view text);
 

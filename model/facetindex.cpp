@@ -1,5 +1,7 @@
 #include "model/facetindex.h"
 
+#include "model/workload.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -24,14 +26,22 @@ void FacetIndex::setRuns(const RunList& runs)
         QStringList firstOrder;
         std::vector<int>& ids = m_valueIds[size_t(f)];
         ids.assign(n, 0);
+        QString last;
+        int lastId = -1;
         for (size_t i = 0; i < n; ++i) {
             const QString value = facetValue(*runs[qsizetype(i)], m_facets[f]);
+            // Neighbouring runs mostly share values, and the loader interns them: skip the hash then.
+            if (lastId >= 0 && sameText(value, last)) {
+                ids[i] = lastId;
+                continue;
+            }
             auto it = firstIds.constFind(value);
             if (it == firstIds.constEnd()) {
                 it = firstIds.insert(value, int(firstOrder.size()));
                 firstOrder << value;
             }
-            ids[i] = *it;
+            ids[i] = lastId = *it;
+            last = value;
         }
         QStringList sorted = firstOrder;
         std::sort(sorted.begin(), sorted.end(),

@@ -7,8 +7,8 @@
 #include <QSet>
 
 #include <algorithm>
-#include <numeric>
 #include <cmath>
+#include <numeric>
 
 namespace kix {
 

@@ -1,11 +1,13 @@
 // Builds the typed Run view of one kernelindex document and decides whether it is refused.
 #include "model/documentparser.h"
+#include "model/jsontape.h"
 
 #include <QStringList>
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <functional>
 
 namespace kix {
 
@@ -21,12 +23,159 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-QString typeName(const json& v)
+// The extraction below reads any JSON tree through these few functions: nlohmann's (documents built in memory,
+// arrays, Liger rows) and the loader's JsonTape (files and JSON Lines, the hot path).
+using JsonPtr = const json*;
+
+bool isObject(JsonPtr v)
 {
-    return qs(v.type_name());
+    return v && v->is_object();
+}
+bool isArray(JsonPtr v)
+{
+    return v && v->is_array();
+}
+bool isString(JsonPtr v)
+{
+    return v && v->is_string();
+}
+bool isNumber(JsonPtr v)
+{
+    return v && v->is_number();
+}
+bool isNull(JsonPtr v)
+{
+    return v && v->is_null();
+}
+double numberOf(JsonPtr v)
+{
+    return v->get<double>();
+}
+QString stringOf(JsonPtr v)
+{
+    return qs(v->get_ref<const std::string&>());
+}
+QString typeNameOf(JsonPtr v)
+{
+    return qs(v->type_name());
+}
+QString dumpOf(JsonPtr v)
+{
+    return qs(v->dump(-1, ' ', false, json::error_handler_t::replace));
+}
+std::size_t sizeOf(JsonPtr v)
+{
+    return v->size();
+}
+JsonPtr memberOf(JsonPtr parent, const char* key)
+{
+    if (!isObject(parent))
+        return nullptr;
+    const auto it = parent->find(key);
+    return it == parent->end() ? nullptr : &*it;
+}
+template<class F>
+void forEachElement(JsonPtr v, F f)
+{
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        if (!f(i, JsonPtr(&(*v)[i])))
+            return;
+    }
+}
+template<class F>
+void forEachMember(JsonPtr v, F f)
+{
+    for (auto it = v->begin(); it != v->end(); ++it)
+        f(qs(it.key()), JsonPtr(&*it));
+}
+
+struct TapeRef
+{
+    const JsonTape* tape = nullptr;
+    std::uint32_t index = 0;
+    explicit operator bool() const { return tape != nullptr; }
+    const JsonTape::Node& node() const { return tape->nodes()[index]; }
+};
+
+bool isObject(TapeRef v)
+{
+    return v && v.node().type == JsonTape::Type::Object;
+}
+bool isArray(TapeRef v)
+{
+    return v && v.node().type == JsonTape::Type::Array;
+}
+bool isString(TapeRef v)
+{
+    return v && v.node().type == JsonTape::Type::String;
+}
+bool isNumber(TapeRef v)
+{
+    return v && v.node().type == JsonTape::Type::Number;
+}
+bool isNull(TapeRef v)
+{
+    return v && v.node().type == JsonTape::Type::Null;
+}
+double numberOf(TapeRef v)
+{
+    return v.node().number;
+}
+QString stringOf(TapeRef v)
+{
+    return v.tape->string(v.node());
+}
+QString typeNameOf(TapeRef v)
+{
+    static const char* const names[] = { "null", "boolean", "number", "string", "array", "object" };
+    return QLatin1String(names[static_cast<int>(v.node().type)]);
+}
+QString dumpOf(TapeRef v)
+{
+    const std::string_view span = v.tape->text().substr(v.node().begin, v.node().end - v.node().begin);
+    return qs(minifyJson(span));
+}
+std::size_t sizeOf(TapeRef v)
+{
+    return v.node().count;
+}
+TapeRef memberOf(TapeRef parent, const char* key)
+{
+    if (!isObject(parent))
+        return {};
+    const auto& nodes = parent.tape->nodes();
+    const std::string_view wanted(key);
+    std::uint32_t i = parent.index + 1;
+    for (std::uint32_t m = 0; m < parent.node().count; ++m) {
+        const JsonTape::Node& k = nodes[i];
+        if (k.escaped ? parent.tape->utf8(k) == wanted : parent.tape->span(k) == wanted)
+            return { parent.tape, i + 1 };
+        i = nodes[i + 1].next;
+    }
+    return {};
+}
+template<class F>
+void forEachElement(TapeRef v, F f)
+{
+    std::uint32_t i = v.index + 1;
+    for (std::uint32_t e = 0; e < v.node().count; ++e) {
+        if (!f(std::size_t(e), TapeRef { v.tape, i }))
+            return;
+        i = v.tape->nodes()[i].next;
+    }
+}
+template<class F>
+void forEachMember(TapeRef v, F f)
+{
+    std::uint32_t i = v.index + 1;
+    for (std::uint32_t m = 0; m < v.node().count; ++m) {
+        f(v.tape->string(v.tape->nodes()[i]), TapeRef { v.tape, i + 1 });
+        i = v.tape->nodes()[i + 1].next;
+    }
 }
 
 // Reads fields of one JSON object and records type errors against a JSON pointer.
+template<class V>
 class Reader
 {
 public:
@@ -49,37 +198,37 @@ public:
     }
 
     // The member as an object, or null when absent; a present member of another type is an error.
-    const json* object(const json* parent, const char* key, const QString& base)
+    V object(V parent, const char* key, const QString& base)
     {
-        const json* v = member(parent, key);
-        if (v && !v->is_object()) {
-            error(join(base, key), QStringLiteral("expected an object, found %1").arg(typeName(*v)));
-            return nullptr;
+        const V v = memberOf(parent, key);
+        if (v && !isObject(v)) {
+            error(join(base, key), QStringLiteral("expected an object, found %1").arg(typeNameOf(v)));
+            return V {};
         }
         return v;
     }
 
-    QString string(const json* parent, const char* key, const QString& base)
+    QString string(V parent, const char* key, const QString& base)
     {
-        const json* v = member(parent, key);
-        if (!v || v->is_null())
+        const V v = memberOf(parent, key);
+        if (!v || isNull(v))
             return {};
-        if (!v->is_string()) {
-            error(join(base, key), QStringLiteral("expected a string, found %1").arg(typeName(*v)));
+        if (!isString(v)) {
+            error(join(base, key), QStringLiteral("expected a string, found %1").arg(typeNameOf(v)));
             return {};
         }
-        return qs(v->get_ref<const std::string&>());
+        return stringOf(v);
     }
 
     // A latency-like number: finite, not negative, not absurd. NaN when absent.
-    double number(const json* parent, const char* key, const QString& base, bool isLatencyNs)
+    double number(V parent, const char* key, const QString& base, bool isLatencyNs)
     {
-        const json* v = member(parent, key);
-        if (!v || v->is_null())
+        const V v = memberOf(parent, key);
+        if (!v || isNull(v))
             return std::nan("");
-        if (v->is_number() && plausible(v->get<double>(), isLatencyNs))
-            return v->get<double>();
-        return checkNumber(*v, join(base, key), isLatencyNs);
+        if (isNumber(v) && plausible(numberOf(v), isLatencyNs))
+            return numberOf(v);
+        return checkNumber(v, join(base, key), isLatencyNs);
     }
 
     static bool plausible(double d, bool isLatencyNs)
@@ -89,13 +238,13 @@ public:
 
     static QString join(const QString& base, const char* key) { return base + QLatin1Char('/') + QLatin1String(key); }
 
-    double checkNumber(const json& v, const QString& pointer, bool isLatencyNs)
+    double checkNumber(V v, const QString& pointer, bool isLatencyNs)
     {
-        if (!v.is_number()) {
-            error(pointer, QStringLiteral("expected a number, found %1").arg(typeName(v)));
+        if (!isNumber(v)) {
+            error(pointer, QStringLiteral("expected a number, found %1").arg(typeNameOf(v)));
             return std::nan("");
         }
-        const double d = v.get<double>();
+        const double d = numberOf(v);
         if (!std::isfinite(d)) {
             error(pointer, QStringLiteral("the value is not finite"));
             return std::nan("");
@@ -109,14 +258,6 @@ public:
             return std::nan("");
         }
         return d;
-    }
-
-    static const json* member(const json* parent, const char* key)
-    {
-        if (!parent || !parent->is_object())
-            return nullptr;
-        const auto it = parent->find(key);
-        return it == parent->end() ? nullptr : &*it;
     }
 
 private:
@@ -140,15 +281,15 @@ double toNs(double value, const QString& unit, bool* known)
     return value;
 }
 
-QVector<KeyValue> keyValues(const json* object)
+template<class V>
+QVector<KeyValue> keyValues(V object)
 {
     QVector<KeyValue> out;
-    if (!object || !object->is_object())
+    if (!isObject(object))
         return out;
-    for (auto it = object->begin(); it != object->end(); ++it) {
-        const QString value = it->is_string() ? qs(it->get_ref<const std::string&>()) : qs(it->dump());
-        out.append({ qs(it.key()), value });
-    }
+    forEachMember(object, [&](const QString& key, V value) {
+        out.append({ key, isString(value) ? stringOf(value) : dumpOf(value) });
+    });
     return out;
 }
 
@@ -221,18 +362,16 @@ void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QStr
     }
 }
 
-RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out)
-{
-    return runFromDocument(document, file, pointer, out, std::string_view());
-}
+namespace {
 
-RunPtr runFromDocument(
-    const json& document, const QString& file, const QString& pointer, Diagnostics& out, std::string_view sourceText)
+template<class V>
+RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagnostics& out,
+    std::string_view sourceText, const std::function<std::string()>& dumpDocument)
 {
-    Reader r(file, out);
-    if (!document.is_object()) {
+    Reader<V> r(file, out);
+    if (!isObject(document)) {
         r.error(pointer,
-            QStringLiteral("not a kernelindex document: expected an object, found %1").arg(typeName(document)));
+            QStringLiteral("not a kernelindex document: expected an object, found %1").arg(typeNameOf(document)));
         return nullptr;
     }
 
@@ -241,15 +380,15 @@ RunPtr runFromDocument(
     run->pointer = pointer;
 
     // A combined document {run, protocol, environment} or a bare BenchmarkRun.
-    const json* runObject = &document;
+    V runObject = document;
     QString runPointer = pointer;
-    const json* protocol = nullptr;
-    const json* environment = nullptr;
-    if (document.contains("run")) {
+    V protocol {};
+    V environment {};
+    if (memberOf(document, "run")) {
         runPointer = pointer + QStringLiteral("/run");
-        runObject = r.object(&document, "run", pointer);
-        protocol = r.object(&document, "protocol", pointer);
-        environment = r.object(&document, "environment", pointer);
+        runObject = r.object(document, "run", pointer);
+        protocol = r.object(document, "protocol", pointer);
+        environment = r.object(document, "environment", pointer);
         if (!runObject)
             return nullptr;
     }
@@ -267,14 +406,14 @@ RunPtr runFromDocument(
                 .arg(run->apiVersion, QLatin1String(kApiVersion)));
 
     const QString specPointer = runPointer + QStringLiteral("/spec");
-    const json* spec = r.object(runObject, "spec", runPointer);
+    V spec = r.object(runObject, "spec", runPointer);
     if (!spec) {
         if (!r.failed())
             r.error(specPointer, QStringLiteral("the run has no spec"));
         return nullptr;
     }
     const QString metadataPointer = runPointer + QStringLiteral("/metadata");
-    const json* metadata = r.object(runObject, "metadata", runPointer);
+    V metadata = r.object(runObject, "metadata", runPointer);
     run->name = r.string(metadata, "name", metadataPointer);
     run->title = r.string(metadata, "title", metadataPointer);
     run->labels = keyValues(r.object(metadata, "labels", metadataPointer));
@@ -301,7 +440,7 @@ RunPtr runFromDocument(
 
     // sourceNative: the producer's view, and the externalId that carries the workload.
     const QString nativePointer = specPointer + QStringLiteral("/sourceNative");
-    const json* native = r.object(spec, "sourceNative", specPointer);
+    V native = r.object(spec, "sourceNative", specPointer);
     run->source = r.string(native, "source", nativePointer);
     run->externalId = r.string(native, "externalId", nativePointer);
     if (run->externalId.isEmpty())
@@ -323,8 +462,8 @@ RunPtr runFromDocument(
 
     // Headline statistics.
     const QString timingPointer = specPointer + QStringLiteral("/timing");
-    const json* timing = r.object(spec, "timing", specPointer);
-    const json* latencyNs = r.object(timing, "latencyNs", timingPointer);
+    V timing = r.object(spec, "timing", specPointer);
+    V latencyNs = r.object(timing, "latencyNs", timingPointer);
     const QString latencyPointer = timingPointer + QStringLiteral("/latencyNs");
     run->median = r.number(latencyNs, "median", latencyPointer, true);
     for (const char* stat : { "p20", "p80", "min", "max", "mean" }) {
@@ -332,56 +471,57 @@ RunPtr runFromDocument(
         if (!std::isnan(v))
             run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
     }
-    if (const json* samples = Reader::member(timing, "samplesNs")) {
+    if (const V samples = memberOf(timing, "samplesNs")) {
         const QString samplesPointer = timingPointer + QStringLiteral("/samplesNs");
-        if (!samples->is_array()) {
-            r.error(samplesPointer, QStringLiteral("expected an array of numbers, found %1").arg(typeName(*samples)));
+        if (!isArray(samples)) {
+            r.error(samplesPointer, QStringLiteral("expected an array of numbers, found %1").arg(typeNameOf(samples)));
         } else {
-            run->samples.reserve(samples->size());
-            for (std::size_t i = 0; i < samples->size(); ++i) {
-                const double v
-                    = r.checkNumber((*samples)[i], samplesPointer + QLatin1Char('/') + QString::number(i), true);
+            run->samples.reserve(sizeOf(samples));
+            forEachElement(samples, [&](std::size_t i, V sample) {
+                const double v = isNumber(sample) && Reader<V>::plausible(numberOf(sample), true)
+                    ? numberOf(sample)
+                    : r.checkNumber(sample, samplesPointer + QLatin1Char('/') + QString::number(i), true);
                 if (std::isnan(v))
-                    break;
+                    return false;
                 run->samples.push_back(v);
-            }
+                return true;
+            });
         }
     }
 
     const QString measurementsPointer = specPointer + QStringLiteral("/measurements");
     QVector<Measurement> memory;
-    if (const json* measurements = Reader::member(spec, "measurements")) {
-        if (!measurements->is_array()) {
-            r.error(measurementsPointer, QStringLiteral("expected an array, found %1").arg(typeName(*measurements)));
+    if (const V measurements = memberOf(spec, "measurements")) {
+        if (!isArray(measurements)) {
+            r.error(measurementsPointer, QStringLiteral("expected an array, found %1").arg(typeNameOf(measurements)));
         } else {
-            for (std::size_t i = 0; i < measurements->size(); ++i) {
-                const json& m = (*measurements)[i];
+            forEachElement(measurements, [&](std::size_t i, V m) {
                 const QString mp = measurementsPointer + QLatin1Char('/') + QString::number(i);
-                if (!m.is_object()) {
-                    r.error(mp, QStringLiteral("expected an object, found %1").arg(typeName(m)));
-                    continue;
+                if (!isObject(m)) {
+                    r.error(mp, QStringLiteral("expected an object, found %1").arg(typeNameOf(m)));
+                    return true;
                 }
                 Measurement value;
-                value.metric = r.string(&m, "metric", mp);
-                value.statistic = r.string(&m, "statistic", mp);
-                value.unit = r.string(&m, "unit", mp);
+                value.metric = r.string(m, "metric", mp);
+                value.statistic = r.string(m, "statistic", mp);
+                value.unit = r.string(m, "unit", mp);
                 const bool isLatency = value.metric == QLatin1String("latency");
                 bool timeUnit = false;
-                const json* raw = Reader::member(&m, "value");
+                const V raw = memberOf(m, "value");
                 if (!raw) {
                     r.error(mp + QStringLiteral("/value"), QStringLiteral("the measurement has no value"));
-                    continue;
+                    return true;
                 }
                 double v = r.checkNumber(
-                    *raw, mp + QStringLiteral("/value"), isLatency && value.unit != QLatin1String("count"));
+                    raw, mp + QStringLiteral("/value"), isLatency && value.unit != QLatin1String("count"));
                 if (std::isnan(v))
-                    continue;
+                    return true;
                 if (isLatency && value.unit != QLatin1String("count")) {
                     v = toNs(v, value.unit, &timeUnit);
                     if (!timeUnit) {
                         r.error(mp + QStringLiteral("/unit"),
                             QStringLiteral("unknown latency unit \"%1\"").arg(value.unit));
-                        continue;
+                        return true;
                     }
                     value.unit = QStringLiteral("ns");
                     value.value = v;
@@ -402,12 +542,13 @@ RunPtr runFromDocument(
                     else
                         run->measurements.append(value);
                 }
-            }
+                return true;
+            });
         }
     }
 
     // sourceNative.metrics (ms_20, ms_50, ms_80) fill whatever the spec lacks.
-    if (const json* metrics = r.object(native, "metrics", nativePointer)) {
+    if (V metrics = r.object(native, "metrics", nativePointer)) {
         const QString mp = nativePointer + QStringLiteral("/metrics");
         const double ms50 = r.number(metrics, "ms_50", mp, true);
         const double ms20 = r.number(metrics, "ms_20", mp, true);
@@ -458,17 +599,17 @@ RunPtr runFromDocument(
 
     // Protocol and environment of a combined document.
     const QString protocolPointer = pointer + QStringLiteral("/protocol/spec");
-    const json* protocolSpec = r.object(protocol, "spec", pointer + QStringLiteral("/protocol"));
-    const json* comparability = r.object(protocolSpec, "comparability", protocolPointer);
+    V protocolSpec = r.object(protocol, "spec", pointer + QStringLiteral("/protocol"));
+    V comparability = r.object(protocolSpec, "comparability", protocolPointer);
     const QString comparabilityPointer = protocolPointer + QStringLiteral("/comparability");
     run->protocolFamily = r.string(comparability, "family", comparabilityPointer);
     run->protocolNotes = r.string(comparability, "notes", comparabilityPointer);
-    const json* measurement = r.object(protocolSpec, "measurement", protocolPointer);
+    V measurement = r.object(protocolSpec, "measurement", protocolPointer);
     run->timer = r.string(measurement, "timer", protocolPointer + QStringLiteral("/measurement"));
 
     const QString environmentPointer = pointer + QStringLiteral("/environment/spec");
-    const json* environmentSpec = r.object(environment, "spec", pointer + QStringLiteral("/environment"));
-    const json* hardware = r.object(environmentSpec, "hardware", environmentPointer);
+    V environmentSpec = r.object(environment, "spec", pointer + QStringLiteral("/environment"));
+    V hardware = r.object(environmentSpec, "hardware", environmentPointer);
     const QString hardwarePointer = environmentPointer + QStringLiteral("/hardware");
     run->gpuVendor = r.string(hardware, "vendor", hardwarePointer);
     run->gpuProduct = r.string(hardware, "product", hardwarePointer);
@@ -480,11 +621,29 @@ RunPtr runFromDocument(
         return nullptr;
 
     // The document as loaded, compact: from its own text when we have it (cheaper than dumping the tree).
-    run->raw
-        = sourceText.empty() ? document.dump(-1, ' ', false, json::error_handler_t::replace) : minifyJson(sourceText);
+    run->raw = sourceText.empty() ? dumpDocument() : minifyJson(sourceText);
     internStrings(*run);
     run->finalize();
     return run;
+}
+
+} // namespace
+
+RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out)
+{
+    return runFromDocument(document, file, pointer, out, std::string_view());
+}
+
+RunPtr runFromDocument(
+    const json& document, const QString& file, const QString& pointer, Diagnostics& out, std::string_view sourceText)
+{
+    return extractRun<JsonPtr>(&document, file, pointer, out, sourceText,
+        [&document]() { return document.dump(-1, ' ', false, json::error_handler_t::replace); });
+}
+
+RunPtr runFromTape(const JsonTape& tape, const QString& file, const QString& pointer, Diagnostics& out)
+{
+    return extractRun<TapeRef>(TapeRef { &tape, 0 }, file, pointer, out, tape.text(), {});
 }
 
 } // namespace kix

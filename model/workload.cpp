@@ -117,8 +117,10 @@ QString WorkloadLabeler::label(const Run& run) const
     QStringList parts;
     if (m_variation.kernelVaries)
         parts << run.kernel;
-    if (m_variation.passVaries)
-        parts << run.pass;
+    if (m_variation.passVaries) // short: a chart's category holds about eight characters
+        parts << (run.pass == QLatin1String("forward")  ? QStringLiteral("fwd")
+                : run.pass == QLatin1String("backward") ? QStringLiteral("bwd")
+                                                        : run.pass);
     if (m_variation.varying.size() == 1)
         parts << run.param(m_variation.varying.front());
     else if (m_variation.varying.size() > 1)

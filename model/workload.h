@@ -38,8 +38,8 @@ struct ParamVariation
 ParamVariation paramVariation(const RunList& runs);
 
 // Labels for runs grouped by workload that show only what varies: "2048" when channels alone varies (the axis
-// title says "channels"), "channels=2048 hidden=512" when both do, with the kernel, pass and dtype in front when
-// those vary ("backward · 2048").
+// title says "channels"), "channels=2048 hidden=512" when both do, with the kernel, pass (forward and backward as
+// fwd and bwd) and dtype in front when those vary ("bwd · 2048").
 class WorkloadLabeler
 {
 public:
