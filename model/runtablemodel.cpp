@@ -108,7 +108,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         default:
             break;
         }
-        return data(index, Qt::DisplayRole).toString().toLower();
+        return data(index, Qt::DisplayRole); // text: the proxy compares it case-insensitively
     }
     if (role != Qt::DisplayRole)
         return {};

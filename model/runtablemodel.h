@@ -31,7 +31,7 @@ public:
     };
     enum Roles {
         RunRole = Qt::UserRole + 1, // QVariant holding a kix::RunPtr
-        SortRole, // numbers for numeric columns, lower-case text otherwise
+        SortRole, // numbers for numeric columns, the displayed text otherwise (compared case-insensitively)
     };
 
     explicit RunTableModel(QObject* parent = nullptr);

@@ -35,10 +35,12 @@ public:
         m_view.resize(size);
         m_view.grab(); // sends the pending resize and polish events
         m_chart->resize(QSizeF(size));
-        if (m_chart->layout())
-            m_chart->layout()->activate();
-        QCoreApplication::sendPostedEvents(); // lets the chart lay out its axes, legend and title
-        m_chart->layout()->activate();
+        // Twice: the first pass sizes the title, legend and axes, the posted events then lay out their contents.
+        if (QGraphicsLayout* layout = m_chart->layout())
+            layout->activate();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // not other posted work: no re-entry
+        if (QGraphicsLayout* layout = m_chart->layout())
+            layout->activate();
     }
 
     void render(QPainter* painter, const QRectF& target)

@@ -44,7 +44,8 @@ QStringList summarizePairWarnings(const Comparison& comparison)
 QStringList summarizePairNotes(const Comparison& comparison)
 {
     // Few distinct notes, many pairs: a short list searched by view, nothing allocated per note.
-    struct Count {
+    struct Count
+    {
         QString note;
         int count;
     };

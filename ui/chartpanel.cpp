@@ -1,5 +1,6 @@
 #include "ui/chartpanel.h"
 
+#include "model/quantiledata.h"
 #include "ui/chartexportdialog.h"
 #include "ui/chartexporter.h"
 #include "ui/chartfactory.h"
@@ -52,7 +53,11 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_tabs->setDrawBase(false);
     m_x->setToolTip(QStringLiteral("The workload parameter on the x axis"));
     m_baselineBox->setToolTip(QStringLiteral("Speed-up = baseline median / run median"));
-    m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_baselineBox->setMinimumContentsLength(16);
+    m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_tabs->setExpanding(false);
+    m_tabs->setUsesScrollButtons(false);
     auto* exportButton = new QToolButton(this);
     exportButton->setText(QStringLiteral("Export…"));
     exportButton->setToolTip(QStringLiteral("Save the chart as PNG, SVG or PDF"));
@@ -90,7 +95,10 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_pairs->verticalHeader()->hide();
     m_pairs->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_pairs->horizontalHeader()->setStretchLastSection(true);
-    m_pairs->setColumnWidth(ComparisonModel::WorkloadColumn, 300);
+    m_pairs->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order (by workload) until the user sorts
+    const int widths[ComparisonModel::ColumnCount] = { 300, 90, 170, 200, 110, 100, 80, 80, 100, 70, 300 };
+    for (int c = 0; c < ComparisonModel::ColumnCount; ++c)
+        m_pairs->setColumnWidth(c, widths[c]);
     m_splitter->addWidget(m_view);
     m_splitter->addWidget(m_pairs);
     m_splitter->setStretchFactor(0, 3);
@@ -238,10 +246,16 @@ void ChartPanel::updateChoosers()
         kDefaultBaseline);
     for (const QString& provider : m_info.providers)
         m_baselineBox->addItem(provider, provider);
+    auto describe = [](const Run& run) -> QString {
+        return run.provider + QStringLiteral(" · ") + shortGpuName(run.gpuDisplayName()) + QStringLiteral(" · ")
+            + run.pass + QStringLiteral(" · ") + run.workloadSlug;
+    };
     if (m_baseline.isRun())
-        m_baselineBox->addItem(QStringLiteral("Run: %1").arg(m_baseline.run->name), kCurrentRunBaseline);
+        m_baselineBox->addItem(QStringLiteral("Run: ") + describe(*m_baseline.run), kCurrentRunBaseline);
     else if (m_currentRun)
-        m_baselineBox->addItem(QStringLiteral("Current run: %1").arg(m_currentRun->name), kCurrentRunBaseline);
+        m_baselineBox->addItem(QStringLiteral("Current run: ") + describe(*m_currentRun), kCurrentRunBaseline);
+    for (int i = 0; i < m_baselineBox->count(); ++i)
+        m_baselineBox->setItemData(i, m_baselineBox->itemText(i), Qt::ToolTipRole);
     const int index = m_baselineBox->findData(current);
     if (index >= 0)
         m_baselineBox->setCurrentIndex(index);
@@ -264,8 +278,12 @@ void ChartPanel::updateBanner()
         lines << QStringLiteral("No runs in scope: load runs, or clear the filter.");
     else if (m_info.isEmpty)
         lines << QStringLiteral("<b>Nothing to draw.</b>");
+    // Warnings one per line; notes (what was left out, equal digests) together on one quieter line.
+    QStringList notes;
     for (const QString& n : std::as_const(m_info.notes))
-        lines << n.toHtmlEscaped();
+        notes << n.toHtmlEscaped();
+    if (!notes.isEmpty())
+        lines << QStringLiteral("<small>") + notes.join(QStringLiteral(" · ")) + QStringLiteral("</small>");
     m_banner->setText(lines.join(QStringLiteral("<br>")));
     m_banner->setVisible(!lines.isEmpty());
 }

@@ -71,7 +71,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return {};
     switch (index.column()) {
     case WorkloadColumn:
-        return p.workload;
+        return workloadDescription(r);
     case ProviderColumn:
         return r.provider;
     case GpuColumn:

@@ -180,10 +180,9 @@ void MainWindow::updateScope()
 {
     bool fromSelection = false;
     const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
-    const int selected = fromSelection ? int(runs.size()) : 0;
-    m_status->setCounts(m_session->model()->rowCount(), m_session->proxy()->rowCount(), selected);
-    const QString scope = fromSelection ? QStringLiteral("%1 selected run(s)").arg(runs.size())
-                                        : QStringLiteral("all %1 shown run(s)").arg(runs.size());
+    m_status->setCounts(m_session->model()->rowCount(), m_session->proxy()->rowCount(), m_table->selectedCount());
+    const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
+                                        : QStringLiteral("all %1 shown runs").arg(runs.size());
     m_charts->setRuns(runs, scope);
 }
 
@@ -195,7 +194,10 @@ void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool canc
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
     if (errors > 0) {
         message += QStringLiteral(" %1 problem(s): see Issues.").arg(errors);
-        m_issuesDock->show(); // non-modal: the issues are listed, nothing blocks
+        if (!m_issuesDock->isVisible()) { // non-modal: the issues are listed, nothing blocks
+            m_issuesDock->show();
+            resizeDocks({ m_issuesDock }, { 150 }, Qt::Vertical);
+        }
         m_issuesDock->raise();
     }
     statusBar()->showMessage(message, 10000);

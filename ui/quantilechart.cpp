@@ -22,7 +22,8 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
 
     auto* x = new QBarCategoryAxis;
     x->append(ChartStyle::categoryLabels(m_data.groups));
-    x->setTitleText(m_data.groupTitle);
+    if (!m_data.groups.isEmpty()) // an empty category axis draws its title in a corner
+        x->setTitleText(m_data.groupTitle);
     addAxis(x, Qt::AlignBottom);
     QAbstractAxis* y = nullptr;
     if (options.logY) {

@@ -70,7 +70,8 @@ RunList RunTableView::selectedRuns() const
 
 RunList RunTableView::selectedOrVisibleRuns(bool* fromSelection) const
 {
-    const bool selected = selectedCount() > 0;
+    // One selected row is the run being looked at (a click selects it), not a choice of runs to chart.
+    const bool selected = selectedCount() >= 2;
     if (fromSelection)
         *fromSelection = selected;
     if (selected)

@@ -23,7 +23,7 @@ public:
     void setRunModel(RunFilterProxy* proxy);
 
     RunList selectedRuns() const; // in table order
-    // The selection when there is one, else every run the table shows; `fromSelection` says which.
+    // The selection when it holds two runs or more, else every run the table shows; `fromSelection` says which.
     RunList selectedOrVisibleRuns(bool* fromSelection = nullptr) const;
     int selectedCount() const;
     RunPtr currentRun() const;

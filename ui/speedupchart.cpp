@@ -110,10 +110,11 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
 
     auto* x = new QBarCategoryAxis;
     x->append(ChartStyle::categoryLabels(m_categories));
-    x->setTitleText(labeler.title());
+    if (!m_categories.isEmpty()) // an empty category axis draws its title in a corner
+        x->setTitleText(labeler.title());
     auto* y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%.2f"));
-    y->setTitleText(QStringLiteral("speed-up vs %1 (baseline median / median)").arg(m_comparison.baseline.describe()));
+    y->setTitleText(QStringLiteral("speed-up (×)"));
     y->setRange(0, top * 1.12);
     y->applyNiceNumbers();
     addAxis(x, Qt::AlignBottom);
@@ -177,7 +178,7 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
     const QString method = QStringLiteral("verdict: Mann–Whitney U at α = %1 where both runs have samples, else "
                                           "p20–p80 overlap = ambiguous")
                                .arg(m_comparison.alpha);
-    subtitles << method;
+    subtitles << QStringLiteral("speed-up = baseline median / run median; above 1× the run is faster") << method;
     if (dropped > 0)
         subtitles << QStringLiteral("%1 pair(s) beyond %2 workloads / %3 sets not drawn")
                          .arg(dropped)

@@ -2,9 +2,9 @@
 // job leaves no file behind.
 #include "engine/benchmarkrunner.h"
 #include "model/documentparser.h"
+#include "model/runtablemodel.h"
 #include "ui/benchmarkpanel.h"
 #include "ui/mainwindow.h"
-#include "model/runtablemodel.h"
 #include "ui/runsession.h"
 
 #include <QCheckBox>

@@ -21,6 +21,7 @@
 #include "uitestsupport.h"
 
 #include <QBoxPlotSeries>
+#include <QChart>
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
@@ -74,6 +75,7 @@ private slots:
     void addRunsAndDrop();
     void exportsOfScope();
     void layoutRemembered();
+    void chartsFollowDarkPalette();
 
 private:
     QTemporaryDir m_settings;
@@ -284,6 +286,19 @@ void TestMainWindow::layoutRemembered()
     QDockWidget* extra = new QDockWidget(QStringLiteral("Benchmark"), &again);
     again.addPanel(extra, Qt::BottomDockWidgetArea);
     QVERIFY(again.viewMenu()->actions().contains(extra->toggleViewAction()));
+}
+
+void TestMainWindow::chartsFollowDarkPalette()
+{
+    ChartPanel panel;
+    panel.setRuns(kixtest::sweepRuns(), QStringLiteral("28 runs"));
+    panel.rebuildNow();
+    QCOMPARE(panel.chart()->theme(), QChart::ChartThemeLight);
+    QPalette dark = panel.palette();
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+    dark.setColor(QPalette::WindowText, Qt::white);
+    panel.setPalette(dark); // what a switch of the system's colour scheme delivers
+    QTRY_COMPARE(panel.chart()->theme(), QChart::ChartThemeDark);
 }
 
 QTEST_MAIN(TestMainWindow)
