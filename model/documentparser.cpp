@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kix {
@@ -288,7 +289,12 @@ bool readPosix(const QString& path, qint64 maxBytes, QByteArray& bytes, QString&
                 tooLarge = true;
                 break;
             }
-            bytes.resize(std::min<qint64>(size * 2, maxBytes + 1));
+            // past the first 16 KiB, ask for the size once rather than doubling (and copying) the buffer
+            struct stat info
+            {
+            };
+            const qint64 want = ::fstat(fd, &info) == 0 && info.st_size >= size ? qint64(info.st_size) + 1 : size * 2;
+            bytes.resize(std::min<qint64>(want, maxBytes + 1));
         }
         const ssize_t n = ::read(fd, bytes.data() + size, static_cast<size_t>(bytes.size() - size));
         if (n < 0) {

@@ -1,5 +1,6 @@
 #include "model/jsontape.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <unordered_set>
@@ -121,7 +122,20 @@ bool JsonTape::string(std::uint32_t& begin, std::uint32_t& end, bool& escaped)
     ++m_pos;
     begin = static_cast<std::uint32_t>(m_pos);
     escaped = false;
-    while (m_pos < m_text.size()) {
+    // Plain bytes (printable ASCII other than '"' and '\\') are skipped in a tight loop.
+    static const auto plain = []() {
+        std::array<bool, 256> table {};
+        for (int c = 0x20; c < 0x80; ++c)
+            table[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+        return table;
+    }();
+    const std::size_t size = m_text.size();
+    const char* data = m_text.data();
+    while (m_pos < size) {
+        while (m_pos < size && plain[static_cast<unsigned char>(data[m_pos])])
+            ++m_pos;
+        if (m_pos >= size)
+            break;
         const auto c = static_cast<unsigned char>(m_text[m_pos]);
         if (c == '"') {
             end = static_cast<std::uint32_t>(m_pos);
@@ -306,11 +320,20 @@ bool JsonTape::duplicateKeys(std::uint32_t object) const
     const Node& o = m_nodes[object];
     if (o.count < 2)
         return false;
-    std::vector<std::string> keys;
+    // Keys as written; an escaped key is decoded (rare), so "a" and "\u0061" still count as the same key.
+    std::vector<std::string> decoded;
+    std::vector<std::string_view> keys;
     keys.reserve(o.count);
     std::uint32_t i = object + 1;
     for (std::uint32_t m = 0; m < o.count; ++m) {
-        keys.push_back(utf8(m_nodes[i]));
+        const Node& k = m_nodes[i];
+        if (k.escaped) {
+            decoded.reserve(o.count); // no reallocation may move the strings that views point into
+            decoded.push_back(utf8(k));
+            keys.push_back(decoded.back());
+        } else {
+            keys.push_back(span(k));
+        }
         i = m_nodes[i + 1].next;
     }
     if (keys.size() <= 16) {
@@ -322,8 +345,8 @@ bool JsonTape::duplicateKeys(std::uint32_t object) const
         }
         return false;
     }
-    std::unordered_set<std::string> seen;
-    for (const std::string& k : keys) {
+    std::unordered_set<std::string_view> seen;
+    for (const std::string_view k : keys) {
         if (!seen.insert(k).second)
             return true;
     }

@@ -97,7 +97,10 @@ LoadResult loadPaths(
         return parsed;
     };
     // Parsing is the cost: spread files over all cores, then merge in file order.
-    const QList<ParseResult> parsed = QtConcurrent::blockingMapped<QList<ParseResult>>(files, parseOne);
+    // One file (a big .jsonl bundle, say) parses its own chunks in parallel: call it here, not from a pool thread.
+    const QList<ParseResult> parsed = files.size() == 1
+        ? QList<ParseResult> { parseOne(files.first()) }
+        : QtConcurrent::blockingMapped<QList<ParseResult>>(files, parseOne);
     if (cancel && cancel->load()) {
         result.cancelled = true;
         return result;
