@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -124,8 +125,10 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
 }
 
 // Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
-void parseJsonLines(
-    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+// `mapped`: the text is a read-only file mapping whose pages can be dropped once parsed (they would be read from
+// the file again if touched), so a big bundle never holds its whole text and its runs in memory at once.
+void parseJsonLines(const char* begin, const char* end, const QString& file, const ParseLimits& limits,
+    ParseResult& result, bool mapped = false)
 {
     constexpr qint64 kChunkBytes = 2 << 20;
     struct Chunk
@@ -152,6 +155,13 @@ void parseJsonLines(
         const QList<ParseResult> parts = QtConcurrent::blockingMapped<QList<ParseResult>>(chunks, [&](const Chunk& c) {
             ParseResult part;
             parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
+            if (mapped) {
+                const auto page = static_cast<quintptr>(::sysconf(_SC_PAGESIZE));
+                const quintptr first = (reinterpret_cast<quintptr>(c.begin) + page - 1) / page * page;
+                const quintptr last = reinterpret_cast<quintptr>(c.end) / page * page;
+                if (last > first)
+                    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+            }
             return part;
         });
         for (const ParseResult& part : parts) {
@@ -206,7 +216,18 @@ void parseLiger(const QByteArray& bytes, const QString& file, ParseResult& resul
 
 } // namespace
 
+namespace {
+ParseResult parseText(const QByteArray& input, const QString& file, const ParseLimits& limits, bool mapped);
+} // namespace
+
 ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
+{
+    return parseText(input, file, limits, false);
+}
+
+namespace {
+
+ParseResult parseText(const QByteArray& input, const QString& file, const ParseLimits& limits, bool mapped)
 {
     ParseResult result;
     if (input.size() > limits.maxFileBytes) {
@@ -235,7 +256,7 @@ ParseResult parseBytes(const QByteArray& input, const QString& file, const Parse
         return result;
     }
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
-        parseJsonLines(begin, end, file, limits, result);
+        parseJsonLines(begin, end, file, limits, result, mapped);
         return result;
     }
 
@@ -268,7 +289,36 @@ ParseResult parseBytes(const QByteArray& input, const QString& file, const Parse
     return result;
 }
 
+} // namespace
+
 namespace {
+
+// Big JSON Lines bundles are mapped rather than read (see parseJsonLines).
+bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
+{
+    constexpr qint64 kMapFrom = 16 << 20;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
+        return false;
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat info
+    {
+    };
+    if (::fstat(fd, &info) != 0 || info.st_size < kMapFrom || info.st_size > limits.maxFileBytes) {
+        ::close(fd);
+        return false;
+    }
+    void* data = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (data == MAP_FAILED)
+        return false;
+    const QByteArray text = QByteArray::fromRawData(static_cast<const char*>(data), qsizetype(info.st_size));
+    result = parseText(text, path, limits, true);
+    ::munmap(data, static_cast<size_t>(info.st_size));
+    return true;
+}
 
 // Plain POSIX reads for files on disk: the loader opens tens of thousands of small files, and QFile's extra
 // stat calls per file cost more than the read itself.
@@ -324,6 +374,8 @@ ParseResult parseFile(const QString& path, const ParseLimits& limits)
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
     };
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
+        if (parseMapped(path, limits, result))
+            return result;
         QByteArray bytes;
         QString error;
         bool tooLarge = false;
