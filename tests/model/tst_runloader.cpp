@@ -1,6 +1,9 @@
 // Loading files and folders: good files beside bad ones, duplicates, cancel, and the QObject front.
 #include "model/runloader.h"
 
+#include "kix/config.h"
+
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +26,7 @@ private slots:
     void cancelledLoadReturnsNothing();
     void loaderFrontReportsProgressAndResult();
     void newLoadSupersedesTheOld();
+    void bigJsonLinesBundleInParallelChunks();
 };
 
 void TestRunLoader::mixedFolderLoadsEveryGoodFile()
@@ -100,6 +104,46 @@ void TestRunLoader::newLoadSupersedesTheOld()
     QVERIFY(finished.at(0).at(1).value<LoadResult>().cancelled);
     QCOMPARE(finished.at(1).at(0).toInt(), second);
     QCOMPARE(finished.at(1).at(1).value<LoadResult>().runs.size(), 2);
+}
+
+// A bundle big enough to be mapped and cut into chunks parsed in parallel: every run in order, the bad line named.
+void TestRunLoader::bigJsonLinesBundleInParallelChunks()
+{
+    QFile seedFile(QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json"));
+    QVERIFY(seedFile.open(QIODevice::ReadOnly));
+    QByteArray seed = seedFile.readAll().simplified(); // one line
+    const QByteArray marker = "2026-02-28-00-23-31";
+    QVERIFY(seed.contains(marker));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bundle.jsonl"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    const int lines = 12000; // ~22 MB: mapped (over 16 MiB) and cut into ~11 chunks
+    const int badLine = 7777;
+    for (int i = 0; i < lines; ++i) {
+        if (i == badLine) {
+            out.write("{\"run\": broken}\n");
+            continue;
+        }
+        QByteArray doc = seed;
+        doc.replace(marker, QByteArray(marker + '-' + QByteArray::number(i))); // a distinct externalId per line
+        out.write(doc + '\n');
+    }
+    out.close();
+    QVERIFY(out.size() > (16 << 20));
+
+    const LoadResult r = loadPaths({ path });
+    QCOMPARE(r.runs.size(), lines - 1);
+    QCOMPARE(r.duplicates, 0);
+    QCOMPARE(r.diagnostics.size(), 1);
+    QCOMPARE(r.diagnostics.first().line, badLine + 1);
+    QCOMPARE(r.diagnostics.first().pointer, QStringLiteral("/%1").arg(badLine));
+    for (int i = 0; i < r.runs.size(); ++i) {
+        const int line = i < badLine ? i : i + 1;
+        QCOMPARE(r.runs[i]->pointer, QStringLiteral("/%1").arg(line));
+        QVERIFY(r.runs[i]->externalId.endsWith(QStringLiteral("-%1").arg(line)));
+    }
+    QCOMPARE(r.runs.last()->median, 1315872.0);
 }
 
 QTEST_GUILESS_MAIN(TestRunLoader)
