@@ -41,6 +41,14 @@ void printDiagnostics(const Diagnostics& diagnostics, QTextStream& err)
         err << d.toString() << "\n";
 }
 
+// The runs that match --filter (every one when it is not given).
+RunList filtered(const RunList& runs, const QCommandLineParser& parser)
+{
+    RunFilter filter;
+    filter.setText(parser.value(QStringLiteral("filter")));
+    return filter.apply(runs);
+}
+
 int errorCount(const Diagnostics& diagnostics)
 {
     int n = 0;
@@ -120,9 +128,7 @@ int listCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     }
     const LoadResult result = loadPaths(parser.positionalArguments());
     printDiagnostics(result.diagnostics, err);
-    RunFilter filter;
-    filter.setText(parser.value(QStringLiteral("filter")));
-    const RunList runs = filter.apply(result.runs);
+    const RunList runs = filtered(result.runs, parser);
 
     if (format == QLatin1String("csv")) {
         out << QString::fromUtf8(serializeRuns(runs, ExportFormat::Csv));
@@ -180,9 +186,7 @@ int exportCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     }
     const LoadResult result = loadPaths(parser.positionalArguments());
     printDiagnostics(result.diagnostics, err);
-    RunFilter filter;
-    filter.setText(parser.value(QStringLiteral("filter")));
-    const RunList runs = filter.apply(result.runs);
+    const RunList runs = filtered(result.runs, parser);
     QString error;
     if (!writeRuns(runs, target, *format, &error)) {
         err << "kix export: " << error << "\n";
