@@ -69,9 +69,10 @@ public:
     // float (bf16/fp16 values convert exactly). Used by the correctness check for sampled rows.
     virtual void readOutput(Output which, qint64 offset, qint64 count, float* destination) = 0;
 
-    // What this run adds to its document, asked once after timing (or after a failed check): clock
-    // readings, a throttling warning, the launch plan... Written as run.spec.sourceNative.engine.deviceDetails.
-    // Not hashed into any digest. Empty by default.
+    // What this run adds to its document, asked once right after timing (or after a failed check), so a
+    // backend can read the device's state as the measurement ends: clock readings, the launch plan...
+    // Written as run.spec.sourceNative.engine.deviceDetails; not hashed into any digest. A string member
+    // "warning" (e.g. the clocks looked throttled) is also shown to the user by `kix bench`. Empty by default.
     virtual nlohmann::json runDetails() { return nlohmann::json::object(); }
 };
 
@@ -85,6 +86,11 @@ public:
 
     // Devices found on this machine (discovered once, cached). Empty when none is usable.
     virtual QVector<DeviceInfo> devices() = 0;
+
+    // Why devices() is empty, naming the underlying error ("cudaErrorNoDevice (no CUDA-capable device is
+    // detected)"), so that refusing `--device cuda` can say what is wrong with the machine. Empty when
+    // devices were found or there is nothing to say.
+    virtual QString unavailableReason() const { return {}; }
 
     // Names of the implementations this backend benchmarks ("kix-cpu"); the first is the default.
     virtual QStringList implementations() const = 0;

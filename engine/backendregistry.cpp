@@ -56,6 +56,9 @@ bool BackendRegistry::resolve(const QString& device, Backend*& backend, DeviceIn
             }
         }
         error = QStringLiteral("no device found");
+        for (const auto& b : m_backends)
+            if (!b->unavailableReason().isEmpty())
+                error += QStringLiteral("; %1: %2").arg(b->name(), b->unavailableReason());
         return false;
     }
     QString name = wanted;
@@ -73,15 +76,19 @@ bool BackendRegistry::resolve(const QString& device, Backend*& backend, DeviceIn
     Backend* b = this->backend(name);
     if (!b) {
         error = name == QStringLiteral("cuda")
-            ? QStringLiteral("device '%1': this kix was built without CUDA").arg(device)
+            ? QStringLiteral("device '%1': this kix was built without the CUDA backend").arg(device)
             : QStringLiteral("unknown device '%1' (expected auto, cpu, cuda or cuda:N)").arg(device);
         return false;
     }
     const QVector<DeviceInfo> found = b->devices();
     if (index >= found.size()) {
-        error = found.isEmpty()
-            ? QStringLiteral("device '%1': no %2 device found").arg(device, name)
-            : QStringLiteral("device '%1': only %2 %3 device(s) found").arg(device).arg(found.size()).arg(name);
+        const QString reason = b->unavailableReason();
+        if (!found.isEmpty())
+            error = QStringLiteral("device '%1': only %2 %3 device(s) found").arg(device).arg(found.size()).arg(name);
+        else if (!reason.isEmpty()) // the backend knows why: say it, the user has a driver or a device to fix
+            error = QStringLiteral("device '%1': no usable %2 device: %3").arg(device, name, reason);
+        else
+            error = QStringLiteral("device '%1': no %2 device found").arg(device, name);
         return false;
     }
     backend = b;

@@ -21,7 +21,8 @@ public:
     QVector<DeviceInfo> devices() const; // of every backend, CUDA first when present
 
     // Picks a device: "auto" (the first CUDA device, else the CPU), "cpu", "cuda" (= "cuda:0"), "cuda:N".
-    // False with a message for the user when there is no such device.
+    // False with a message for the user when there is no such device; when the backend is built in but found
+    // none, the message carries its unavailableReason() (the CUDA error).
     bool resolve(const QString& device, Backend*& backend, DeviceInfo& info, QString& error) const;
 
 private:

@@ -120,11 +120,14 @@ QString usage()
     return QStringLiteral(
         "Usage: kix bench [--device auto|cpu|cuda[:N]] [--pass forward,backward,full] [--shape M,C,H]\n"
         "                 [--channels-per-group N] [--sweep KEY=V1,V2,...] [--dtype fp32,bf16,fp16]\n"
-        "                 [--impl NAME,...] [--warmup-ms N] [--rep-ms N] [--noise-stop] [--max-ms N] --out DIR\n"
+        "                 [--impl NAME,...] [--warmup-ms N] [--rep-ms N] [--noise-stop] [--max-ms N]\n"
+        "                 [--cuda-graph] --out DIR\n"
         "Defaults: --device auto, every pass, --shape 128,2048,512, --channels-per-group 4, --dtype fp32,\n"
         "the device's default implementation, --warmup-ms 25, --rep-ms 100.\n"
         "--sweep channels=32,64,...,2048 runs every value (a,b,...,z: geometric when b is a multiple of a,\n"
-        "else arithmetic); KEY is batch, channels, hidden or channels_per_group; repeat it to sweep more keys.\n");
+        "else arithmetic); KEY is batch, channels, hidden or channels_per_group; repeat it to sweep more keys.\n"
+        "--cuda-graph (CUDA devices; also KIX_CUDA_GRAPH=1) replays each repetition as one CUDA graph launch\n"
+        "instead of one launch per kernel; the run's protocol records it.\n");
 }
 
 } // namespace
@@ -198,7 +201,9 @@ int runBenchCommand(const QStringList& args, QTextStream& out, QTextStream& err,
     const QCommandLineOption noise(QStringLiteral("noise-stop"));
     const QCommandLineOption maxMs(QStringLiteral("max-ms"), QString(), QStringLiteral("MS"), QStringLiteral("2000"));
     const QCommandLineOption outDir(QStringLiteral("out"), QString(), QStringLiteral("DIR"));
-    parser.addOptions({ help, device, pass, shape, cpg, sweep, dtype, impl, warmup, rep, noise, maxMs, outDir });
+    const QCommandLineOption cudaGraph(QStringLiteral("cuda-graph"));
+    parser.addOptions(
+        { help, device, pass, shape, cpg, sweep, dtype, impl, warmup, rep, noise, maxMs, outDir, cudaGraph });
 
     auto fail = [&](const QString& message) {
         err << "kix bench: " << message << '\n' << usage();
@@ -234,6 +239,7 @@ int runBenchCommand(const QStringList& args, QTextStream& out, QTextStream& err,
     if (!ok)
         return fail(QStringLiteral("--max-ms expects a number (got '%1')").arg(parser.value(maxMs)));
     base.timing.noiseStop = parser.isSet(noise);
+    base.timing.cudaGraph = parser.isSet(cudaGraph);
 
     QList<Pass> passes;
     for (const QString& p : parser.value(pass).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -272,6 +278,14 @@ int runBenchCommand(const QStringList& args, QTextStream& out, QTextStream& err,
         err << "kix bench: " << error << '\n';
         return BenchFailure;
     }
+    // "auto" passing over a backend that is built in but unusable: say why, or the user sees CPU numbers
+    // without knowing the GPU was never tried.
+    const QString wanted = parser.value(device).trimmed().toLower();
+    const bool automatic = wanted.isEmpty() || wanted == QStringLiteral("auto");
+    for (const auto& b : registry->backends())
+        if (automatic && b.get() != backend && b->devices().isEmpty() && !b->unavailableReason().isEmpty())
+            err << "kix bench: no usable " << b->name() << " device (" << b->unavailableReason() << "); using "
+                << info.id << '\n';
     base.device = info.id;
     QStringList implementations = parser.value(impl).split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (implementations.isEmpty() || implementations == QStringList { QStringLiteral("all") })
@@ -341,6 +355,10 @@ int runBenchCommand(const QStringList& args, QTextStream& out, QTextStream& err,
         } else if (!writeError.isEmpty()) {
             err << "  " << writeError << '\n';
         }
+        // Recorded in the document too; said here because a throttled GPU makes every number after it suspect.
+        const auto warning = result.deviceDetails.find("warning");
+        if (warning != result.deviceDetails.end() && warning->is_string() && !warning->get<std::string>().empty())
+            err << "  warning: " << QString::fromStdString(warning->get<std::string>()) << '\n';
         err.flush();
         results << result;
     }

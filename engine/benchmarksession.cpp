@@ -41,6 +41,10 @@ QString BenchmarkSession::resolve(BenchmarkSpec& spec) const
     if (!m_registry.resolve(spec.device, backend, device, error))
         return error;
     spec.device = device.id;
+    // KIX_CUDA_GRAPH=1 makes graph replay the default on CUDA devices (for the GUI, which has no switch for
+    // it); resolved here so that the run document records what actually ran.
+    if (backend->name() == QStringLiteral("cuda") && qEnvironmentVariableIntValue("KIX_CUDA_GRAPH") == 1)
+        spec.timing.cudaGraph = true;
     const QStringList implementations = backend->implementations();
     if (spec.implementation.isEmpty())
         spec.implementation = implementations.value(0);

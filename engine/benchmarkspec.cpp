@@ -145,6 +145,8 @@ QString validateSpec(const BenchmarkSpec& spec, const DeviceInfo* device)
     if (device) {
         if (!spec.device.isEmpty() && spec.device != device->id)
             return QStringLiteral("spec is for device %1, not %2").arg(spec.device, device->id);
+        if (t.cudaGraph && device->backend != QStringLiteral("cuda"))
+            return QStringLiteral("CUDA-graph replay needs a CUDA device, not %1").arg(device->id);
         if (device->memoryBytes > 0 && spec.footprintBytes() > device->memoryBytes)
             return QStringLiteral("the tensors of %1 (%2) do not fit in the memory of %3 (%4)")
                 .arg(spec.workloadSlug(), gib(spec.footprintBytes()), device->id, gib(device->memoryBytes));

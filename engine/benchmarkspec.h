@@ -26,6 +26,9 @@ struct TimingSettings
     double maxMs = 2000; // time cap of a noise-based run, ms of measured time
     int minSamples = 5; // never fewer, even when one repetition is longer than the budget
     int maxSamples = 100000; // never more, however fast the repetition
+    // CUDA only: each repetition replays the pass as one CUDA graph launch (captured once) instead of one
+    // launch per kernel, which takes the host's launch overhead out of short passes. Part of the protocol.
+    bool cudaGraph = false;
 };
 
 // One benchmark: an op, a pass, a workload, an implementation, a device and how to time it.

@@ -56,7 +56,47 @@ nlohmann::json clockJson(const cuda::ClockSample& c)
 
 } // namespace
 
-CudaPreparedBenchmark::CudaPreparedBenchmark(const BenchmarkSpec& spec, int device, bool graphReplay)
+nlohmann::json cudaRunDetails(const cuda::ClockSample& before, const cuda::ClockSample& after, const std::string& plan)
+{
+    nlohmann::json details = {
+        { "clocks", { { "before", clockJson(before) }, { "after", clockJson(after) } } },
+        { "launchPlan", plan },
+    };
+    const std::string warning = cuda::throttleWarning(before, after);
+    if (!warning.empty())
+        details["warning"] = warning;
+    return details;
+}
+
+nlohmann::json cudaEnvironment(const cuda::DeviceSummary& d, const std::string& nvmlDriver)
+{
+    return {
+        { "hardware",
+            {
+                { "vendor", "nvidia" },
+                { "product", d.name },
+                { "architecture", d.architecture },
+                { "multiprocessors", d.multiprocessors },
+                { "memoryBytes", d.memoryBytes },
+                { "l2CacheBytes", d.l2Bytes },
+                { "maxSmClockMHz", d.maxSmClockKHz / 1000 },
+                { "memoryClockMHz", d.memoryClockKHz / 1000 },
+                { "memoryBusBits", d.memoryBusBits },
+                { "eccEnabled", d.eccEnabled },
+            } },
+        { "software",
+            {
+                // Without NVML the driver's own version is unknown; its CUDA version is the best there is.
+                { "driver", nvmlDriver.empty() ? cuda::cudaVersionText(d.driverVersion) : nvmlDriver },
+                { "cudaDriver", cuda::cudaVersionText(d.driverVersion) },
+                { "cudaRuntime", cuda::cudaVersionText(d.runtimeVersion) },
+                { "nvcc", cuda::nvccVersion() },
+                { "cudaArchitectures", cuda::compiledArchitectures() },
+            } },
+    };
+}
+
+CudaPreparedBenchmark::CudaPreparedBenchmark(const BenchmarkSpec& spec, int device)
 {
     cuda::BenchConfig config;
     if (!cuda::implFromName(utf8(spec.implementation).c_str(), config.impl))
@@ -72,7 +112,7 @@ CudaPreparedBenchmark::CudaPreparedBenchmark(const BenchmarkSpec& spec, int devi
     config.shape.eps = static_cast<float>(spec.eps);
     config.seed = spec.seed;
     config.device = device;
-    config.graph = graphReplay;
+    config.graph = spec.timing.cudaGraph;
     m_bench = rethrow([&] { return std::make_unique<cuda::GroupNormBench>(config); });
 }
 
@@ -80,13 +120,20 @@ CudaPreparedBenchmark::~CudaPreparedBenchmark() = default;
 
 void CudaPreparedBenchmark::run()
 {
+    m_warmedUp = m_warmedUp || m_timed;
     rethrow([&] { m_bench->run(); });
 }
 
 double CudaPreparedBenchmark::timedRun()
 {
-    if (!m_before) // the first repetition the harness times: the clocks as measuring begins
+    // The clocks as measuring begins: at the first timed repetition after the warm-up. The estimate phase
+    // before it follows the host-side correctness check, during which the GPU idles and clocks down, so its
+    // sample only stands in when there is no warm-up.
+    if (!m_before || (m_warmedUp && !m_beforeAfterWarmUp)) {
         m_before = std::make_unique<cuda::ClockSample>(cuda::sampleClocks(m_bench->device().pciBusId));
+        m_beforeAfterWarmUp = m_warmedUp;
+    }
+    m_timed = true;
     return rethrow([&] { return m_bench->timedRunNs(); });
 }
 
@@ -100,12 +147,10 @@ void CudaPreparedBenchmark::readOutput(Output which, qint64 offset, qint64 count
     rethrow([&] { m_bench->readOutput(benchOutput(which), offset, count, destination); });
 }
 
-nlohmann::json CudaPreparedBenchmark::clockReport()
+nlohmann::json CudaPreparedBenchmark::runDetails()
 {
     const cuda::ClockSample after = cuda::sampleClocks(m_bench->device().pciBusId);
-    const cuda::ClockSample before = m_before ? *m_before : after;
-    return { { "before", clockJson(before) }, { "after", clockJson(after) },
-        { "warning", cuda::throttleWarning(before, after) } };
+    return cudaRunDetails(m_before ? *m_before : after, after, m_bench->plan());
 }
 
 QString CudaPreparedBenchmark::plan() const
@@ -113,17 +158,14 @@ QString CudaPreparedBenchmark::plan() const
     return QString::fromStdString(m_bench->plan());
 }
 
-CudaBackend::CudaBackend()
-    : m_graphReplay(qEnvironmentVariableIntValue("KIX_CUDA_GRAPH") == 1)
-{
-}
+CudaBackend::CudaBackend() = default;
 
 QString CudaBackend::name() const
 {
     return QStringLiteral("cuda");
 }
 
-void CudaBackend::discover()
+void CudaBackend::discover() const
 {
     QMutexLocker lock(&m_mutex);
     if (m_discovered)
@@ -165,7 +207,7 @@ QVector<DeviceInfo> CudaBackend::devices()
     return m_devices;
 }
 
-QString CudaBackend::unavailableReason()
+QString CudaBackend::unavailableReason() const
 {
     discover();
     return m_devices.isEmpty() ? m_unavailable : QString();
@@ -185,7 +227,6 @@ nlohmann::json CudaBackend::implementationInfo(const QString& implementation) co
         { "kixVersion", KIX_VERSION },
         { "nvcc", cuda::nvccVersion() },
         { "cudaArchitectures", cuda::compiledArchitectures() },
-        { "launch", m_graphReplay ? "cuda_graph" : "stream" },
         { "algorithm",
             fused
                 ? "one (n, g) row per block (or per warp, 4 per block, for rows <= 32 x elements/thread) resident in "
@@ -204,30 +245,7 @@ nlohmann::json CudaBackend::implementationInfo(const QString& implementation) co
 
 nlohmann::json CudaBackend::environment(const DeviceInfo& device)
 {
-    const cuda::DeviceSummary d = rethrow([&] { return cuda::queryDevice(device.index); });
-    const std::string driver = cuda::nvmlDriverVersion();
-    return {
-        { "hardware",
-            {
-                { "vendor", "nvidia" },
-                { "product", d.name },
-                { "architecture", d.architecture },
-                { "multiprocessors", d.multiprocessors },
-                { "memoryBytes", d.memoryBytes },
-                { "l2CacheBytes", d.l2Bytes },
-                { "maxSmClockMHz", d.maxSmClockKHz / 1000 },
-                { "memoryClockMHz", d.memoryClockKHz / 1000 },
-                { "memoryBusBits", d.memoryBusBits },
-            } },
-        { "software",
-            {
-                { "driver", driver.empty() ? cuda::cudaVersionText(d.driverVersion) : driver },
-                { "cudaDriver", cuda::cudaVersionText(d.driverVersion) },
-                { "cudaRuntime", cuda::cudaVersionText(d.runtimeVersion) },
-                { "nvcc", cuda::nvccVersion() },
-                { "cudaArchitectures", cuda::compiledArchitectures() },
-            } },
-    };
+    return cudaEnvironment(rethrow([&] { return cuda::queryDevice(device.index); }), cuda::nvmlDriverVersion());
 }
 
 QString CudaBackend::timerName() const
@@ -245,7 +263,7 @@ std::unique_ptr<PreparedBenchmark> CudaBackend::prepare(const BenchmarkSpec& spe
     const QString impl = spec.implementation.isEmpty() ? implementations().front() : spec.implementation;
     BenchmarkSpec resolved = spec;
     resolved.implementation = impl;
-    return std::make_unique<CudaPreparedBenchmark>(resolved, device.index, m_graphReplay);
+    return std::make_unique<CudaPreparedBenchmark>(resolved, device.index);
 }
 
 } // namespace kix

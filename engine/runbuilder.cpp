@@ -128,14 +128,19 @@ nlohmann::json RunBuilder::protocol() const
     };
     if (t.noiseStop)
         measurementSpec["noiseStop"] = { { "relativeStandardError", t.noiseTarget }, { "maxMs", t.maxMs } };
+    // Only graph runs say how they launch, so the protocol (and digest) of every other run stays as it was.
+    if (t.cudaGraph)
+        measurementSpec["launch"] = "cuda_graph";
     const std::string notes = "Timed: the " + utf8(pass) + " pass"
         + (spec.pass == Pass::Backward    ? " alone (mean and rstd from one forward run before timing)"
                 : spec.pass == Pass::Full ? " (forward then backward)"
                                           : "")
+        + (t.cudaGraph ? ", replayed as one CUDA graph launch per repetition (captured once before timing)" : "")
         + " with kix's do_bench-style loop: warm-up by time, repetitions by time budget, a cache flush before "
           "every repetition outside the timed window, every sample kept in timing.samplesNs; median with "
           "p20/p80. Outputs were checked against a float64 reference first. Comparable only within one kernel, "
-          "workload, timed pass, and device.";
+          "workload, timed pass, and device"
+        + (t.cudaGraph ? ", and with other CUDA-graph runs." : ".");
     return {
         { "kind", "BenchmarkProtocol" },
         { "apiVersion", kApiVersion },
@@ -143,8 +148,12 @@ nlohmann::json RunBuilder::protocol() const
             { { "harness", { { "name", "kix-engine" }, { "repository", "kix" } } }, { "measurement", measurementSpec },
                 { "comparability", { { "notes", notes }, { "family", "kix_engine" } } } } },
         { "metadata",
-            { { "name", nameSlug(QStringLiteral("kix-engine-%1-%2").arg(m_timer, pass)) },
-                { "title", utf8(QStringLiteral("kix engine · %1 pass").arg(pass)) } } },
+            { { "name",
+                  nameSlug(QStringLiteral("kix-engine-%1-%2%3")
+                               .arg(m_timer, pass, t.cudaGraph ? QStringLiteral("-cuda-graph") : QString())) },
+                { "title",
+                    utf8(QStringLiteral("kix engine · %1 pass%2")
+                             .arg(pass, t.cudaGraph ? QStringLiteral(" · CUDA graph") : QString())) } } },
     };
 }
 

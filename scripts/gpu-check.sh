@@ -10,6 +10,9 @@
 #   5. the seed workload and Liger's channels sweep (C 32..2048, M 128, H 512, cpg 4), forward, backward and
 #      full, fp32 and bf16, both implementations (kix bench --device cuda when it builds, else kix_cuda_check);
 #      kix-fused on the seed workload also as CUDA-graph replay and with 64 bytes per thread (tuning);
+#      with kix bench, every run document is checked for what the CUDA backend must record (the GPU's
+#      environment, the SM clocks around the timing loop, any throttling warning) and the graph replay
+#      also runs as `kix bench --cuda-graph`, whose documents must say cuda_graph in their protocol;
 #   6. torch.nn.GroupNorm on the same shapes (scripts/torch_groupnorm_bench.py; skipped without torch);
 #   7. a summary table. Everything lands in $OUT (at most 8 files):
 #      gpu-check.log, summary.md, verify.txt, environment.json, kix-runs.jsonl, torch-runs.jsonl, kix-bench-raw.jsonl
@@ -107,6 +110,8 @@ cat "$BUILD/info.json"
 if [ -n "$KIX" ]; then
     echo "-- kix bench --device cuda on a tiny shape (expected to name the CUDA error without a device):"
     "$KIX" bench --device cuda --pass forward --shape 2,8,16 --channels-per-group 2 --out "$BUILD/probe" --rep-ms 1 --warmup-ms 1; echo "exit status $?"
+    echo "-- kix bench --device cpu --cuda-graph (expected to be refused: CUDA devices only):"
+    "$KIX" bench --device cpu --cuda-graph --pass forward --shape 2,8,16 --channels-per-group 2 --out "$BUILD/probe" 2>&1 | head -1; echo "exit status ${PIPESTATUS[0]}"
     if [ $HAVE_GPU = 0 ]; then
         echo "-- kix bench --device auto (falls back to the CPU):"
         "$KIX" bench --device auto --pass forward --shape 2,8,16 --channels-per-group 2 --out "$BUILD/probe" --rep-ms 1 --warmup-ms 1; echo "exit status $?"
@@ -114,6 +119,45 @@ if [ -n "$KIX" ]; then
 fi
 
 gpu_skip() { echo "SKIPPED (no GPU): $*"; }
+
+# check_kix_docs DIR LAUNCH: the kix bench documents in DIR record the CUDA environment (GPU, sm_XX, driver
+# and runtime, memory, clocks, L2), the SM clocks before and after timing (engine.deviceDetails.clocks) and
+# LAUNCH ("cuda_graph" or "stream") in their protocol; prints the throttling warnings. Fails when one doesn't.
+check_kix_docs() {
+    [ -n "$PY" ] || { echo "python3 not found: documents not checked"; return 0; }
+    "$PY" - "$1" "$2" <<'PYEOF'
+import glob, json, sys
+directory, launch = sys.argv[1], sys.argv[2]
+need_hw = ["product", "architecture", "memoryBytes", "l2CacheBytes", "maxSmClockMHz", "memoryClockMHz"]
+need_sw = ["driver", "cudaDriver", "cudaRuntime"]
+files, bad, warnings = sorted(glob.glob(directory + "/*.json")), [], []
+for f in files:
+    doc = json.load(open(f))
+    env = doc["environment"]["spec"]
+    engine = doc["run"]["spec"]["sourceNative"]["engine"]
+    details = engine.get("deviceDetails", {})
+    measured = doc["protocol"]["spec"]["measurement"].get("launch", "stream")
+    missing = [k for k in need_hw if k not in env.get("hardware", {})] + \
+              [k for k in need_sw if k not in env.get("software", {})]
+    if "clocks" not in details:
+        missing.append("deviceDetails.clocks")
+    if measured != launch:
+        missing.append(f"protocol launch {measured} (expected {launch})")
+    if missing:
+        bad.append(f"{f.rsplit('/', 1)[-1]}: {', '.join(missing)}")
+    if details.get("warning"):
+        warnings.append(f"{f.rsplit('/', 1)[-1]}: {details['warning']}")
+print(f"{len(files)} kix bench document(s) in {directory}; launch {launch}; "
+      f"{len(bad)} incomplete, {len(warnings)} with a clock warning")
+if files:
+    last = json.load(open(files[-1]))
+    print("  environment:", json.dumps(last["environment"]["spec"]))
+    print("  clocks of the last run:", json.dumps(last["run"]["spec"]["sourceNative"]["engine"].get("deviceDetails", {}).get("clocks")))
+for line in bad + warnings:
+    print("  " + line)
+sys.exit(1 if bad or not files else 0)
+PYEOF
+}
 
 # --------------------------------------------------------------------------------------- correctness
 step "correctness: kix-reference and kix-fused against the float64 reference"
@@ -177,6 +221,14 @@ else
             --shape 128,2048,512 --channels-per-group 4 --sweep channels=$CHANNELS --rep-ms "$KIX_REP_MS" \
             --out "$BUILD/kix-runs" || fail "kix bench"
         for f in "$BUILD"/kix-runs/*.json; do [ -f "$f" ] && "$PY" -c 'import json,sys;print(json.dumps(json.load(open(sys.argv[1])),ensure_ascii=False))' "$f"; done >>"$OUT/kix-runs.jsonl"
+        check_kix_docs "$BUILD/kix-runs" stream || fail "kix bench documents (environment, clocks)"
+        # Kept out of kix-runs.jsonl: the summary tells implementations apart by name only, so these would
+        # overwrite the stream rows; kix_cuda_check --graph below gives the summary its graph row.
+        echo "-- kix bench --cuda-graph, kix-fused, seed workload, fp32"
+        rm -rf "$BUILD/kix-graph-runs"
+        timeout 90 "$KIX" bench --device cuda --cuda-graph --pass forward,backward,full --dtype fp32 --impl kix-fused \
+            --rep-ms "$KIX_REP_MS" --out "$BUILD/kix-graph-runs" || fail "kix bench --cuda-graph"
+        check_kix_docs "$BUILD/kix-graph-runs" cuda_graph || fail "kix bench --cuda-graph documents"
     else
         timeout 300 "$CHECK" bench --impl "$IMPLS" --pass forward,backward,full --dtype fp32,bf16 --batch 128 \
             --channels "$CHANNELS" --hidden 512 --channels-per-group 4 --rep-ms "$KIX_REP_MS" >>"$RAW" || fail "kix_cuda_check bench"

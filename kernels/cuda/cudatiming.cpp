@@ -42,6 +42,7 @@ DeviceSummary queryDevice(int index)
     d.memoryBytes = static_cast<std::int64_t>(prop.totalGlobalMem);
     d.multiprocessors = prop.multiProcessorCount;
     d.l2Bytes = prop.l2CacheSize;
+    d.eccEnabled = prop.ECCEnabled != 0;
     KIX_CUDA_CHECK(cudaDeviceGetAttribute(&d.maxSmClockKHz, cudaDevAttrClockRate, index));
     KIX_CUDA_CHECK(cudaDeviceGetAttribute(&d.memoryClockKHz, cudaDevAttrMemoryClockRate, index));
     KIX_CUDA_CHECK(cudaDeviceGetAttribute(&d.memoryBusBits, cudaDevAttrGlobalMemoryBusWidth, index));
@@ -149,6 +150,7 @@ std::string nvmlDriverVersion()
 
 std::string throttleWarning(const ClockSample& before, const ClockSample& after)
 {
+    constexpr unsigned long long kIdle = 0x1;
     // SW power cap 0x4, HW slowdown 0x8, SW thermal 0x20, HW thermal 0x40, HW power brake 0x80.
     constexpr unsigned long long kBadReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
     std::string warning;
@@ -156,7 +158,8 @@ std::string throttleWarning(const ClockSample& before, const ClockSample& after)
         if (!s->valid)
             continue;
         const char* when = s == &before ? "before" : "after";
-        if (s->maxSmMHz > 0 && s->smMHz * 4 < s->maxSmMHz * 3)
+        // 64-bit products: no overflow whatever NVML returns.
+        if (!(s->reasons & kIdle) && s->maxSmMHz > 0 && 4ULL * s->smMHz < 3ULL * s->maxSmMHz)
             warning += std::string(warning.empty() ? "" : "; ") + "SM clock " + std::to_string(s->smMHz) + " MHz "
                 + when + " the repetitions, below 75% of its maximum " + std::to_string(s->maxSmMHz) + " MHz";
         if (s->reasons & kBadReasons)

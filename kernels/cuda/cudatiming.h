@@ -27,6 +27,7 @@ struct DeviceSummary
     int maxSmClockKHz = 0; // peak, as the runtime reports it
     int memoryClockKHz = 0; // peak
     int memoryBusBits = 0;
+    bool eccEnabled = false; // ECC on DRAM costs bandwidth on boards where it can be switched
     int driverVersion = 0; // 13000 = 13.0
     int runtimeVersion = 0;
     std::string pciBusId; // "0000:3B:00.0", also how NVML finds the same device
@@ -53,7 +54,9 @@ ClockSample sampleClocks(const std::string& pciBusId);
 std::string nvmlDriverVersion();
 
 // Warning text when the clocks during a measurement look throttled: the SM clock below 75% of the
-// maximum (nvbench's threshold) before or after, or a thermal/power reason bit; empty when fine.
+// maximum (nvbench's threshold) before or after, or a thermal/power reason bit; empty when fine. A sample
+// taken while NVML reports the GPU idle (reason bit 0x1) is not judged by its clock: an idle GPU clocks
+// down on purpose. Invalid samples (no NVML) are skipped.
 std::string throttleWarning(const ClockSample& before, const ClockSample& after);
 
 // Zeroes a buffer twice the L2 size (at least 64 MiB) so that the next kernel reads from DRAM.

@@ -72,6 +72,104 @@ public:
     }
 };
 
+// Reports run details the way the CUDA backend reports its clocks: a warning, and how many timed repetitions
+// had run when the session asked (it must ask after the timing loop, not before).
+class Detailed : public PreparedBenchmark
+{
+public:
+    explicit Detailed(std::unique_ptr<PreparedBenchmark> inner)
+        : m_inner(std::move(inner))
+    {
+    }
+    void run() override { m_inner->run(); }
+    double timedRun() override
+    {
+        ++m_timed;
+        return m_inner->timedRun();
+    }
+    void flushCaches() override { m_inner->flushCaches(); }
+    void readOutput(Output which, qint64 offset, qint64 count, float* destination) override
+    {
+        m_inner->readOutput(which, offset, count, destination);
+    }
+    nlohmann::json runDetails() override
+    {
+        return { { "timedBeforeDetails", m_timed },
+            { "warning", "SM clock 900 MHz after the repetitions (simulated)" } };
+    }
+
+private:
+    std::unique_ptr<PreparedBenchmark> m_inner;
+    int m_timed = 0;
+};
+
+class DetailedCpuBackend : public CpuBackend
+{
+public:
+    DetailedCpuBackend()
+    {
+        setCopyBytes(2 << 20);
+        setFlushBytes(256 << 10);
+    }
+    std::unique_ptr<PreparedBenchmark> prepare(const BenchmarkSpec& spec, const DeviceInfo& device) override
+    {
+        return std::make_unique<Detailed>(CpuBackend::prepare(spec, device));
+    }
+};
+
+// The CPU backend under the name "cuda" (device "cuda:0"): CUDA-only options such as --cuda-graph go through
+// the CLI, the session and the document without a GPU. Remembers the last spec it prepared.
+class CpuAsCudaBackend : public CpuBackend
+{
+public:
+    CpuAsCudaBackend()
+    {
+        setCopyBytes(2 << 20);
+        setFlushBytes(256 << 10);
+    }
+    QString name() const override { return QStringLiteral("cuda"); }
+    QVector<DeviceInfo> devices() override
+    {
+        QVector<DeviceInfo> found = CpuBackend::devices();
+        for (DeviceInfo& d : found) {
+            d.backend = name();
+            d.id = QStringLiteral("cuda:0");
+        }
+        return found;
+    }
+    std::unique_ptr<PreparedBenchmark> prepare(const BenchmarkSpec& spec, const DeviceInfo& device) override
+    {
+        lastSpec = spec;
+        return CpuBackend::prepare(spec, device);
+    }
+    BenchmarkSpec lastSpec;
+};
+
+// A GPU backend on a machine where it finds no device, and says why (or not, when `reason` is empty).
+class NoDeviceBackend : public Backend
+{
+public:
+    explicit NoDeviceBackend(QString reason)
+        : m_reason(std::move(reason))
+    {
+    }
+    QString name() const override { return QStringLiteral("cuda"); }
+    QVector<DeviceInfo> devices() override { return {}; }
+    QString unavailableReason() const override { return m_reason; }
+    QStringList implementations() const override { return { QStringLiteral("kix-fused") }; }
+    nlohmann::json implementationInfo(const QString&) const override { return nlohmann::json::object(); }
+    nlohmann::json environment(const DeviceInfo&) override { return nlohmann::json::object(); }
+    QString timerName() const override { return QStringLiteral("cuda_events"); }
+    double measureCopyBandwidth(const DeviceInfo&) override { throw BackendError("no device"); }
+    std::unique_ptr<PreparedBenchmark> prepare(const BenchmarkSpec&, const DeviceInfo&) override
+    {
+        throw BackendError("no device");
+    }
+
+private:
+    QString m_reason;
+};
+
 // A spec that runs in well under a millisecond per repetition.
 inline BenchmarkSpec tinySpec(Pass pass = Pass::Forward, DType dtype = DType::F32)
 {

@@ -7,6 +7,7 @@
 #include "smallcpu.h"
 
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,16 +23,42 @@ struct Outcome
     QString err;
 };
 
-Outcome bench(const QStringList& args)
+// `registry` null: every built-in backend, as `kix bench` runs.
+Outcome benchWith(BackendRegistry* registry, const QStringList& args)
 {
-    auto registry = smallCpuRegistry();
     Outcome o;
     QTextStream out(&o.out);
     QTextStream err(&o.err);
-    o.code = runBenchCommand(args, out, err, registry.get());
+    o.code = runBenchCommand(args, out, err, registry);
     out.flush();
     err.flush();
     return o;
+}
+
+Outcome bench(const QStringList& args)
+{
+    auto registry = smallCpuRegistry();
+    return benchWith(registry.get(), args);
+}
+
+// A "cuda" backend first (as the built-in registry orders them), then the small CPU backend.
+std::unique_ptr<BackendRegistry> cudaThenCpu(std::unique_ptr<Backend> cuda)
+{
+    std::vector<std::unique_ptr<Backend>> backends;
+    backends.push_back(std::move(cuda));
+    backends.push_back(smallCpuBackend());
+    return std::make_unique<BackendRegistry>(std::move(backends));
+}
+
+nlohmann::json onlyDocument(const QString& path)
+{
+    const QStringList files = QDir(path).entryList({ QStringLiteral("*.json") }, QDir::Files);
+    if (files.size() != 1)
+        return nullptr;
+    QFile file(QDir(path).filePath(files.front()));
+    if (!file.open(QIODevice::ReadOnly))
+        return nullptr;
+    return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
 }
 
 QStringList jsonFiles(const QString& path)
@@ -52,6 +79,10 @@ private slots:
     void usageErrors_data();
     void usageErrors();
     void missingDeviceIsAFailure();
+    void unavailableDeviceSaysWhy();
+    void builtInCudaSaysWhy();
+    void cudaGraphOption();
+    void runWarningIsShown();
     void help();
     void sweepValues_data();
     void sweepValues();
@@ -119,6 +150,167 @@ void TestBenchCli::missingDeviceIsAFailure()
         = bench({ QStringLiteral("--device"), QStringLiteral("tpu"), QStringLiteral("--out"), dir.path() });
     QCOMPARE(bad.code, int(BenchFailure));
     QVERIFY(bad.err.contains(QStringLiteral("unknown device 'tpu'")));
+}
+
+void TestBenchCli::unavailableDeviceSaysWhy()
+{
+    QTemporaryDir dir;
+    const QString reason = QStringLiteral("cudaErrorNoDevice (no CUDA-capable device is detected)");
+    auto registry = cudaThenCpu(std::make_unique<NoDeviceBackend>(reason));
+    for (const QString& device : { QStringLiteral("cuda"), QStringLiteral("cuda:1") }) {
+        const Outcome o
+            = benchWith(registry.get(), { QStringLiteral("--device"), device, QStringLiteral("--out"), dir.path() });
+        QCOMPARE(o.code, int(BenchFailure));
+        QVERIFY2(o.err.contains(QStringLiteral("no usable cuda device: ") + reason), qPrintable(o.err));
+    }
+    // A backend with nothing to say keeps the plain message.
+    auto silent = cudaThenCpu(std::make_unique<NoDeviceBackend>(QString()));
+    const Outcome plain = benchWith(
+        silent.get(), { QStringLiteral("--device"), QStringLiteral("cuda"), QStringLiteral("--out"), dir.path() });
+    QVERIFY2(plain.err.contains(QStringLiteral("no cuda device found")), qPrintable(plain.err));
+    // auto falls back to the CPU and runs.
+    const Outcome autoRun = benchWith(registry.get(),
+        QStringList { QStringLiteral("--device"), QStringLiteral("auto"), QStringLiteral("--shape"),
+            QStringLiteral("2,8,16"), QStringLiteral("--channels-per-group"), QStringLiteral("2"),
+            QStringLiteral("--pass"), QStringLiteral("forward"), QStringLiteral("--out"), dir.path() }
+            + kFast);
+    QVERIFY2(autoRun.code == BenchOk, qPrintable(autoRun.err));
+    QVERIFY(autoRun.err.contains(QStringLiteral(" on cpu")));
+    QVERIFY2(autoRun.err.contains(QStringLiteral("no usable cuda device (%1); using cpu").arg(reason)),
+        qPrintable(autoRun.err));
+    QCOMPARE(jsonFiles(dir.path()).size(), 1);
+    // Asked for the CPU, nothing is said about CUDA.
+    const Outcome cpuRun = benchWith(registry.get(),
+        QStringList { QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--shape"),
+            QStringLiteral("2,8,16"), QStringLiteral("--channels-per-group"), QStringLiteral("2"),
+            QStringLiteral("--pass"), QStringLiteral("forward"), QStringLiteral("--out"), dir.path() }
+            + kFast);
+    QVERIFY2(cpuRun.code == BenchOk && !cpuRun.err.contains(QStringLiteral("usable")), qPrintable(cpuRun.err));
+}
+
+void TestBenchCli::builtInCudaSaysWhy()
+{
+    // The backends this kix was built with, on this machine: a GPU-less machine must hear why.
+    BackendRegistry builtIn;
+    bool haveGpu = false;
+    for (const DeviceInfo& d : builtIn.devices())
+        haveGpu = haveGpu || d.backend == QStringLiteral("cuda");
+    Backend* backend = nullptr;
+    DeviceInfo info;
+    QString error;
+    QVERIFY2(builtIn.resolve(QStringLiteral("auto"), backend, info, error), qPrintable(error));
+    QCOMPARE(backend->name(), haveGpu ? QStringLiteral("cuda") : QStringLiteral("cpu"));
+#if KIX_HAVE_CUDA
+    QVERIFY(builtIn.backend(QStringLiteral("cuda")));
+    if (haveGpu)
+        QSKIP("a CUDA device is present");
+    const QString expected = QStringLiteral("cudaError");
+#else
+    QVERIFY(!builtIn.backend(QStringLiteral("cuda")));
+    const QString expected = QStringLiteral("this kix was built without the CUDA backend");
+#endif
+    QTemporaryDir dir;
+    for (const QString& device : { QStringLiteral("cuda"), QStringLiteral("cuda:0") }) {
+        const Outcome o
+            = benchWith(nullptr, { QStringLiteral("--device"), device, QStringLiteral("--out"), dir.path() });
+        QCOMPARE(o.code, int(BenchFailure));
+        QVERIFY2(o.err.contains(expected), qPrintable(o.err));
+        QVERIFY(!o.err.contains(QStringLiteral("no cuda device found")));
+    }
+    QVERIFY(jsonFiles(dir.path()).isEmpty());
+}
+
+void TestBenchCli::cudaGraphOption()
+{
+    qunsetenv("KIX_CUDA_GRAPH");
+    QTemporaryDir dir;
+    const QStringList tiny
+        = QStringList { QStringLiteral("--shape"), QStringLiteral("2,8,16"), QStringLiteral("--channels-per-group"),
+              QStringLiteral("2"), QStringLiteral("--pass"), QStringLiteral("forward") }
+        + kFast;
+    // Not for the CPU: refused before anything runs.
+    const Outcome cpu = bench(QStringList { QStringLiteral("--device"), QStringLiteral("cpu"),
+                                  QStringLiteral("--cuda-graph"), QStringLiteral("--out"), dir.path() }
+        + tiny);
+    QCOMPARE(cpu.code, int(BenchUsage));
+    QVERIFY2(cpu.err.contains(QStringLiteral("CUDA-graph replay needs a CUDA device, not cpu")), qPrintable(cpu.err));
+    QVERIFY(jsonFiles(dir.path()).isEmpty());
+    QVERIFY(bench({ QStringLiteral("--help") }).out.contains(QStringLiteral("--cuda-graph")));
+
+    for (const bool graph : { true, false }) {
+        auto backend = std::make_unique<CpuAsCudaBackend>();
+        CpuAsCudaBackend* cuda = backend.get();
+        std::vector<std::unique_ptr<Backend>> backends;
+        backends.push_back(std::move(backend));
+        BackendRegistry registry(std::move(backends));
+        QTemporaryDir out;
+        QStringList args
+            = QStringList { QStringLiteral("--device"), QStringLiteral("cuda"), QStringLiteral("--out"), out.path() }
+            + tiny;
+        if (graph)
+            args << QStringLiteral("--cuda-graph");
+        const Outcome o = benchWith(&registry, args);
+        QVERIFY2(o.code == BenchOk, qPrintable(o.err));
+        QCOMPARE(cuda->lastSpec.timing.cudaGraph, graph); // what the backend was asked to run
+        const nlohmann::json doc = onlyDocument(out.path());
+        QVERIFY(doc.is_object());
+        const nlohmann::json& protocol = doc.at("protocol").at("spec");
+        const std::string notes = protocol.at("comparability").at("notes").get<std::string>();
+        if (graph) {
+            QCOMPARE(protocol.at("measurement").at("launch").get<std::string>(), std::string("cuda_graph"));
+            QVERIFY2(notes.find("CUDA graph") != std::string::npos, notes.c_str());
+        } else {
+            QVERIFY(!protocol.at("measurement").contains("launch"));
+            QVERIFY(notes.find("graph") == std::string::npos);
+        }
+    }
+
+    // KIX_CUDA_GRAPH=1 makes it the default on CUDA devices only; the CPU still runs.
+    qputenv("KIX_CUDA_GRAPH", "1");
+    auto registry = cudaThenCpu(std::make_unique<CpuAsCudaBackend>());
+    auto* cuda = static_cast<CpuAsCudaBackend*>(registry->backend(QStringLiteral("cuda")));
+    QTemporaryDir envDir;
+    const Outcome onCuda = benchWith(registry.get(),
+        QStringList { QStringLiteral("--device"), QStringLiteral("cuda"), QStringLiteral("--out"), envDir.path() }
+            + tiny);
+    const Outcome onCpu = benchWith(registry.get(),
+        QStringList { QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--out"), envDir.path() }
+            + tiny);
+    qunsetenv("KIX_CUDA_GRAPH");
+    QVERIFY2(onCuda.code == BenchOk, qPrintable(onCuda.err));
+    QVERIFY(cuda->lastSpec.timing.cudaGraph);
+    QVERIFY2(onCpu.code == BenchOk, qPrintable(onCpu.err));
+}
+
+void TestBenchCli::runWarningIsShown()
+{
+    QTemporaryDir dir;
+    auto registry = smallCpuRegistry(std::make_unique<DetailedCpuBackend>());
+    const Outcome o = benchWith(registry.get(),
+        QStringList { QStringLiteral("--shape"), QStringLiteral("2,8,16"), QStringLiteral("--channels-per-group"),
+            QStringLiteral("2"), QStringLiteral("--pass"), QStringLiteral("forward"), QStringLiteral("--out"),
+            dir.path() }
+            + kFast);
+    QVERIFY2(o.code == BenchOk, qPrintable(o.err));
+    QVERIFY2(o.err.contains(QStringLiteral("  warning: SM clock 900 MHz after the repetitions (simulated)")),
+        qPrintable(o.err));
+    const nlohmann::json doc = onlyDocument(dir.path());
+    QVERIFY(doc.is_object());
+    const nlohmann::json& details = doc.at("run").at("spec").at("sourceNative").at("engine").at("deviceDetails");
+    QVERIFY(details.at("warning").get<std::string>().find("900 MHz") != std::string::npos);
+    // Asked after the timing loop: every timed repetition had run.
+    QVERIFY(details.at("timedBeforeDetails").get<std::size_t>()
+        >= doc.at("run").at("spec").at("timing").at("samplesNs").size());
+    // A plain CPU run says nothing.
+    QTemporaryDir plainDir;
+    const Outcome plain
+        = bench(QStringList { QStringLiteral("--shape"), QStringLiteral("2,8,16"),
+                    QStringLiteral("--channels-per-group"), QStringLiteral("2"), QStringLiteral("--pass"),
+                    QStringLiteral("forward"), QStringLiteral("--out"), plainDir.path() }
+            + kFast);
+    QVERIFY(!plain.err.contains(QStringLiteral("warning")));
+    QVERIFY(
+        !onlyDocument(plainDir.path()).at("run").at("spec").at("sourceNative").at("engine").contains("deviceDetails"));
 }
 
 void TestBenchCli::help()

@@ -28,6 +28,7 @@ private slots:
     void backendErrorsAreReportedNotThrown();
     void cancelledRunHasNoDocument();
     void copyBandwidthIsMeasuredOnce();
+    void runDetailsAreAskedAfterTiming();
 };
 
 void TestBenchmarkSession::runsAndDocuments_data()
@@ -173,6 +174,23 @@ void TestBenchmarkSession::copyBandwidthIsMeasuredOnce()
     QCOMPARE(session.copyBandwidth(*backend, device), first);
     const BenchmarkResult r = session.run(tinySpec());
     QCOMPARE(r.copyBandwidthGBs, first);
+}
+
+void TestBenchmarkSession::runDetailsAreAskedAfterTiming()
+{
+    auto registry = smallCpuRegistry(std::make_unique<DetailedCpuBackend>());
+    BenchmarkSession session(*registry);
+    const BenchmarkResult r = session.run(tinySpec());
+    QVERIFY2(r.status == BenchmarkResult::Status::Passed, qPrintable(r.message));
+    // The backend read its state once every timed repetition had run (estimate phase included).
+    QVERIFY(r.deviceDetails.at("timedBeforeDetails").get<int>() >= r.statistics.count + kEstimateRepetitions);
+    QVERIFY(r.document.at("run").at("spec").at("sourceNative").at("engine").at("deviceDetails") == r.deviceDetails);
+    // The plain CPU backend adds nothing.
+    auto plain = smallCpuRegistry();
+    BenchmarkSession plainSession(*plain);
+    const BenchmarkResult p = plainSession.run(tinySpec());
+    QVERIFY(p.deviceDetails.empty());
+    QVERIFY(!p.document.at("run").at("spec").at("sourceNative").at("engine").contains("deviceDetails"));
 }
 
 QTEST_GUILESS_MAIN(TestBenchmarkSession)

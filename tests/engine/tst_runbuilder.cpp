@@ -71,6 +71,7 @@ private slots:
     void failedRunHasNoTiming();
     void roundTripsThroughAFile();
     void deviceDetailsAreKept();
+    void cudaGraphIsPartOfTheProtocol();
 };
 
 void TestRunBuilder::documentIsShapedLikeTheSeed()
@@ -247,6 +248,26 @@ void TestRunBuilder::deviceDetailsAreKept()
     // Details are not part of what the digests identify.
     for (const char* key : { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" })
         QVERIFY(doc.at("run").at("spec").at(key) == plain.at("run").at("spec").at(key));
+}
+
+void TestRunBuilder::cudaGraphIsPartOfTheProtocol()
+{
+    const nlohmann::json plain = build(passedResult());
+    BenchmarkResult r = passedResult();
+    r.spec.timing.cudaGraph = true;
+    const nlohmann::json graph = build(r);
+    const nlohmann::json& measurement = graph.at("protocol").at("spec").at("measurement");
+    QCOMPARE(measurement.at("launch").get<std::string>(), std::string("cuda_graph"));
+    QVERIFY(!plain.at("protocol").at("spec").at("measurement").contains("launch"));
+    const std::string notes = graph.at("protocol").at("spec").at("comparability").at("notes").get<std::string>();
+    QVERIFY2(notes.find("one CUDA graph launch per repetition") != std::string::npos, notes.c_str());
+    // Graph and stream timings are different protocols: another digest, another name.
+    QVERIFY(graph.at("run").at("spec").at("protocolDigest") != plain.at("run").at("spec").at("protocolDigest"));
+    QVERIFY(graph.at("protocol").at("metadata").at("name") != plain.at("protocol").at("metadata").at("name"));
+    QVERIFY(graph.at("run").at("spec").at("workloadDigest") == plain.at("run").at("spec").at("workloadDigest"));
+    Diagnostics diagnostics;
+    QVERIFY(runFromDocument(graph, QStringLiteral("graph.json"), QString(), diagnostics));
+    QVERIFY(diagnostics.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRunBuilder)
