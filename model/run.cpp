@@ -53,7 +53,7 @@ QString Run::identityKey() const
 
 QByteArray Run::identityHash() const
 {
-    return QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5);
+    return identity.isEmpty() ? QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5) : identity;
 }
 
 void Run::finalize()
@@ -68,6 +68,8 @@ void Run::finalize()
     for (const KeyValue& label : labels)
         text += sep % label.key % QLatin1Char('=') % label.value;
     searchText = text.toLower().toUtf8();
+    identity = QByteArray(); // hash what the fields say now, not a stale value
+    identity = identityHash();
 }
 
 } // namespace kix

@@ -93,7 +93,10 @@ struct Run
     std::string raw; // the document as loaded, compact JSON
     QByteArray searchText; // lower-case UTF-8 of every displayed field, for the filter box (set by finalize())
 
-    // Fills searchText; called once by whoever builds the run.
+    QByteArray identity; // identityHash(), computed by finalize() on the thread that built the run: call finalize()
+                         // again after changing the externalId or a digest
+
+    // Fills searchText and identity; called once by whoever builds the run.
     void finalize();
 
     bool isLatency() const { return metric == Metric::Latency; }
