@@ -32,6 +32,14 @@ QVector<DeviceInfo> BenchmarkRunner::devices() const
     return m_registry->devices();
 }
 
+QString BenchmarkRunner::deviceProblem(const QString& device) const
+{
+    Backend* backend = nullptr;
+    DeviceInfo info;
+    QString error;
+    return m_registry->resolve(device, backend, info, error) ? QString() : error;
+}
+
 QStringList BenchmarkRunner::implementations(const QString& deviceId) const
 {
     Backend* backend = nullptr;

@@ -35,6 +35,9 @@ public:
 
     QVector<DeviceInfo> devices() const;
     QStringList implementations(const QString& deviceId) const;
+    // Why `device` ("cuda", "cuda:1") cannot run, in words for the user (the CUDA error, or a build without the
+    // CUDA backend); empty when it can.
+    QString deviceProblem(const QString& device) const;
     bool isRunning() const { return m_running; }
 
     // Starts a job; documents go to outputDirectory (empty: not written). Specs are checked first (device,

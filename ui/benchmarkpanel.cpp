@@ -94,11 +94,12 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
     }
     form->addRow(QStringLiteral("Device"), m_device);
     if (!hasCuda) {
-        auto* note = new QLabel(QStringLiteral("No CUDA device: none was found by the CUDA runtime (or this build has "
-                                               "no CUDA backend); the CPU runs instead."),
+        // The CUDA device list is empty: say why (the CUDA error, or a build without the CUDA backend).
+        m_cudaNote = new QLabel(QStringLiteral("No CUDA device: %1. The CPU runs instead.")
+                                    .arg(m_runner->deviceProblem(QStringLiteral("cuda"))),
             body);
-        note->setWordWrap(true);
-        form->addRow(QString(), note);
+        m_cudaNote->setWordWrap(true);
+        form->addRow(QString(), m_cudaNote);
     }
     m_implementation = new QComboBox(body);
     form->addRow(QStringLiteral("Implementation"), m_implementation);

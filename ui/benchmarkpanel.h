@@ -48,6 +48,7 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     QLabel* statusLabel() const { return m_status; }
+    QLabel* cudaNote() const { return m_cudaNote; } // null when a CUDA device is listed
 
 public slots:
     void start();
@@ -81,6 +82,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_cudaNote = nullptr;
 };
 
 // Adds the panel (with its own runner) to the window's right dock area and View menu, wired to addRuns.

@@ -28,6 +28,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void formMakesSpecs();
     void badFormSaysWhy();
+    void emptyCudaListSaysWhy();
     void runShowsInTheTable();
     void cancelLeavesNothing();
 };
@@ -73,6 +74,26 @@ void TestBenchmarkPanel::badFormSaysWhy()
     panel.start();
     QCOMPARE(panel.statusLabel()->text(), error);
     QVERIFY(panel.runButton()->isEnabled());
+}
+
+// Without a usable GPU (here, CI) the device list has no CUDA entry and the panel gives the reason.
+void TestBenchmarkPanel::emptyCudaListSaysWhy()
+{
+    BenchmarkRunner runner;
+    bool hasCuda = false;
+    for (const DeviceInfo& d : runner.devices())
+        hasCuda = hasCuda || d.backend == QLatin1String("cuda");
+    BenchmarkPanel panel(&runner);
+    if (hasCuda) {
+        QVERIFY(!panel.cudaNote());
+        QSKIP("a CUDA device is present: nothing to explain");
+    }
+    QVERIFY(panel.cudaNote());
+    const QString reason = runner.deviceProblem(QStringLiteral("cuda"));
+    QVERIFY(!reason.isEmpty());
+    QVERIFY(panel.cudaNote()->text().contains(reason));
+    QVERIFY(
+        reason.contains(QStringLiteral("cudaError")) || reason.contains(QStringLiteral("without the CUDA backend")));
 }
 
 void TestBenchmarkPanel::runShowsInTheTable()
