@@ -5,6 +5,17 @@
 
 namespace kix {
 
+gn::Shape BenchmarkSpec::shape() const
+{
+    gn::Shape s;
+    s.batch = batch;
+    s.channels = channels;
+    s.hidden = hidden;
+    s.channelsPerGroup = channelsPerGroup;
+    s.eps = static_cast<float>(eps);
+    return s;
+}
+
 QString passName(Pass pass)
 {
     switch (pass) {

@@ -51,6 +51,8 @@ struct BenchmarkSpec
     qint64 rows() const { return batch * groups(); } // one row = one (n, g) pair
     qint64 rowLength() const { return channelsPerGroup * hidden; }
     qint64 elements() const { return batch * channels * hidden; }
+    // The shape as the kernels take it (kernels/groupnorm_math.h).
+    gn::Shape shape() const;
 
     // "batch128-channels2048-channels_per_group4-hidden512-fp32": keys in alphabetical order, dtype last,
     // eps left out (as in the seed's externalId).

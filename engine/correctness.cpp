@@ -20,17 +20,6 @@ QString CorrectnessResult::summary() const
 
 namespace {
 
-gn::Shape shapeOf(const BenchmarkSpec& spec)
-{
-    gn::Shape s;
-    s.batch = spec.batch;
-    s.channels = spec.channels;
-    s.hidden = spec.hidden;
-    s.channelsPerGroup = spec.channelsPerGroup;
-    s.eps = static_cast<float>(spec.eps);
-    return s;
-}
-
 // Outputs read back from the device: whole tensors once when they are small, else range by range.
 class OutputReader
 {
@@ -107,7 +96,7 @@ struct Errors
 
 CorrectnessResult checkCorrectness(PreparedBenchmark& benchmark, const BenchmarkSpec& spec)
 {
-    const gn::Shape shape = shapeOf(spec);
+    const gn::Shape shape = spec.shape();
     const bool forward = spec.pass != Pass::Backward;
     const bool backward = spec.pass != Pass::Forward;
     const qint64 length = spec.rowLength();

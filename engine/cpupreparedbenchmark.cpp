@@ -10,17 +10,6 @@
 namespace kix {
 namespace {
 
-gn::Shape shapeOf(const BenchmarkSpec& spec)
-{
-    gn::Shape s;
-    s.batch = spec.batch;
-    s.channels = spec.channels;
-    s.hidden = spec.hidden;
-    s.channelsPerGroup = spec.channelsPerGroup;
-    s.eps = static_cast<float>(spec.eps);
-    return s;
-}
-
 std::size_t bytes(qint64 count, std::size_t size)
 {
     return static_cast<std::size_t>(count) * size;
@@ -48,7 +37,7 @@ CpuPreparedBenchmark::CpuPreparedBenchmark(const BenchmarkSpec& spec, ThreadPool
             m_dx = AlignedBuffer(bytes(spec.elements(), storage));
             m_dweight = AlignedBuffer(bytes(spec.channels, sizeof(float)));
             m_dbias = AlignedBuffer(bytes(spec.channels, sizeof(float)));
-            m_workspace = AlignedBuffer(gn::cpu::backwardWorkspaceFloats(shapeOf(spec)) * sizeof(float));
+            m_workspace = AlignedBuffer(gn::cpu::backwardWorkspaceFloats(spec.shape()) * sizeof(float));
         }
         m_flush = AlignedBuffer(static_cast<std::size_t>(flushBytes) / 8 * 8);
     } catch (const std::bad_alloc&) {
@@ -100,7 +89,7 @@ void CpuPreparedBenchmark::zero(AlignedBuffer& buffer)
 void CpuPreparedBenchmark::runForward(void* y)
 {
     gn::cpu::ForwardArgs args;
-    args.shape = shapeOf(m_spec);
+    args.shape = m_spec.shape();
     args.dtype = m_spec.dtype;
     args.x = m_x.data();
     args.weight = m_weight.as<float>();
@@ -114,7 +103,7 @@ void CpuPreparedBenchmark::runForward(void* y)
 void CpuPreparedBenchmark::runBackward()
 {
     gn::cpu::BackwardArgs args;
-    args.shape = shapeOf(m_spec);
+    args.shape = m_spec.shape();
     args.dtype = m_spec.dtype;
     args.x = m_x.data();
     args.dy = m_dy.data();
