@@ -105,11 +105,7 @@ CudaPreparedBenchmark::CudaPreparedBenchmark(const BenchmarkSpec& spec, int devi
         : spec.pass == Pass::Backward        ? cuda::BenchPass::Backward
                                              : cuda::BenchPass::Full;
     config.dtype = spec.dtype;
-    config.shape.batch = spec.batch;
-    config.shape.channels = spec.channels;
-    config.shape.hidden = spec.hidden;
-    config.shape.channelsPerGroup = spec.channelsPerGroup;
-    config.shape.eps = static_cast<float>(spec.eps);
+    config.shape = spec.shape();
     config.seed = spec.seed;
     config.device = device;
     config.graph = spec.timing.cudaGraph;
