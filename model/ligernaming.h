@@ -1,0 +1,29 @@
+#pragma once
+// Names, slugs, GPU facts and the protocol and environment documents of runs imported from Liger-Kernel's
+// benchmark CSV. Internal to kix_model (ligercsv.cpp).
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace kix::liger {
+
+using json = nlohmann::json;
+
+inline constexpr const char* kApiVersion = "kernelindex.dev/v1alpha1";
+
+bool isAsciiAlnum(char c);
+char asciiLower(char c);
+std::string lower(std::string s);
+// "NVIDIA B200" -> "nvidia-b200": lower case, runs of anything else one '-', none at either end.
+std::string slugify(const std::string& s);
+
+// "group_norm" -> "GroupNorm"; well-known abbreviations keep their usual spelling ("rms_norm" -> "RMSNorm").
+std::string kernelDisplayName(const std::string& kernel);
+std::string architectureOf(const std::string& product); // "sm_100" for "NVIDIA B200"; "" when unknown
+std::string vendorOf(const std::string& product); // "nvidia"; "" when unknown
+std::string digest(const json& value); // "sha256:" + hex of the canonical JSON
+json protocolDocument(const std::string& pass, bool memory);
+json environmentDocument(const std::string& product);
+
+} // namespace kix::liger
