@@ -4,7 +4,9 @@
 #include "engine/benchmarkrunner.h"
 #include "engine/benchmarkspec.h"
 #include "model/documentparser.h"
+#include "ui/diagnosticsmodel.h"
 #include "ui/mainwindow.h"
+#include "ui/runsession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -242,6 +244,7 @@ void BenchmarkPanel::start()
     }
     m_done = 0;
     m_failures = 0;
+    m_refused = 0;
     m_job = m_runner->start(list, resultsFolder());
     if (m_job == 0) {
         m_status->setText(QStringLiteral("A benchmark is already running."));
@@ -280,8 +283,16 @@ void BenchmarkPanel::onResult(int job, const BenchmarkResult& result)
     m_failures += result.status == BenchmarkResult::Status::Failed ? 1 : 0;
     Diagnostics diagnostics;
     const QString file = result.filePath.isEmpty() ? QStringLiteral("(not saved)") : result.filePath;
-    if (RunPtr run = runFromDocument(result.document, file, QString(), diagnostics))
+    const RunPtr run = runFromDocument(result.document, file, QString(), diagnostics);
+    if (!diagnostics.isEmpty())
+        emit issuesFound(diagnostics);
+    if (run) {
         emit runsReady({ run });
+    } else {
+        // The engine wrote a document the model refuses: a bug to see, never a run that silently goes missing.
+        ++m_refused;
+        m_status->setText(QStringLiteral("The run document of %1 was refused (see Issues).").arg(file));
+    }
 }
 
 void BenchmarkPanel::onFinished(int job, bool cancelled)
@@ -294,10 +305,12 @@ void BenchmarkPanel::onFinished(int job, bool cancelled)
         m_status->setText(
             QStringLiteral("Cancelled; %1 run(s) finished before, nothing partial was written.").arg(m_done));
     else
-        m_status->setText(QStringLiteral("Done: %1 run(s) in %2%3.")
-                              .arg(m_done)
-                              .arg(resultsFolder())
-                              .arg(m_failures ? QStringLiteral(", %1 failed").arg(m_failures) : QString()));
+        m_status->setText(
+            QStringLiteral("Done: %1 run(s) in %2%3%4.")
+                .arg(m_done)
+                .arg(resultsFolder())
+                .arg(m_failures ? QStringLiteral(", %1 failed").arg(m_failures) : QString())
+                .arg(m_refused ? QStringLiteral(", %1 refused by the model (see Issues)").arg(m_refused) : QString()));
 }
 
 void BenchmarkPanel::setRunning(bool running)
@@ -312,6 +325,8 @@ BenchmarkPanel* installBenchmarkPanel(MainWindow& window)
     auto* panel = new BenchmarkPanel(runner, &window);
     window.addPanel(panel, Qt::RightDockWidgetArea);
     QObject::connect(panel, &BenchmarkPanel::runsReady, &window, &MainWindow::addRuns);
+    QObject::connect(panel, &BenchmarkPanel::issuesFound, &window,
+        [&window](const Diagnostics& diagnostics) { window.session()->diagnostics()->append(diagnostics); });
     return panel;
 }
 

@@ -5,6 +5,8 @@
 #include "model/documentparser.h"
 #include "model/runtablemodel.h"
 #include "ui/benchmarkpanel.h"
+#include "ui/diagnosticsmodel.h"
+#include "ui/issuespanel.h"
 #include "ui/mainwindow.h"
 #include "ui/runsession.h"
 
@@ -32,6 +34,7 @@ private slots:
     void sweepIsTheBenchGrammar();
     void emptyCudaListSaysWhy();
     void runShowsInTheTable();
+    void refusedDocumentReachesIssues();
     void cancelLeavesNothing();
 };
 
@@ -160,6 +163,41 @@ void TestBenchmarkPanel::runShowsInTheTable()
     QCOMPARE(inTable.size(), 1);
     QCOMPARE(inTable.first()->externalId, parsed.runs.first()->externalId);
     QVERIFY(panel->statusLabel()->text().startsWith(QStringLiteral("Done: 1 run(s)")));
+}
+
+// A document the engine wrote but the model refuses is an issue the user sees, not a run that silently vanishes.
+void TestBenchmarkPanel::refusedDocumentReachesIssues()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    BenchmarkPanel* panel = installBenchmarkPanel(window);
+    auto* runner = window.findChild<BenchmarkRunner*>();
+    QVERIFY(runner);
+    tinyForm(*panel, dir.path());
+    QSignalSpy started(runner, &BenchmarkRunner::started);
+    panel->runButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->runButton()->isEnabled(), 60000);
+    QCOMPARE(started.count(), 1);
+    const int job = started.first().at(0).toInt();
+    DiagnosticsModel* issues = window.session()->diagnostics();
+    const int before = issues->rowCount();
+    QCOMPARE(window.session()->model()->runs().size(), 1);
+
+    QSignalSpy found(panel, &BenchmarkPanel::issuesFound);
+    BenchmarkResult refused;
+    refused.status = BenchmarkResult::Status::Passed;
+    refused.document = nlohmann::json { { "apiVersion", "kernelindex/v1" }, { "run", { { "spec", 42 } } } };
+    refused.filePath = dir.filePath(QStringLiteral("refused.json"));
+    emit runner->resultReady(job, refused);
+
+    QCOMPARE(found.count(), 1);
+    const Diagnostics diagnostics = found.first().at(0).value<Diagnostics>();
+    QVERIFY(!diagnostics.isEmpty());
+    QVERIFY(diagnostics.first().isError());
+    QCOMPARE(diagnostics.first().file, refused.filePath);
+    QVERIFY(issues->rowCount() > before);
+    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("refused")));
+    QCOMPARE(window.session()->model()->runs().size(), 1); // nothing added
 }
 
 void TestBenchmarkPanel::cancelLeavesNothing()
