@@ -155,18 +155,16 @@ void GroupNormBench::readOutput(BenchOutput which, std::int64_t offset, std::int
 
 std::string GroupNormBench::plan() const
 {
-    if (m_config.impl == GroupNormImpl::Reference)
-        return "reference kernels";
-    char text[160];
+    char text[200];
     std::string p;
     if (m_config.pass != BenchPass::Backward)
         p += std::string("forward: ")
-            + fusedLaunchDescription(
-                m_config.dtype, m_config.shape, GroupNormDirection::Forward, true, text, sizeof text);
+            + launchDescription(
+                m_config.impl, m_config.dtype, m_config.shape, GroupNormDirection::Forward, true, text, sizeof text);
     if (m_config.pass != BenchPass::Forward)
         p += std::string(p.empty() ? "" : "; ") + "backward: "
-            + fusedLaunchDescription(
-                m_config.dtype, m_config.shape, GroupNormDirection::Backward, true, text, sizeof text);
+            + launchDescription(
+                m_config.impl, m_config.dtype, m_config.shape, GroupNormDirection::Backward, true, text, sizeof text);
     return p;
 }
 

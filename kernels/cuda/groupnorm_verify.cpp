@@ -90,12 +90,16 @@ std::vector<VerifyCase> verificationCases(bool quick)
         { "hidden-3-cpg-64", shapeOf(2, 256, 3, 64), false },
         { "misaligned", shapeOf(2, 16, 64, 4), true }, // scalar path on aligned-looking H
         { "seed-rows-few", shapeOf(2, 64, 512, 4), false }, // L 2048, 32 rows (< SMs)
+        // kix-persistent's own kernels at 64/128 threads per row, an odd batch (uneven lanes in the group
+        // reduction), 12 groups
+        { "persistent-odd-batch", shapeOf(37, 48, 256, 4), false },
         { "odd-hidden-long", shapeOf(2, 8, 1001, 4), false }, // L 4004, H odd
     };
     if (quick)
         return cases;
     const std::vector<VerifyCase> more = {
-        { "hidden-33", shapeOf(4, 32, 33, 4), false }, { "rows-1024-threads", shapeOf(2, 4, 4096, 2), false }, // L 8192
+        { "hidden-33", shapeOf(4, 32, 33, 4), false },
+        { "rows-1024-threads", shapeOf(2, 4, 4096, 2), false }, // L 8192
         { "rows-16-per-thread", shapeOf(2, 4, 6000, 2), false }, // L 12000: fp32 16 elements per thread
         { "cpg-4096", shapeOf(2, 4096, 2, 4096), false }, // large channel table in shared memory
         { "cpg-8192-fallback", shapeOf(2, 8192, 1, 8192), false }, // backward table too large: reference
@@ -103,6 +107,9 @@ std::vector<VerifyCase> verificationCases(bool quick)
         { "row-70001-chunks", shapeOf(1, 1, 70001, 1), false }, // several chunks, H odd
         { "misaligned-long", shapeOf(2, 8, 1024, 4), true },
         { "seed-slice", shapeOf(8, 2048, 512, 4), false }, // the seed workload's rows, M 8
+        // More rows than a persistent grid holds at 64 threads per row (132 SMs x 32 blocks): several rows per
+        // block, the group index stepping by grid % G
+        { "persistent-many-rows", shapeOf(48, 1200, 128, 4), false },
     };
     cases.insert(cases.end(), more.begin(), more.end());
     return cases;
@@ -128,11 +135,11 @@ VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c
     const std::int64_t n = s.elements(), rows = s.rows(), channels = s.channels;
     VerifyResult result;
     result.tolerance = gn::ref::tolerance(dtype);
-    char plan[160];
+    char plan[200];
     result.plan = std::string("forward: ")
-        + fusedLaunchDescription(dtype, s, GroupNormDirection::Forward, !c.misaligned, plan, sizeof plan);
+        + launchDescription(impl, dtype, s, GroupNormDirection::Forward, !c.misaligned, plan, sizeof plan);
     result.plan += std::string("; backward: ")
-        + fusedLaunchDescription(dtype, s, GroupNormDirection::Backward, !c.misaligned, plan, sizeof plan);
+        + launchDescription(impl, dtype, s, GroupNormDirection::Backward, !c.misaligned, plan, sizeof plan);
 
     Stream stream;
     Tensor x(n, dtype, c.misaligned), dy(n, dtype, c.misaligned), y(n, dtype, c.misaligned), dx(n, dtype, c.misaligned);
