@@ -146,7 +146,9 @@ void CudaPreparedBenchmark::readOutput(Output which, qint64 offset, qint64 count
 nlohmann::json CudaPreparedBenchmark::runDetails()
 {
     const cuda::ClockSample after = cuda::sampleClocks(m_bench->device().pciBusId);
-    return cudaRunDetails(m_before ? *m_before : after, after, m_bench->plan());
+    nlohmann::json details = cudaRunDetails(m_before ? *m_before : after, after, m_bench->plan());
+    details["cacheFlush"] = m_bench->flushDescription(); // the protocol's generic words, made precise
+    return details;
 }
 
 QString CudaPreparedBenchmark::plan() const
