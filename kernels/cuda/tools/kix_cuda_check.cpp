@@ -1,7 +1,7 @@
 // kix_cuda_check: the CUDA GroupNorm kernels without Qt, for machines where only the CUDA toolkit is
 // installed (scripts/gpu-check.sh falls back to it). Subcommands:
 //   info                       the device, as JSON
-//   verify [--quick] [--seed N] [--dtypes fp32,bf16,fp16]
+//   verify [--quick] [--cases NAME,...] [--seed N] [--dtypes fp32,bf16,fp16]
 //                              every implementation against the float64 reference (exit 1 on failure)
 //   bench  [options]           configurations timed as the engine times them; one JSON line each
 //                              (--impl, --pass, --dtype and --channels take comma-separated lists)
@@ -90,12 +90,32 @@ double nowNs()
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Quantile q of ascending `sorted` at q * (n - 1) with linear interpolation: the rule of the engine's
+// quantile() (engine/samplestatistics.h) and do_bench. Kept here rather than linked: this tool must build with
+// nvcc alone or the Qt-free standalone project, which have no engine/ or model/ (and the engine's statistics
+// are being merged into model/statistics). The device check's summary compares both tools' medians, so a
+// drift would show as kix bench and kix_cuda_check disagreeing on the same run.
 double quantile(const std::vector<double>& sorted, double q)
 {
     const double position = q * static_cast<double>(sorted.size() - 1);
     const auto below = static_cast<std::size_t>(position);
     const std::size_t above = std::min(below + 1, sorted.size() - 1);
     return sorted[below] + (sorted[above] - sorted[below]) * (position - static_cast<double>(below));
+}
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t comma = text.find(',', begin);
+        if (comma == std::string::npos)
+            comma = text.size();
+        if (comma > begin)
+            parts.push_back(text.substr(begin, comma - begin));
+        begin = comma + 1;
+    }
+    return parts;
 }
 
 int commandInfo()
@@ -120,8 +140,19 @@ int commandVerify(const std::map<std::string, std::string>& options)
         if (parseDType(list.substr(0, comma), d))
             dtypes.push_back(d);
     }
+    // --cases a,b: these cases of the full table (added to the quick table's with --quick).
+    std::vector<VerifyCase> cases = verificationCases(quick);
+    if (options.count("cases")) {
+        const std::vector<std::string> wanted = splitList(options.at("cases"));
+        if (!quick)
+            cases.clear();
+        for (const VerifyCase& c : verificationCases(false))
+            if (std::find(wanted.begin(), wanted.end(), c.name) != wanted.end()
+                && std::none_of(cases.begin(), cases.end(), [&](const VerifyCase& k) { return k.name == c.name; }))
+                cases.push_back(c);
+    }
     int failures = 0, total = 0;
-    for (const VerifyCase& c : verificationCases(quick)) {
+    for (const VerifyCase& c : cases) {
         for (gn::DType dtype : dtypes) {
             for (GroupNormImpl impl : kAllImpls) {
                 ++total;
@@ -139,21 +170,6 @@ int commandVerify(const std::map<std::string, std::string>& options)
     }
     std::printf("verify: %d of %d passed\n", total - failures, total);
     return failures == 0 ? 0 : 1;
-}
-
-std::vector<std::string> splitList(const std::string& text)
-{
-    std::vector<std::string> parts;
-    std::size_t begin = 0;
-    while (begin <= text.size()) {
-        std::size_t comma = text.find(',', begin);
-        if (comma == std::string::npos)
-            comma = text.size();
-        if (comma > begin)
-            parts.push_back(text.substr(begin, comma - begin));
-        begin = comma + 1;
-    }
-    return parts;
 }
 
 // A comma-separated --impl list; "all" is every implementation.
@@ -313,6 +329,45 @@ int commandBandwidth()
 
 } // namespace
 
+// Argument errors are found before the device is looked for, so that a dry run without a GPU (exit status
+// 2) proves that the command lines the device run will use are accepted (64 otherwise).
+bool validArguments(const std::string& command, const std::map<std::string, std::string>& o, std::string& error)
+{
+    auto get = [&](const char* key, const char* fallback) { return o.count(key) ? o.at(key) : std::string(fallback); };
+    auto each = [&](const char* key, const char* fallback, auto&& valid) {
+        for (const std::string& item :
+            key == std::string("impl") ? implList(get(key, fallback)) : splitList(get(key, fallback)))
+            if (!valid(item)) {
+                error = std::string("--") + key + ": unknown value '" + item + "'";
+                return false;
+            }
+        return true;
+    };
+    gn::DType dtype;
+    if (command == "verify") {
+        const std::vector<VerifyCase> all = verificationCases(false);
+        return each("dtypes", "fp32", [&](const std::string& d) { return parseDType(d, dtype); })
+            && each("cases", "seed-slice", [&](const std::string& name) {
+                   return std::any_of(all.begin(), all.end(), [&](const VerifyCase& c) { return c.name == name; });
+               });
+    }
+    if (command != "bench")
+        return true;
+    GroupNormImpl impl;
+    BenchPass pass;
+    FlushMode flush;
+    const int bytes = std::atoi(get("bytes-per-thread", "32").c_str());
+    if (bytes != 32 && bytes != 64) {
+        error = "--bytes-per-thread must be 32 or 64";
+        return false;
+    }
+    return each("impl", "kix-fused", [&](const std::string& n) { return implFromName(n.c_str(), impl); })
+        && each("pass", "forward", [&](const std::string& p) { return parseBenchPass(p, pass); })
+        && each("dtype", "fp32", [&](const std::string& d) { return parseDType(d, dtype); })
+        && each("flush", "read", [&](const std::string& f) { return parseFlushMode(f, flush); })
+        && each("channels", "2048", [](const std::string& c) { return std::atoll(c.c_str()) > 0; });
+}
+
 int main(int argc, char** argv)
 {
     const std::string command = argc > 1 ? argv[1] : "";
@@ -320,7 +375,8 @@ int main(int argc, char** argv)
         return commandPlan(parseOptions(argc, argv, 2));
     if (command != "info" && command != "verify" && command != "bench" && command != "bandwidth") {
         std::fprintf(stderr,
-            "usage: kix_cuda_check info | verify [--quick] [--seed N] [--dtypes fp32,bf16,fp16] | bandwidth |\n"
+            "usage: kix_cuda_check info | bandwidth |\n"
+            "  verify [--quick] [--cases NAME,...] [--seed N] [--dtypes fp32,bf16,fp16] |\n"
             "  plan [--channels C,...] (no device needed) |\n"
             "  bench [--impl kix-fused,kix-persistent,kix-reference|all] [--pass forward,backward,full]\n"
             "        [--dtype fp32,bf16,fp16] [--batch M] [--channels C,...] [--hidden H]\n"
@@ -330,6 +386,10 @@ int main(int argc, char** argv)
         return 64;
     }
     std::string error;
+    if (!validArguments(command, parseOptions(argc, argv, 2), error)) {
+        std::fprintf(stderr, "kix_cuda_check %s: %s\n", command.c_str(), error.c_str());
+        return 64;
+    }
     if (deviceCount(&error) == 0) {
         std::fprintf(stderr, "kix_cuda_check: no CUDA device: %s\n", error.c_str());
         return 2;
