@@ -156,12 +156,12 @@ __global__ void __launch_bounds__(kTpr) persistentBackwardKernel(const StorageT<
             }
             p.partials[row * p.channelsPerGroup + c] = total; // (n * C + g * cpg + c)
         }
-        __syncthreads(); // the heads are read (the next row may write them); every partial of this row is written
+        if (t < p.channelsPerGroup)
+            __threadfence(); // each writer: its partials are visible device-wide before the row is counted
+        __syncthreads(); // the heads are read (the next row may write them); every partial of this row is fenced
         unsigned arrived = 0;
-        if (t == 0) {
-            __threadfence(); // cumulative through the barrier: this row's partials are visible before it counts
+        if (t == 0)
             arrived = atomicAdd(p.arrivals + group, 1u);
-        }
 
         const std::int64_t offset = row * p.rowLength;
 #pragma unroll
