@@ -118,6 +118,14 @@ void GroupNormBench::flushCaches()
     m_flush->flush(m_stream.get());
 }
 
+void GroupNormBench::poisonOutputs()
+{
+    for (DeviceBuffer* b : { &m_y, &m_mean, &m_rstd, &m_dx, &m_dweight, &m_dbias })
+        if (b->get() && (m_config.pass != BenchPass::Backward || (b != &m_mean && b != &m_rstd)))
+            KIX_CUDA_CHECK(cudaMemsetAsync(b->get(), 0xff, b->bytes(), m_stream.get()));
+    KIX_CUDA_CHECK(cudaStreamSynchronize(m_stream.get()));
+}
+
 std::string GroupNormBench::flushDescription() const
 {
     return m_flush->description();

@@ -46,6 +46,8 @@ public:
     void flushCaches();
     // "a read sweep of 120 MiB ... untimed: the L2 is left clean" (what a run records).
     std::string flushDescription() const;
+    // Fills every output of the pass with NaN bytes (synchronised), so that an element a kernel forgets shows.
+    void poisonOutputs();
     // Elements [offset, offset + count) of an output of the last run, converted to float.
     void readOutput(BenchOutput which, std::int64_t offset, std::int64_t count, float* destination);
 

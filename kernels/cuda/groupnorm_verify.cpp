@@ -1,6 +1,7 @@
 #include "kernels/cuda/groupnorm_verify.h"
 
 #include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/groupnorm_bench.h"
 #include "kernels/cuda/groupnorm_init.h"
 #include "kernels/groupnorm_reference.h"
 
@@ -195,6 +196,95 @@ VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c
     result.errorDx = relativeError(outDx, rdx);
     result.errorDWeight = relativeError(outDw, rdw);
     result.errorDBias = relativeError(outDb, rdb);
+    return result;
+}
+
+namespace {
+
+// Evenly spaced indices in [0, count), first and last included (as engine/correctness.cpp picks rows).
+std::vector<std::int64_t> spread(std::int64_t count, std::int64_t wanted)
+{
+    std::vector<std::int64_t> picked;
+    for (std::int64_t k = 0; k < std::min(count, wanted); ++k)
+        picked.push_back(count <= wanted ? k : k * (count - 1) / (wanted - 1));
+    picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    return picked;
+}
+
+} // namespace
+
+VerifyResult checkBenchOutputs(GroupNormBench& bench)
+{
+    const BenchConfig& config = bench.config();
+    const GroupNormShape& s = config.shape;
+    const bool forward = config.pass != BenchPass::Backward;
+    const bool backward = config.pass != BenchPass::Forward;
+    const std::int64_t length = s.rowLength(), groups = s.groups(), cpg = s.channelsPerGroup;
+    VerifyResult result;
+    result.tolerance = gn::ref::tolerance(config.dtype);
+    result.reproducible = true;
+    result.plan = bench.plan();
+    bench.poisonOutputs();
+    bench.run();
+
+    std::vector<double> weight(static_cast<std::size_t>(s.channels)), bias(weight.size());
+    for (std::size_t c = 0; c < weight.size(); ++c) {
+        weight[c] = gn::initInput(config.seed, gn::Tensor::Weight, c);
+        bias[c] = gn::initInput(config.seed, gn::Tensor::Bias, c);
+    }
+    std::vector<double> x(static_cast<std::size_t>(length)), dy(x.size()), out(x.size());
+    std::vector<float> device(x.size());
+    auto loadRow = [&](gn::Tensor tensor, std::int64_t row, std::vector<double>& into) {
+        const auto first = static_cast<std::uint64_t>(row * length);
+        for (std::size_t i = 0; i < into.size(); ++i)
+            into[i] = gn::roundToDType(gn::initInput(config.seed, tensor, first + i), config.dtype);
+    };
+    gn::ref::ErrorAccumulator ey, emean, erstd, edx, edw, edb;
+    auto compare = [&](gn::ref::ErrorAccumulator& e, BenchOutput which, std::int64_t offset, const double* reference,
+                       std::int64_t count) {
+        device.resize(static_cast<std::size_t>(count));
+        bench.readOutput(which, offset, count, device.data());
+        for (std::int64_t i = 0; i < count; ++i)
+            e.add(device[static_cast<std::size_t>(i)], reference[i]);
+    };
+    std::vector<double> dweight(weight.size(), 0.0), dbias(weight.size(), 0.0);
+    for (const std::int64_t row : spread(s.rows(), 16)) {
+        const std::size_t first = static_cast<std::size_t>((row % groups) * cpg);
+        loadRow(gn::Tensor::X, row, x);
+        if (forward) {
+            double mean = 0, rstd = 0;
+            gn::ref::forwardRow(x.data(), &weight[first], &bias[first], s, out.data(), mean, rstd);
+            compare(ey, BenchOutput::Y, row * length, out.data(), length);
+            compare(emean, BenchOutput::Mean, row, &mean, 1);
+            compare(erstd, BenchOutput::Rstd, row, &rstd, 1);
+        }
+        if (backward) {
+            loadRow(gn::Tensor::Dy, row, dy);
+            gn::ref::backwardRow(x.data(), dy.data(), &weight[first], s, out.data(), &dweight[first], &dbias[first]);
+            compare(edx, BenchOutput::Dx, row * length, out.data(), length);
+        }
+    }
+    if (backward) { // dweight and dbias of a group need every row of that group over the batch
+        for (const std::int64_t g : spread(groups, 3)) {
+            const std::size_t first = static_cast<std::size_t>(g * cpg);
+            std::fill(dweight.begin() + g * cpg, dweight.begin() + (g + 1) * cpg, 0.0);
+            std::fill(dbias.begin() + g * cpg, dbias.begin() + (g + 1) * cpg, 0.0);
+            for (std::int64_t n = 0; n < s.batch; ++n) {
+                loadRow(gn::Tensor::X, n * groups + g, x);
+                loadRow(gn::Tensor::Dy, n * groups + g, dy);
+                gn::ref::backwardRow(
+                    x.data(), dy.data(), &weight[first], s, out.data(), &dweight[first], &dbias[first]);
+            }
+            compare(edw, BenchOutput::DWeight, g * cpg, &dweight[first], cpg);
+            compare(edb, BenchOutput::DBias, g * cpg, &dbias[first], cpg);
+        }
+    }
+    result.errorY = ey.relative();
+    result.errorMean = emean.relative();
+    result.errorRstd = erstd.relative();
+    result.errorDx = edx.relative();
+    result.errorDWeight = edw.relative();
+    result.errorDBias = edb.relative();
     return result;
 }
 

@@ -3,7 +3,8 @@
 //   info                       the device, as JSON
 //   verify [--quick] [--cases NAME,...] [--seed N] [--dtypes fp32,bf16,fp16]
 //                              every implementation against the float64 reference (exit 1 on failure)
-//   bench  [options]           configurations timed as the engine times them; one JSON line each
+//   bench  [options]           configurations checked against the float64 reference (sampled rows), then
+//                              timed as the engine times them; one JSON line each
 //                              (--impl, --pass, --dtype and --channels take comma-separated lists)
 //   plan [--channels C,...]    every implementation's launch plan for the seed shapes (no device needed)
 //   bandwidth                  device copy bandwidth after the read-sweep and the memset flush, one JSON line
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -218,6 +220,11 @@ int commandPlan(const std::map<std::string, std::string>& o)
 void benchOne(const BenchConfig& config, double eps, double warmupMs, double repMs)
 {
     GroupNormBench bench(config);
+    // Checked against the float64 reference before it is timed (sampled rows, as the engine checks): a wrong
+    // implementation gets no timing line, so the summary's best candidate is one that passed.
+    const VerifyResult check = checkBenchOutputs(bench);
+    if (!check.passed())
+        throw std::runtime_error("correctness check failed, not timed: " + check.summary());
     // do_bench's policy, as engine/timingharness.cpp implements it: estimate, warm up by time, repeat by time.
     double start = nowNs();
     for (int i = 0; i < 5; ++i) {
@@ -250,7 +257,8 @@ void benchOne(const BenchConfig& config, double eps, double warmupMs, double rep
                 "ms\":%s,\"rep_ms\":%s,"
                 "\"warmup_repetitions\":%d,\"samples\":%zu,\"median_ns\":%s,\"p20_ns\":%s,\"p80_ns\":%s,"
                 "\"min_ns\":%s,\"max_ns\":%s,\"mean_ns\":%s,\"minimum_bytes\":%lld,\"gbps\":%s,\"plan\":%s,"
-                "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s}\n",
+                "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s,"
+                "\"correctness\":{\"passed\":true,\"max_relative_error\":%s,\"tolerance\":%s}}\n",
         quoted(implName(config.impl)).c_str(), quoted(benchPassName(config.pass)).c_str(),
         quoted(dtypeText(config.dtype)).c_str(), static_cast<long long>(config.shape.batch),
         static_cast<long long>(config.shape.channels), static_cast<long long>(config.shape.hidden),
@@ -261,7 +269,8 @@ void benchOne(const BenchConfig& config, double eps, double warmupMs, double rep
         number(quantile(samples, 0.8)).c_str(), number(samples.front()).c_str(), number(samples.back()).c_str(),
         number(mean).c_str(), static_cast<long long>(bytes), number(static_cast<double>(bytes) / median).c_str(),
         quoted(bench.plan()).c_str(), deviceJson(bench.device()).c_str(), clockJson(before).c_str(),
-        clockJson(after).c_str(), quoted(throttleWarning(before, after)).c_str());
+        clockJson(after).c_str(), quoted(throttleWarning(before, after)).c_str(), number(check.worst()).c_str(),
+        number(check.tolerance).c_str());
     std::fflush(stdout);
     std::fprintf(stderr, "%-14s %-8s %s C=%-5lld%s%s median %.4f ms, %.0f GB/s\n", implName(config.impl),
         benchPassName(config.pass), dtypeText(config.dtype), static_cast<long long>(config.shape.channels),
