@@ -61,8 +61,7 @@ if(count EQUAL 0)
 endif()
 
 # Demangle every name at once (c++filt reads one per line).
-list(GET REPORTS 0 first_report)
-get_filename_component(work "${first_report}" DIRECTORY)
+set(work "${CMAKE_CURRENT_BINARY_DIR}") # the working directory (a build folder under ctest), never the sources
 string(REPLACE ";" "\n" mangled "${names}")
 file(WRITE "${work}/ptxas-names.txt" "${mangled}\n")
 execute_process(COMMAND "${CXXFILT}" INPUT_FILE "${work}/ptxas-names.txt" OUTPUT_VARIABLE demangled
