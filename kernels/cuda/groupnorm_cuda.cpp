@@ -77,7 +77,10 @@ FusedPlan persistentPlan(gn::DType dtype, const GroupNormShape& shape, GroupNorm
     const std::int64_t maxInt = 0x7fffffff;
     // Scalar rows (odd H, misaligned pointers) stay with kix-fused: the per-thread channel table of a scalar
     // row costs 16 registers more than the persistent design can spend.
-    if (!plan.resident || !plan.vectorized || plan.rowsPerBlock != 1 || shape.batch > maxInt || shape.groups() > maxInt)
+    // Backward rows that need 1024 threads (fp32 over 4096 elements, 16-bit over 8192) would spill at the 64
+    // registers a 1024-thread block allows: kix-fused runs them.
+    if (!plan.resident || !plan.vectorized || plan.rowsPerBlock != 1 || shape.batch > maxInt || shape.groups() > maxInt
+        || (direction == GroupNormDirection::Backward && plan.threadsPerRow > 512))
         return FusedPlan {};
     return plan;
 }

@@ -88,8 +88,8 @@ cudaError_t fusedForward(const ForwardArgs& args);
 cudaError_t fusedBackward(const BackwardArgs& args);
 
 // How kix-persistent runs a shape: the 32-bytes-per-thread fused plan when it puts one row in a block of 64
-// or more threads with 16-byte vectors (and the counts fit an int); otherwise `resident` is false and
-// kix-fused runs the shape.
+// or more threads with 16-byte vectors (at most 512 threads in backward; and the counts fit an int);
+// otherwise `resident` is false and kix-fused runs the shape.
 FusedPlan persistentPlan(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned);
 std::size_t persistentWorkspaceBytes(GroupNormDirection direction, gn::DType dtype, const GroupNormShape& shape);
 cudaError_t persistentForward(const ForwardArgs& args);

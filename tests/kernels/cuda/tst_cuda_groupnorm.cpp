@@ -121,6 +121,13 @@ private Q_SLOTS:
             QVERIFY(plan(gn::DType::F32, shape(2, 6, 7, 3), direction).contains(QLatin1String("kix-fused")));
             QVERIFY(plan(gn::DType::F32, shape(3, 8, 16, 2), direction).contains(QLatin1String("4 rows/block")));
         }
+        // Backward rows that need 1024 threads go to kix-fused (they would spill); forward keeps them.
+        const GroupNormShape long8k = shape(2, 4, 4096, 2); // rows of 8192 elements: fp32 1024 threads
+        QVERIFY(plan(gn::DType::F32, long8k, GroupNormDirection::Forward)
+                    .startsWith(QLatin1String("persistent rows: 1024")));
+        QVERIFY(plan(gn::DType::F32, long8k, GroupNormDirection::Backward).contains(QLatin1String("kix-fused")));
+        QVERIFY(plan(gn::DType::BF16, long8k, GroupNormDirection::Backward)
+                    .startsWith(QLatin1String("persistent rows: 512")));
         // The 64-byte knob is kix-fused's alone: kix-persistent keeps 32 bytes per thread.
         QVERIFY(setFusedBytesPerThread(64));
         const QString wide = plan(gn::DType::F32, seed, GroupNormDirection::Forward);
