@@ -126,7 +126,7 @@ build_with_nvcc() {
         fi
         while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 0.2; done
         rm -f "$object" "$object.rc"
-        ( "${launcher[@]}" nvcc "${flags[@]}" -x "$([ "${source##*.}" = cu ] && echo cu || echo c++)" -c "$ROOT/$source" \
+        ( ${launcher[@]+"${launcher[@]}"} nvcc "${flags[@]}" -x "$([ "${source##*.}" = cu ] && echo cu || echo c++)" -c "$ROOT/$source" \
             -o "$object" >"$object.log" 2>&1; echo $? >"$object.rc" ) &
         compiled=$((compiled + 1))
     done
@@ -162,7 +162,7 @@ main() {
     if [ $QUICK = 1 ] || ! command -v cmake >/dev/null; then
         [ $QUICK = 0 ] && echo "cmake not found: building with nvcc alone"
         build_with_nvcc || { echo "gpu-check: FAILED: build"; return 2; }
-    elif [ $STANDALONE = 0 ] && cmake -S "$ROOT" -B "$BUILD/full" "${generator[@]}" "${common[@]}" -DKIX_BUILD_BENCHMARKS=OFF >"$BUILD/configure-full.log" 2>&1; then
+    elif [ $STANDALONE = 0 ] && cmake -S "$ROOT" -B "$BUILD/full" ${generator[@]+"${generator[@]}"} "${common[@]}" -DKIX_BUILD_BENCHMARKS=OFF >"$BUILD/configure-full.log" 2>&1; then
         cmake --build "$BUILD/full" -j "$JOBS" --target kix_cuda_check || fail "build of kix_cuda_check"
         cmake --build "$BUILD/full" -j "$JOBS" --target tst_cuda_groupnorm && TEST=$BUILD/full/tests/kernels/cuda/tst_cuda_groupnorm
         cmake --build "$BUILD/full" -j "$JOBS" --target kix && KIX=$BUILD/full/app/kix
@@ -170,7 +170,7 @@ main() {
     else
         [ $STANDALONE = 0 ] && { echo "full configure failed (Qt or nlohmann/json missing?):"; tail -5 "$BUILD/configure-full.log"; }
         echo "building the Qt-free kernels/cuda/standalone project"
-        if cmake -S "$ROOT/kernels/cuda/standalone" -B "$BUILD/standalone" "${generator[@]}" "${common[@]}" >"$BUILD/configure-standalone.log" 2>&1 \
+        if cmake -S "$ROOT/kernels/cuda/standalone" -B "$BUILD/standalone" ${generator[@]+"${generator[@]}"} "${common[@]}" >"$BUILD/configure-standalone.log" 2>&1 \
             && cmake --build "$BUILD/standalone" -j "$JOBS" --target kix_cuda_check; then
             CHECK=$BUILD/standalone/kernels/cuda/kix_cuda_check
         else
