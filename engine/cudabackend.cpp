@@ -146,7 +146,9 @@ void CudaPreparedBenchmark::readOutput(Output which, qint64 offset, qint64 count
 nlohmann::json CudaPreparedBenchmark::runDetails()
 {
     const cuda::ClockSample after = cuda::sampleClocks(m_bench->device().pciBusId);
-    return cudaRunDetails(m_before ? *m_before : after, after, m_bench->plan());
+    nlohmann::json details = cudaRunDetails(m_before ? *m_before : after, after, m_bench->plan());
+    details["cacheFlush"] = m_bench->flushDescription(); // the protocol's generic words, made precise
+    return details;
 }
 
 QString CudaPreparedBenchmark::plan() const
@@ -211,31 +213,27 @@ QString CudaBackend::unavailableReason() const
 
 QStringList CudaBackend::implementations() const
 {
-    return { QStringLiteral("kix-fused"), QStringLiteral("kix-reference") };
+    // Every implementation kernels/cuda has, kix-fused (the default) first: `kix bench --impl` and the
+    // Benchmark panel list what this returns.
+    QStringList names;
+    for (cuda::GroupNormImpl impl : cuda::kAllImpls)
+        names << QString::fromLatin1(cuda::implName(impl));
+    return names;
 }
 
 nlohmann::json CudaBackend::implementationInfo(const QString& implementation) const
 {
-    const bool fused = implementation == QStringLiteral("kix-fused");
+    cuda::GroupNormImpl impl = cuda::kAllImpls[0]; // an empty name is the default, as in prepare()
+    if (!implementation.isEmpty() && !cuda::implFromName(utf8(implementation).c_str(), impl))
+        throw BackendError("the CUDA backend has no implementation '" + utf8(implementation) + "'");
     return {
-        { "name", utf8(implementation) },
+        { "name", cuda::implName(impl) },
         { "backend", "cuda" },
         { "kixVersion", KIX_VERSION },
         { "nvcc", cuda::nvccVersion() },
         { "cudaArchitectures", cuda::compiledArchitectures() },
-        { "algorithm",
-            fused
-                ? "one (n, g) row per block (or per warp, 4 per block, for rows <= 32 x elements/thread) resident in "
-                  "registers, 16-byte loads when aligned; exact two-pass fp32 variance from registers; centred affine; "
-                  "backward reads x and dy once, per-(n, c) partials by segmented warp sums reduced over n in a fixed "
-                  "order; rows over 16384 elements fall back to the reference kernels"
-                : "chunked row moments (two-pass per 4096-element chunk, Chan merge), elementwise normalize; backward "
-                  "per-(n, c) sums, per-row sums, elementwise dx, dweight/dbias over n in a fixed order" },
-        { "launchPolicy",
-            fused
-                ? "32 bytes of each input per thread (fp32 8, 16-bit 16 elements); threads per row the smallest power "
-                  "of two >= 32 holding the row, up to 1024 (fp32 then 16 elements)"
-                : "256 threads per block, 4096 elements per block" },
+        { "algorithm", cuda::implAlgorithm(impl) },
+        { "launchPolicy", cuda::implLaunchPolicy(impl) },
     };
 }
 

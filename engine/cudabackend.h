@@ -52,8 +52,8 @@ private:
     bool m_beforeAfterWarmUp = false; // m_before was sampled after the warm-up
 };
 
-// The CUDA backend: one DeviceInfo per CUDA device, the kix-fused and kix-reference GroupNorm kernels
-// (kernels/cuda), CUDA-event timing, an L2 flush (memset of twice the L2) before every timed repetition,
+// The CUDA backend: one DeviceInfo per CUDA device, every GroupNorm implementation of kernels/cuda
+// (cuda::kAllImpls), CUDA-event timing, an L2 flush (a read sweep of twice the L2) before every timed repetition,
 // NVML clock readings (dlopen, optional). Without a driver or device, devices() is empty and
 // unavailableReason() names the CUDA error.
 class CudaBackend : public Backend

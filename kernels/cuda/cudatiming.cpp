@@ -1,5 +1,7 @@
 #include "kernels/cuda/cudatiming.h"
 
+#include "kernels/cuda/cudaflush.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -174,14 +176,51 @@ std::string throttleWarning(const ClockSample& before, const ClockSample& after)
     return warning;
 }
 
-L2Flush::L2Flush(std::int64_t l2Bytes)
-    : m_buffer(static_cast<std::size_t>(std::max<std::int64_t>(2 * l2Bytes, std::int64_t(64) << 20)))
+const char* flushModeName(FlushMode mode)
 {
+    return mode == FlushMode::ReadSweep ? "read" : "memset";
+}
+
+bool parseFlushMode(const std::string& text, FlushMode& mode)
+{
+    for (FlushMode m : { FlushMode::ReadSweep, FlushMode::Memset })
+        if (text == flushModeName(m)) {
+            mode = m;
+            return true;
+        }
+    return false;
+}
+
+std::string flushDescription(FlushMode mode, std::size_t bytes)
+{
+    const std::string size = std::to_string(bytes >> 20) + " MiB";
+    return mode == FlushMode::ReadSweep ? "a read sweep of " + size
+            + " (a zeroed buffer of at least twice the L2) through L2 before every repetition, "
+              "untimed: the L2 is left clean"
+                                        : "cudaMemsetAsync over " + size
+            + " (at least twice the L2) before every repetition, untimed: the L2 is left "
+              "dirty";
+}
+
+L2Flush::L2Flush(std::int64_t l2Bytes, FlushMode mode)
+    : m_mode(mode)
+    , m_buffer(static_cast<std::size_t>(std::max<std::int64_t>(2 * l2Bytes, std::int64_t(64) << 20)) / 16 * 16)
+    , m_sink(sizeof(unsigned))
+{
+    // Zeroed once, synchronously: the sweep reads zeros (so it never stores), and no flush overlaps it.
+    KIX_CUDA_CHECK(cudaMemset(m_buffer.get(), 0, m_buffer.bytes()));
+    int device = 0, sms = 0;
+    KIX_CUDA_CHECK(cudaGetDevice(&device));
+    KIX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    m_blocks = std::max(1, sms) * 8; // 2048 threads per SM, each with several 16-byte loads in flight
 }
 
 void L2Flush::flush(cudaStream_t stream)
 {
-    KIX_CUDA_CHECK(cudaMemsetAsync(m_buffer.get(), 0, m_buffer.bytes(), stream));
+    if (m_mode == FlushMode::Memset)
+        KIX_CUDA_CHECK(cudaMemsetAsync(m_buffer.get(), 0, m_buffer.bytes(), stream));
+    else
+        KIX_CUDA_CHECK(launchReadSweep(m_buffer.get(), m_buffer.bytes(), m_sink.as<unsigned>(), m_blocks, stream));
 }
 
 void EventTimer::start(cudaStream_t stream)
@@ -198,7 +237,7 @@ double EventTimer::stopNs(cudaStream_t stream)
     return static_cast<double>(ms) * 1e6;
 }
 
-double measureCopyBandwidthGBs(const DeviceSummary& device, std::size_t bytes, int repetitions)
+double measureCopyBandwidthGBs(const DeviceSummary& device, std::size_t bytes, int repetitions, FlushMode mode)
 {
     KIX_CUDA_CHECK(cudaSetDevice(device.index));
     if (bytes == 0)
@@ -206,7 +245,7 @@ double measureCopyBandwidthGBs(const DeviceSummary& device, std::size_t bytes, i
     repetitions = std::max(repetitions, 1);
     Stream stream;
     DeviceBuffer source(bytes), destination(bytes);
-    L2Flush flusher(device.l2Bytes);
+    L2Flush flusher(device.l2Bytes, mode);
     KIX_CUDA_CHECK(cudaMemsetAsync(source.get(), 1, bytes, stream.get()));
     EventTimer timer;
     std::vector<double> ns;

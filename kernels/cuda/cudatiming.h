@@ -59,16 +59,36 @@ std::string nvmlDriverVersion();
 // down on purpose. Invalid samples (no NVML) are skipped.
 std::string throttleWarning(const ClockSample& before, const ClockSample& after);
 
-// Zeroes a buffer twice the L2 size (at least 64 MiB) so that the next kernel reads from DRAM.
+// How the L2 is emptied before a timed repetition.
+enum class FlushMode {
+    // Read a zeroed buffer of twice the L2 through L2 (a kernel): the previous repetition's dirty lines are
+    // written back during the flush, and the L2 is left holding clean lines, so the timed kernel pays for
+    // no write-back it did not cause. The default.
+    ReadSweep,
+    // cudaMemsetAsync over the buffer (kix's flush before issue 11, and do_bench's): it leaves up to a
+    // whole L2 of dirty lines that the timed kernel then writes back. Kept as a control.
+    Memset,
+};
+const char* flushModeName(FlushMode mode); // "read", "memset"
+bool parseFlushMode(const std::string& text, FlushMode& mode);
+// What a run records about its flush: "read sweep of 120 MiB (2 x L2) through L2, untimed".
+std::string flushDescription(FlushMode mode, std::size_t bytes);
+
+// Empties the L2 with a buffer twice its size (at least 64 MiB) so that the next kernel reads from DRAM.
 class L2Flush
 {
 public:
-    explicit L2Flush(std::int64_t l2Bytes);
+    explicit L2Flush(std::int64_t l2Bytes, FlushMode mode = FlushMode::ReadSweep);
     void flush(cudaStream_t stream); // enqueued; outside any timed window
     std::size_t bytes() const { return m_buffer.bytes(); }
+    FlushMode mode() const { return m_mode; }
+    std::string description() const { return flushDescription(m_mode, bytes()); }
 
 private:
+    FlushMode m_mode;
     DeviceBuffer m_buffer;
+    DeviceBuffer m_sink; // where the read sweep would store, were the buffer not zero
+    int m_blocks = 0;
 };
 
 // A pair of events around work on one stream; stop() waits for the stop event and returns ns.
@@ -85,7 +105,9 @@ private:
 
 // Device-to-device copy bandwidth, GB/s (1e9 B/s) counting bytes read plus bytes written: the median of
 // `repetitions` copies of `bytes` (default: 1 GiB, or an eighth of the memory when smaller), each after an
-// L2 flush. Allocates and frees its buffers; runs on the current device.
-double measureCopyBandwidthGBs(const DeviceSummary& device, std::size_t bytes = 0, int repetitions = 10);
+// L2 flush of `mode` (the kernels' flush, so that the reference and the kernels are timed alike). Allocates
+// and frees its buffers; runs on the device `device.index`.
+double measureCopyBandwidthGBs(
+    const DeviceSummary& device, std::size_t bytes = 0, int repetitions = 10, FlushMode mode = FlushMode::ReadSweep);
 
 } // namespace kix::cuda

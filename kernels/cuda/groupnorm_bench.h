@@ -26,6 +26,7 @@ struct BenchConfig
     std::uint64_t seed = 20260228;
     int device = 0;
     bool graph = false; // replay the pass as a CUDA graph (one launch instead of one per kernel)
+    FlushMode flush = FlushMode::ReadSweep; // how flushCaches() empties the L2 (Memset: the old flush, a control)
 };
 
 class GroupNormBench
@@ -41,8 +42,12 @@ public:
     void run();
     // One repetition between a pair of events on the benchmark's stream; ns.
     double timedRunNs();
-    // Zeroes a buffer of twice the L2 size on the stream (before the start event of the next timedRunNs).
+    // Empties the L2 on the stream (before the start event of the next timedRunNs), as config().flush says.
     void flushCaches();
+    // "a read sweep of 120 MiB ... untimed: the L2 is left clean" (what a run records).
+    std::string flushDescription() const;
+    // Fills every output of the pass with NaN bytes (synchronised), so that an element a kernel forgets shows.
+    void poisonOutputs();
     // Elements [offset, offset + count) of an output of the last run, converted to float.
     void readOutput(BenchOutput which, std::int64_t offset, std::int64_t count, float* destination);
 

@@ -25,13 +25,19 @@ std::atomic<int> g_bytesPerThread { 32 };
 
 FusedPlan fusedPlan(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned)
 {
+    return fusedPlan(dtype, shape, direction, aligned, g_bytesPerThread.load(std::memory_order_relaxed));
+}
+
+FusedPlan fusedPlan(
+    gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned, int bytesPerThread)
+{
     FusedPlan plan;
     const std::int64_t length = shape.rowLength();
     if (!shapeValid(shape) || length > kMaxResidentRow)
         return plan;
     const int vecElems = gn::dtypeSize(dtype) == 4 ? 4 : 8; // 16 bytes
     // 32 bytes of each input per thread by default: two 16-byte loads in flight per tensor and thread.
-    int elems = g_bytesPerThread.load(std::memory_order_relaxed) / gn::dtypeSize(dtype);
+    int elems = bytesPerThread / gn::dtypeSize(dtype);
     int threads = 32;
     while (threads < 1024 && static_cast<std::int64_t>(threads) * elems < length)
         threads *= 2;
@@ -65,6 +71,31 @@ std::size_t fusedWorkspaceBytes(GroupNormDirection direction, gn::DType dtype, c
     return std::max(partials, fallback);
 }
 
+FusedPlan persistentPlan(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned)
+{
+    FusedPlan plan = fusedPlan(dtype, shape, direction, aligned, 32);
+    const std::int64_t maxInt = 0x7fffffff;
+    // Scalar rows (odd H, misaligned pointers) stay with kix-fused: the per-thread channel table of a scalar
+    // row costs 16 registers more than the persistent design can spend.
+    // Backward rows that need 1024 threads (fp32 over 4096 elements, 16-bit over 8192) would spill at the 64
+    // registers a 1024-thread block allows: kix-fused runs them.
+    if (!plan.resident || !plan.vectorized || plan.rowsPerBlock != 1 || shape.batch > maxInt || shape.groups() > maxInt
+        || (direction == GroupNormDirection::Backward && plan.threadsPerRow > 512))
+        return FusedPlan {};
+    return plan;
+}
+
+std::size_t persistentWorkspaceBytes(GroupNormDirection direction, gn::DType dtype, const GroupNormShape& shape)
+{
+    // The plan (and so the fallback to kix-fused) may depend on the pointers' alignment: size for both.
+    const std::size_t fallback = fusedWorkspaceBytes(direction, dtype, shape);
+    if (direction == GroupNormDirection::Forward)
+        return fallback;
+    const std::size_t own = alignUp(static_cast<std::size_t>(shape.batch * shape.channels) * 2 * sizeof(float))
+        + alignUp(static_cast<std::size_t>(shape.groups()) * sizeof(unsigned));
+    return std::max(own, fallback);
+}
+
 } // namespace detail
 
 bool setFusedBytesPerThread(int bytes)
@@ -82,22 +113,65 @@ int fusedBytesPerThread()
 
 const char* implName(GroupNormImpl impl)
 {
-    return impl == GroupNormImpl::Reference ? "kix-reference" : "kix-fused";
+    switch (impl) {
+    case GroupNormImpl::Reference:
+        return "kix-reference";
+    case GroupNormImpl::Fused:
+        return "kix-fused";
+    case GroupNormImpl::Persistent:
+        return "kix-persistent";
+    }
+    return "";
 }
 
 bool implFromName(const char* name, GroupNormImpl& impl)
 {
     if (!name)
         return false;
-    if (std::strcmp(name, "kix-reference") == 0) {
-        impl = GroupNormImpl::Reference;
-        return true;
-    }
-    if (std::strcmp(name, "kix-fused") == 0) {
-        impl = GroupNormImpl::Fused;
-        return true;
+    for (GroupNormImpl candidate : kAllImpls) {
+        if (std::strcmp(name, implName(candidate)) == 0) {
+            impl = candidate;
+            return true;
+        }
     }
     return false;
+}
+
+const char* implAlgorithm(GroupNormImpl impl)
+{
+    switch (impl) {
+    case GroupNormImpl::Reference:
+        return "chunked row moments (two-pass per 4096-element chunk, Chan merge), elementwise normalize; backward "
+               "per-(n, c) sums, per-row sums, elementwise dx, dweight/dbias over n in a fixed order";
+    case GroupNormImpl::Fused:
+        return "one (n, g) row per block (or per warp, 4 per block, for rows <= 32 x elements/thread) resident in "
+               "registers, 16-byte loads when aligned; exact two-pass fp32 variance from registers; centred affine; "
+               "backward reads x and dy once, per-(n, c) partials by segmented warp sums reduced over n in a fixed "
+               "order; rows over 16384 elements fall back to the reference kernels";
+    case GroupNormImpl::Persistent:
+        return "kix-fused's resident rows on a persistent grid (SMs x resident blocks) that loads row i+1 (streaming "
+               "16-byte loads, raw storage words) while reducing row i; channel index and 1/L without divisions, "
+               "scalar warp sums, hardware bf16/fp16 conversions, streaming stores; backward without a second "
+               "kernel: the last block of each group (arrival counter) reduces its dweight/dbias over n in a fixed "
+               "order; shapes that are not one row per block of >= 64 threads run kix-fused";
+    }
+    return "";
+}
+
+const char* implLaunchPolicy(GroupNormImpl impl)
+{
+    switch (impl) {
+    case GroupNormImpl::Reference:
+        return "256 threads per block, 4096 elements per block";
+    case GroupNormImpl::Fused:
+        return "32 bytes of each input per thread (fp32 8, 16-bit 16 elements); threads per row the smallest power "
+               "of two >= 32 holding the row, up to 1024 (fp32 then 16 elements)";
+    case GroupNormImpl::Persistent:
+        return "kix-fused's threads per row and elements per thread at 32 bytes, one row per block; grid = SMs x "
+               "blocks per SM from the occupancy API (capped at the row count); backward adds a memset of the "
+               "G arrival counters";
+    }
+    return "";
 }
 
 bool shapeValid(const GroupNormShape& s)
@@ -111,8 +185,15 @@ std::size_t groupNormWorkspaceBytes(
 {
     if (!shapeValid(shape))
         return 0;
-    return impl == GroupNormImpl::Reference ? detail::referenceWorkspaceBytes(direction, shape)
-                                            : detail::fusedWorkspaceBytes(direction, dtype, shape);
+    switch (impl) {
+    case GroupNormImpl::Reference:
+        return detail::referenceWorkspaceBytes(direction, shape);
+    case GroupNormImpl::Fused:
+        return detail::fusedWorkspaceBytes(direction, dtype, shape);
+    case GroupNormImpl::Persistent:
+        return detail::persistentWorkspaceBytes(direction, dtype, shape);
+    }
+    return 0;
 }
 
 cudaError_t groupNormForward(GroupNormImpl impl, gn::DType dtype, const GroupNormShape& shape, const void* x,
@@ -134,7 +215,15 @@ cudaError_t groupNormForward(GroupNormImpl impl, gn::DType dtype, const GroupNor
     args.rstd = rstd;
     args.workspace = workspace;
     args.stream = stream;
-    return impl == GroupNormImpl::Reference ? detail::referenceForward(args) : detail::fusedForward(args);
+    switch (impl) {
+    case GroupNormImpl::Reference:
+        return detail::referenceForward(args);
+    case GroupNormImpl::Fused:
+        return detail::fusedForward(args);
+    case GroupNormImpl::Persistent:
+        return detail::persistentForward(args);
+    }
+    return cudaErrorInvalidValue;
 }
 
 cudaError_t groupNormBackward(GroupNormImpl impl, gn::DType dtype, const GroupNormShape& shape, const void* dy,
@@ -158,7 +247,41 @@ cudaError_t groupNormBackward(GroupNormImpl impl, gn::DType dtype, const GroupNo
     args.dbias = dbias;
     args.workspace = workspace;
     args.stream = stream;
-    return impl == GroupNormImpl::Reference ? detail::referenceBackward(args) : detail::fusedBackward(args);
+    switch (impl) {
+    case GroupNormImpl::Reference:
+        return detail::referenceBackward(args);
+    case GroupNormImpl::Fused:
+        return detail::fusedBackward(args);
+    case GroupNormImpl::Persistent:
+        return detail::persistentBackward(args);
+    }
+    return cudaErrorInvalidValue;
+}
+
+const char* launchDescription(GroupNormImpl impl, gn::DType dtype, const GroupNormShape& shape,
+    GroupNormDirection direction, bool aligned, char* buffer, std::size_t bufferSize)
+{
+    if (!buffer || bufferSize == 0)
+        return "";
+    if (impl == GroupNormImpl::Reference) {
+        std::snprintf(buffer, bufferSize, "reference kernels");
+        return buffer;
+    }
+    if (impl == GroupNormImpl::Fused)
+        return fusedLaunchDescription(dtype, shape, direction, aligned, buffer, bufferSize);
+    const detail::FusedPlan plan = detail::persistentPlan(dtype, shape, direction, aligned);
+    if (!plan.resident) {
+        const int used = std::snprintf(buffer, bufferSize, "not one row per block: kix-fused, ");
+        if (used > 0 && static_cast<std::size_t>(used) < bufferSize)
+            fusedLaunchDescription(dtype, shape, direction, aligned, buffer + used, bufferSize - used);
+        return buffer;
+    }
+    std::snprintf(buffer, bufferSize,
+        "persistent rows: %d threads/row, grid SMs x resident blocks, %d elements/thread, %s, next row prefetched, "
+        "%zu B shared",
+        plan.threadsPerRow, plan.elemsPerThread, plan.vectorized ? "16-byte streaming loads" : "scalar streaming loads",
+        plan.sharedBytes);
+    return buffer;
 }
 
 const char* fusedLaunchDescription(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction,

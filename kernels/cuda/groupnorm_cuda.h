@@ -25,12 +25,20 @@ namespace kix::cuda {
 enum class GroupNormImpl {
     Reference, // "kix-reference": row moments, elementwise normalize; backward per-(n,c) sums, dx, dw/db
     Fused, // "kix-fused": each row read once, resident in registers; see kernels/cuda/README.md
+    Persistent, // "kix-persistent": kix-fused's rows on a persistent grid that prefetches the next row
 };
 
-// "kix-reference", "kix-fused".
+// Every implementation, the default (kix-fused) first: what the engine's CUDA backend offers by name
+// (`kix bench --impl`, the Benchmark panel) and what kix_cuda_check verifies and times.
+constexpr GroupNormImpl kAllImpls[] = { GroupNormImpl::Fused, GroupNormImpl::Persistent, GroupNormImpl::Reference };
+
+// "kix-reference", "kix-fused", "kix-persistent".
 const char* implName(GroupNormImpl impl);
 // Accepts the names above; false (and `impl` untouched) for anything else.
 bool implFromName(const char* name, GroupNormImpl& impl);
+// One line on what the implementation does and how it launches (the run's implementation record).
+const char* implAlgorithm(GroupNormImpl impl);
+const char* implLaunchPolicy(GroupNormImpl impl);
 
 // The shape is gn::Shape (kernels/groupnorm_math.h), eps included. Valid: all sizes positive, channels a
 // multiple of channelsPerGroup, eps not negative.
@@ -59,6 +67,10 @@ cudaError_t groupNormBackward(GroupNormImpl impl, gn::DType dtype, const GroupNo
 // `aligned`: whether the caller's pointers are 16-byte aligned (cudaMalloc's are).
 const char* fusedLaunchDescription(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction,
     bool aligned, char* buffer, std::size_t bufferSize);
+
+// The same for any implementation: the fused or persistent plan, or "reference kernels".
+const char* launchDescription(GroupNormImpl impl, gn::DType dtype, const GroupNormShape& shape,
+    GroupNormDirection direction, bool aligned, char* buffer, std::size_t bufferSize);
 
 // Bytes of each input one fused thread holds: 32 (the default: fp32 8, 16-bit 16 elements) or 64. A
 // process-wide tuning knob for measuring both on a device; false (and unchanged) for other values.

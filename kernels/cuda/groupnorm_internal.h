@@ -78,11 +78,22 @@ struct FusedPlan
     int elemsPerThread = 0;
     std::size_t sharedBytes = 0; // dynamic shared memory per block (backward)
 };
+// With the process-wide bytes per thread (setFusedBytesPerThread), or with `bytesPerThread` (32 or 64).
 FusedPlan fusedPlan(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned);
+FusedPlan fusedPlan(
+    gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned, int bytesPerThread);
 
 std::size_t fusedWorkspaceBytes(GroupNormDirection direction, gn::DType dtype, const GroupNormShape& shape);
 cudaError_t fusedForward(const ForwardArgs& args);
 cudaError_t fusedBackward(const BackwardArgs& args);
+
+// How kix-persistent runs a shape: the 32-bytes-per-thread fused plan when it puts one row in a block of 64
+// or more threads with 16-byte vectors (at most 512 threads in backward; and the counts fit an int);
+// otherwise `resident` is false and kix-fused runs the shape.
+FusedPlan persistentPlan(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned);
+std::size_t persistentWorkspaceBytes(GroupNormDirection direction, gn::DType dtype, const GroupNormShape& shape);
+cudaError_t persistentForward(const ForwardArgs& args);
+cudaError_t persistentBackward(const BackwardArgs& args);
 
 // dweight[c] = sum over n, k of partials[(n * C + c) * K + k].x, dbias[c] likewise of .y, for
 // partials of M x C x K float pairs; fixed order over n and k.

@@ -1,6 +1,7 @@
 #include "kernels/cuda/groupnorm_verify.h"
 
 #include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/groupnorm_bench.h"
 #include "kernels/cuda/groupnorm_init.h"
 #include "kernels/groupnorm_reference.h"
 
@@ -90,12 +91,16 @@ std::vector<VerifyCase> verificationCases(bool quick)
         { "hidden-3-cpg-64", shapeOf(2, 256, 3, 64), false },
         { "misaligned", shapeOf(2, 16, 64, 4), true }, // scalar path on aligned-looking H
         { "seed-rows-few", shapeOf(2, 64, 512, 4), false }, // L 2048, 32 rows (< SMs)
+        // kix-persistent's own kernels at 64/128 threads per row, an odd batch (uneven lanes in the group
+        // reduction), 12 groups
+        { "persistent-odd-batch", shapeOf(37, 48, 256, 4), false },
         { "odd-hidden-long", shapeOf(2, 8, 1001, 4), false }, // L 4004, H odd
     };
     if (quick)
         return cases;
     const std::vector<VerifyCase> more = {
-        { "hidden-33", shapeOf(4, 32, 33, 4), false }, { "rows-1024-threads", shapeOf(2, 4, 4096, 2), false }, // L 8192
+        { "hidden-33", shapeOf(4, 32, 33, 4), false },
+        { "rows-1024-threads", shapeOf(2, 4, 4096, 2), false }, // L 8192
         { "rows-16-per-thread", shapeOf(2, 4, 6000, 2), false }, // L 12000: fp32 16 elements per thread
         { "cpg-4096", shapeOf(2, 4096, 2, 4096), false }, // large channel table in shared memory
         { "cpg-8192-fallback", shapeOf(2, 8192, 1, 8192), false }, // backward table too large: reference
@@ -103,6 +108,9 @@ std::vector<VerifyCase> verificationCases(bool quick)
         { "row-70001-chunks", shapeOf(1, 1, 70001, 1), false }, // several chunks, H odd
         { "misaligned-long", shapeOf(2, 8, 1024, 4), true },
         { "seed-slice", shapeOf(8, 2048, 512, 4), false }, // the seed workload's rows, M 8
+        // More rows than a persistent grid holds at 64 threads per row (132 SMs x 32 blocks): several rows per
+        // block, the group index stepping by grid % G
+        { "persistent-many-rows", shapeOf(48, 1200, 128, 4), false },
     };
     cases.insert(cases.end(), more.begin(), more.end());
     return cases;
@@ -128,11 +136,11 @@ VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c
     const std::int64_t n = s.elements(), rows = s.rows(), channels = s.channels;
     VerifyResult result;
     result.tolerance = gn::ref::tolerance(dtype);
-    char plan[160];
+    char plan[200];
     result.plan = std::string("forward: ")
-        + fusedLaunchDescription(dtype, s, GroupNormDirection::Forward, !c.misaligned, plan, sizeof plan);
+        + launchDescription(impl, dtype, s, GroupNormDirection::Forward, !c.misaligned, plan, sizeof plan);
     result.plan += std::string("; backward: ")
-        + fusedLaunchDescription(dtype, s, GroupNormDirection::Backward, !c.misaligned, plan, sizeof plan);
+        + launchDescription(impl, dtype, s, GroupNormDirection::Backward, !c.misaligned, plan, sizeof plan);
 
     Stream stream;
     Tensor x(n, dtype, c.misaligned), dy(n, dtype, c.misaligned), y(n, dtype, c.misaligned), dx(n, dtype, c.misaligned);
@@ -188,6 +196,95 @@ VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c
     result.errorDx = relativeError(outDx, rdx);
     result.errorDWeight = relativeError(outDw, rdw);
     result.errorDBias = relativeError(outDb, rdb);
+    return result;
+}
+
+namespace {
+
+// Evenly spaced indices in [0, count), first and last included (as engine/correctness.cpp picks rows).
+std::vector<std::int64_t> spread(std::int64_t count, std::int64_t wanted)
+{
+    std::vector<std::int64_t> picked;
+    for (std::int64_t k = 0; k < std::min(count, wanted); ++k)
+        picked.push_back(count <= wanted ? k : k * (count - 1) / (wanted - 1));
+    picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    return picked;
+}
+
+} // namespace
+
+VerifyResult checkBenchOutputs(GroupNormBench& bench)
+{
+    const BenchConfig& config = bench.config();
+    const GroupNormShape& s = config.shape;
+    const bool forward = config.pass != BenchPass::Backward;
+    const bool backward = config.pass != BenchPass::Forward;
+    const std::int64_t length = s.rowLength(), groups = s.groups(), cpg = s.channelsPerGroup;
+    VerifyResult result;
+    result.tolerance = gn::ref::tolerance(config.dtype);
+    result.reproducible = true;
+    result.plan = bench.plan();
+    bench.poisonOutputs();
+    bench.run();
+
+    std::vector<double> weight(static_cast<std::size_t>(s.channels)), bias(weight.size());
+    for (std::size_t c = 0; c < weight.size(); ++c) {
+        weight[c] = gn::initInput(config.seed, gn::Tensor::Weight, c);
+        bias[c] = gn::initInput(config.seed, gn::Tensor::Bias, c);
+    }
+    std::vector<double> x(static_cast<std::size_t>(length)), dy(x.size()), out(x.size());
+    std::vector<float> device(x.size());
+    auto loadRow = [&](gn::Tensor tensor, std::int64_t row, std::vector<double>& into) {
+        const auto first = static_cast<std::uint64_t>(row * length);
+        for (std::size_t i = 0; i < into.size(); ++i)
+            into[i] = gn::roundToDType(gn::initInput(config.seed, tensor, first + i), config.dtype);
+    };
+    gn::ref::ErrorAccumulator ey, emean, erstd, edx, edw, edb;
+    auto compare = [&](gn::ref::ErrorAccumulator& e, BenchOutput which, std::int64_t offset, const double* reference,
+                       std::int64_t count) {
+        device.resize(static_cast<std::size_t>(count));
+        bench.readOutput(which, offset, count, device.data());
+        for (std::int64_t i = 0; i < count; ++i)
+            e.add(device[static_cast<std::size_t>(i)], reference[i]);
+    };
+    std::vector<double> dweight(weight.size(), 0.0), dbias(weight.size(), 0.0);
+    for (const std::int64_t row : spread(s.rows(), 16)) {
+        const std::size_t first = static_cast<std::size_t>((row % groups) * cpg);
+        loadRow(gn::Tensor::X, row, x);
+        if (forward) {
+            double mean = 0, rstd = 0;
+            gn::ref::forwardRow(x.data(), &weight[first], &bias[first], s, out.data(), mean, rstd);
+            compare(ey, BenchOutput::Y, row * length, out.data(), length);
+            compare(emean, BenchOutput::Mean, row, &mean, 1);
+            compare(erstd, BenchOutput::Rstd, row, &rstd, 1);
+        }
+        if (backward) {
+            loadRow(gn::Tensor::Dy, row, dy);
+            gn::ref::backwardRow(x.data(), dy.data(), &weight[first], s, out.data(), &dweight[first], &dbias[first]);
+            compare(edx, BenchOutput::Dx, row * length, out.data(), length);
+        }
+    }
+    if (backward) { // dweight and dbias of a group need every row of that group over the batch
+        for (const std::int64_t g : spread(groups, 3)) {
+            const std::size_t first = static_cast<std::size_t>(g * cpg);
+            std::fill(dweight.begin() + g * cpg, dweight.begin() + (g + 1) * cpg, 0.0);
+            std::fill(dbias.begin() + g * cpg, dbias.begin() + (g + 1) * cpg, 0.0);
+            for (std::int64_t n = 0; n < s.batch; ++n) {
+                loadRow(gn::Tensor::X, n * groups + g, x);
+                loadRow(gn::Tensor::Dy, n * groups + g, dy);
+                gn::ref::backwardRow(
+                    x.data(), dy.data(), &weight[first], s, out.data(), &dweight[first], &dbias[first]);
+            }
+            compare(edw, BenchOutput::DWeight, g * cpg, &dweight[first], cpg);
+            compare(edb, BenchOutput::DBias, g * cpg, &dbias[first], cpg);
+        }
+    }
+    result.errorY = ey.relative();
+    result.errorMean = emean.relative();
+    result.errorRstd = erstd.relative();
+    result.errorDx = edx.relative();
+    result.errorDWeight = edw.relative();
+    result.errorDBias = edb.relative();
     return result;
 }
 

@@ -41,6 +41,14 @@ struct VerifyResult
 // Runs one case on the current device. Throws CudaError when a CUDA call fails.
 VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c, std::uint64_t seed);
 
+class GroupNormBench;
+
+// The check before timing, as the engine's checkCorrectness does it: the benchmark's outputs poisoned with NaN,
+// one run, then 16 evenly spread rows of y, mean, rstd and dx and up to 3 groups' dweight and dbias compared
+// with the float64 reference (every row and channel when the tensor is small). `reproducible` is not
+// checked here (left true). Throws CudaError when a CUDA call fails.
+VerifyResult checkBenchOutputs(GroupNormBench& bench);
+
 // "fp32", "bf16", "fp16".
 const char* dtypeText(gn::DType dtype);
 

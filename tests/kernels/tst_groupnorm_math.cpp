@@ -1,4 +1,5 @@
-// The shared per-element helpers: the loop-free fp16 conversion, storage rounding, and the input generator.
+// The shared per-element helpers: the fp16 and bf16 converters pinned to known bit patterns (and to GCC's
+// _Float16 where the compiler has it), the loop-free fp16 conversion, storage rounding, the input generator.
 
 #include "kernels/groupnorm_math.h"
 
@@ -6,6 +7,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 
 using namespace kix::gn;
 
@@ -14,11 +17,176 @@ class TestGroupNormMath : public QObject
     Q_OBJECT
 
 private slots:
+    void halfKnownVectors_data();
+    void halfKnownVectors();
+    void halfDecodesKnownVectors();
+    void bf16KnownVectors_data();
+    void bf16KnownVectors();
+    void nanStaysNan();
+    void halfMatchesCompilerFloat16();
     void halfToFloatFastIsExact();
     void floatToHalfFastIsExact();
-    void roundToDTypeMatchesStorage();
+    void roundToDTypeKnownValues();
     void inputsAreDeterministicAndOnGrid();
 };
+
+namespace {
+
+float fromBits(std::uint32_t bits)
+{
+    return bitsFloat(bits);
+}
+
+QString hex(std::uint32_t v, int width)
+{
+    return QStringLiteral("0x%1").arg(v, width, 16, QLatin1Char('0'));
+}
+
+} // namespace
+
+// IEEE binary16 patterns worked out by hand (not by the code under test): normal values, the largest finite,
+// overflow, subnormals, and round-to-nearest-even at ties.
+void TestGroupNormMath::halfKnownVectors_data()
+{
+    QTest::addColumn<float>("value");
+    QTest::addColumn<int>("bits");
+    QTest::newRow("1") << 1.0f << 0x3C00;
+    QTest::newRow("-2") << -2.0f << 0xC000;
+    QTest::newRow("0.5") << 0.5f << 0x3800;
+    QTest::newRow("+0") << 0.0f << 0x0000;
+    QTest::newRow("-0") << -0.0f << 0x8000;
+    QTest::newRow("1/3") << 1.0f / 3.0f << 0x3555; // 1365/4096: 1/3 * 4096 = 1365.33 rounds down
+    QTest::newRow("65504 (largest finite)") << 65504.0f << 0x7BFF;
+    QTest::newRow("65519 (rounds down to 65504)") << 65519.0f << 0x7BFF;
+    QTest::newRow("65520 (the tie above 65504: to +inf)") << 65520.0f << 0x7C00;
+    QTest::newRow("-65520") << -65520.0f << 0xFC00;
+    QTest::newRow("1e6") << 1e6f << 0x7C00;
+    QTest::newRow("+inf") << std::numeric_limits<float>::infinity() << 0x7C00;
+    QTest::newRow("2^-14 (smallest normal)") << std::ldexp(1.0f, -14) << 0x0400;
+    QTest::newRow("2^-24 (smallest subnormal)") << std::ldexp(1.0f, -24) << 0x0001;
+    QTest::newRow("-2^-24") << -std::ldexp(1.0f, -24) << 0x8001;
+    QTest::newRow("1023 x 2^-24 (largest subnormal)") << 1023.0f * std::ldexp(1.0f, -24) << 0x03FF;
+    QTest::newRow("2^-25 (tie: to even 0)") << std::ldexp(1.0f, -25) << 0x0000;
+    QTest::newRow("3 x 2^-25 (tie: to even 2)") << 3.0f * std::ldexp(1.0f, -25) << 0x0002;
+    QTest::newRow("0.75 x 2^-24 (rounds up)") << 0.75f * std::ldexp(1.0f, -24) << 0x0001;
+    QTest::newRow("2^-26 (rounds to 0)") << std::ldexp(1.0f, -26) << 0x0000;
+    QTest::newRow("1 + 2^-11 (tie: to even 0x3C00)") << 1.0f + std::ldexp(1.0f, -11) << 0x3C00;
+    QTest::newRow("1 + 3 x 2^-11 (tie: to even 0x3C02)") << 1.0f + 3.0f * std::ldexp(1.0f, -11) << 0x3C02;
+    QTest::newRow("1 + 2^-11 + 2^-20 (above the tie)")
+        << 1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20) << 0x3C01;
+    QTest::newRow("2047 x 2^-11 x 2 (rounds into the next binade)") << fromBits(0x3FFFF000u) << 0x4000;
+}
+
+void TestGroupNormMath::halfKnownVectors()
+{
+    QFETCH(float, value);
+    QFETCH(int, bits);
+    QCOMPARE(hex(floatToHalf(value), 4), hex(static_cast<std::uint32_t>(bits), 4));
+    QCOMPARE(hex(floatToHalfFast(value), 4), hex(static_cast<std::uint32_t>(bits), 4));
+}
+
+void TestGroupNormMath::halfDecodesKnownVectors()
+{
+    const struct
+    {
+        std::uint16_t bits;
+        float value;
+    } cases[] = {
+        { 0x3C00, 1.0f },
+        { 0xC000, -2.0f },
+        { 0x7BFF, 65504.0f },
+        { 0x0001, std::ldexp(1.0f, -24) },
+        { 0x03FF, 1023.0f * std::ldexp(1.0f, -24) },
+        { 0x0400, std::ldexp(1.0f, -14) },
+        { 0x3555, 1365.0f / 4096.0f },
+        { 0x7C00, std::numeric_limits<float>::infinity() },
+        { 0xFC00, -std::numeric_limits<float>::infinity() },
+        { 0x8000, -0.0f },
+    };
+    for (const auto& c : cases) {
+        QCOMPARE(hex(floatBits(halfToFloat(c.bits)), 8), hex(floatBits(c.value), 8));
+        QCOMPARE(hex(floatBits(halfToFloatFast(c.bits)), 8), hex(floatBits(c.value), 8));
+    }
+}
+
+// bfloat16 = the top half of an fp32, rounded to nearest even.
+void TestGroupNormMath::bf16KnownVectors_data()
+{
+    QTest::addColumn<float>("value");
+    QTest::addColumn<int>("bits");
+    QTest::newRow("1") << 1.0f << 0x3F80;
+    QTest::newRow("-2") << -2.0f << 0xC000;
+    QTest::newRow("-0") << -0.0f << 0x8000;
+    QTest::newRow("1/3 (0x3EAAAAAB rounds up)") << 1.0f / 3.0f << 0x3EAB;
+    QTest::newRow("65504 (rounds up to 65536)") << 65504.0f << 0x4780;
+    QTest::newRow("1 + 2^-8 (tie: to even 0x3F80)") << fromBits(0x3F808000u) << 0x3F80;
+    QTest::newRow("0x3F818000 (tie: to even 0x3F82)") << fromBits(0x3F818000u) << 0x3F82;
+    QTest::newRow("0x3F808001 (above the tie)") << fromBits(0x3F808001u) << 0x3F81;
+    QTest::newRow("largest bf16 0x7F7F0000") << fromBits(0x7F7F0000u) << 0x7F7F;
+    QTest::newRow("FLT_MAX (rounds to +inf)") << std::numeric_limits<float>::max() << 0x7F80;
+    QTest::newRow("+inf") << std::numeric_limits<float>::infinity() << 0x7F80;
+    QTest::newRow("-inf") << -std::numeric_limits<float>::infinity() << 0xFF80;
+    QTest::newRow("smallest bf16 subnormal 0x00010000") << fromBits(0x00010000u) << 0x0001;
+    QTest::newRow("fp32 subnormal 0x00008000 (tie: to even 0)") << fromBits(0x00008000u) << 0x0000;
+    QTest::newRow("fp32 subnormal 0x00018000 (tie: to even 2)") << fromBits(0x00018000u) << 0x0002;
+    QTest::newRow("smallest fp32 subnormal (to 0)") << fromBits(0x00000001u) << 0x0000;
+}
+
+void TestGroupNormMath::bf16KnownVectors()
+{
+    QFETCH(float, value);
+    QFETCH(int, bits);
+    QCOMPARE(hex(floatToBf16(value), 4), hex(static_cast<std::uint32_t>(bits), 4));
+    // Decoding is exact: the bits back in the top half of an fp32.
+    QCOMPARE(hex(floatBits(bf16ToFloat(static_cast<std::uint16_t>(bits))), 8),
+        hex(static_cast<std::uint32_t>(bits) << 16, 8));
+}
+
+// A NaN never becomes an infinity (a payload in the low bits alone would, if simply truncated).
+void TestGroupNormMath::nanStaysNan()
+{
+    for (const std::uint32_t bits : { 0x7FC00000u, 0x7F800001u, 0xFF800001u, 0x7FFFFFFFu }) {
+        const float nan = fromBits(bits);
+        QVERIFY2(std::isnan(bf16ToFloat(floatToBf16(nan))), qPrintable(hex(bits, 8)));
+        QVERIFY2(std::isnan(halfToFloat(floatToHalf(nan))), qPrintable(hex(bits, 8)));
+        QVERIFY2(std::isnan(halfToFloat(floatToHalfFast(nan))), qPrintable(hex(bits, 8)));
+    }
+}
+
+// GCC's _Float16 (where the compiler has it) converts with the same IEEE rules: every half decodes to the
+// same float, and a sweep of floats (all exponents, ties included) encodes to the same bits.
+void TestGroupNormMath::halfMatchesCompilerFloat16()
+{
+#if defined(__FLT16_MAX__)
+    for (std::uint32_t h = 0; h <= 0xffffu; ++h) {
+        _Float16 x;
+        const auto bits = static_cast<std::uint16_t>(h);
+        std::memcpy(&x, &bits, sizeof x);
+        const float expected = static_cast<float>(x);
+        const float actual = halfToFloat(bits);
+        if (std::isnan(expected) ? !std::isnan(actual) : floatBits(actual) != floatBits(expected))
+            QFAIL(qPrintable(QStringLiteral("half %1").arg(hex(h, 4))));
+    }
+    auto check = [](std::uint32_t fbits) {
+        const float f = bitsFloat(fbits);
+        const _Float16 x = static_cast<_Float16>(f);
+        std::uint16_t expected;
+        std::memcpy(&expected, &x, sizeof expected);
+        if (std::isnan(f))
+            return (expected & 0x7c00u) == 0x7c00u && (floatToHalf(f) & 0x3ffu) != 0;
+        return floatToHalf(f) == expected;
+    };
+    for (std::uint64_t fbits = 0; fbits <= 0xffffffffu; fbits += 4099) // a prime stride over every pattern
+        if (!check(static_cast<std::uint32_t>(fbits)))
+            QFAIL(qPrintable(QStringLiteral("float %1").arg(hex(static_cast<std::uint32_t>(fbits), 8))));
+    for (std::uint32_t top = 0; top < 0x10000u; ++top) // every half's neighbourhood: exact, tie, and either side
+        for (const std::uint32_t low : { 0x0000u, 0x0fffu, 0x1000u, 0x1001u })
+            if (!check((top << 16) | low) || !check((top << 16) | (low << 1)))
+                QFAIL(qPrintable(QStringLiteral("float %1").arg(hex((top << 16) | low, 8))));
+#else
+    QSKIP("this compiler has no _Float16");
+#endif
+}
 
 void TestGroupNormMath::halfToFloatFastIsExact()
 {
@@ -49,13 +217,28 @@ void TestGroupNormMath::floatToHalfFastIsExact()
         check(bits);
 }
 
-void TestGroupNormMath::roundToDTypeMatchesStorage()
+// The storage round trip on values whose rounded forms are worked out by hand.
+void TestGroupNormMath::roundToDTypeKnownValues()
 {
-    for (const float v : { 0.f, 1.f, -2.5f, 1.0f / 3.0f, 65504.f, 1e-6f, 3.14159f }) {
-        QCOMPARE(roundToDType(v, DType::F32), v);
-        QCOMPARE(roundToDType(v, DType::BF16), bf16ToFloat(floatToBf16(v)));
-        QCOMPARE(roundToDType(v, DType::F16), halfToFloat(floatToHalf(v)));
+    const struct
+    {
+        float value, bf16, f16;
+    } cases[] = {
+        { 1.0f, 1.0f, 1.0f },
+        { -2.5f, -2.5f, -2.5f },
+        { 1.0f / 3.0f, 171.0f / 512.0f, 1365.0f / 4096.0f },
+        { 65504.0f, 65536.0f, 65504.0f },
+        { 3.14159f, 3.140625f, 3.140625f }, // bf16: 201.06 steps of 2^-6 -> 201; half: 1608.49 steps of 2^-9 -> 1608
+        // bf16: 1.048576 x 2^-20, 134.2 steps of 2^-27 -> 134; half: 16.78 subnormal steps of 2^-24 -> 17
+        { 1e-6f, 134.0f * 0x1p-27f, 17.0f * 0x1p-24f },
+    };
+    for (const auto& c : cases) {
+        QCOMPARE(roundToDType(c.value, DType::F32), c.value);
+        QCOMPARE(roundToDType(c.value, DType::BF16), c.bf16);
+        QCOMPARE(roundToDType(c.value, DType::F16), c.f16);
     }
+    QVERIFY(std::isinf(roundToDType(70000.0f, DType::F16)));
+    QCOMPARE(roundToDType(70000.0f, DType::BF16), 70144.0f); // 0x47890000 + rounding: 137 x 512
 }
 
 void TestGroupNormMath::inputsAreDeterministicAndOnGrid()

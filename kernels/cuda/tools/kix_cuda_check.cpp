@@ -1,12 +1,14 @@
 // kix_cuda_check: the CUDA GroupNorm kernels without Qt, for machines where only the CUDA toolkit is
 // installed (scripts/gpu-check.sh falls back to it). Subcommands:
 //   info                       the device, as JSON
-//   verify [--quick] [--seed N] [--dtypes fp32,bf16,fp16]
-//                              both implementations against the float64 reference (exit 1 on failure)
-//   bench  [options]           configurations timed as the engine times them; one JSON line each
+//   verify [--quick] [--cases NAME,...] [--seed N] [--dtypes fp32,bf16,fp16]
+//                              every implementation against the float64 reference (exit 1 on failure)
+//   bench  [options]           configurations checked against the float64 reference (sampled rows), then
+//                              timed as the engine times them; one JSON line each
 //                              (--impl, --pass, --dtype and --channels take comma-separated lists)
-//   bandwidth                  device copy bandwidth, one JSON line
-// Without a device every subcommand prints the CUDA error and exits with status 2.
+//   plan [--channels C,...]    every implementation's launch plan for the seed shapes (no device needed)
+//   bandwidth                  device copy bandwidth after the read-sweep and the memset flush, one JSON line
+// Without a device every subcommand but plan prints the CUDA error and exits with status 2.
 
 #include "kernels/cuda/cudatiming.h"
 #include "kernels/cuda/groupnorm_bench.h"
@@ -19,6 +21,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -89,12 +92,32 @@ double nowNs()
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Quantile q of ascending `sorted` at q * (n - 1) with linear interpolation: the rule of the engine's
+// quantile() (engine/samplestatistics.h) and do_bench. Kept here rather than linked: this tool must build with
+// nvcc alone or the Qt-free standalone project, which have no engine/ or model/ (and the engine's statistics
+// are being merged into model/statistics). The device check's summary compares both tools' medians, so a
+// drift would show as kix bench and kix_cuda_check disagreeing on the same run.
 double quantile(const std::vector<double>& sorted, double q)
 {
     const double position = q * static_cast<double>(sorted.size() - 1);
     const auto below = static_cast<std::size_t>(position);
     const std::size_t above = std::min(below + 1, sorted.size() - 1);
     return sorted[below] + (sorted[above] - sorted[below]) * (position - static_cast<double>(below));
+}
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t comma = text.find(',', begin);
+        if (comma == std::string::npos)
+            comma = text.size();
+        if (comma > begin)
+            parts.push_back(text.substr(begin, comma - begin));
+        begin = comma + 1;
+    }
+    return parts;
 }
 
 int commandInfo()
@@ -119,10 +142,21 @@ int commandVerify(const std::map<std::string, std::string>& options)
         if (parseDType(list.substr(0, comma), d))
             dtypes.push_back(d);
     }
+    // --cases a,b: these cases of the full table (added to the quick table's with --quick).
+    std::vector<VerifyCase> cases = verificationCases(quick);
+    if (options.count("cases")) {
+        const std::vector<std::string> wanted = splitList(options.at("cases"));
+        if (!quick)
+            cases.clear();
+        for (const VerifyCase& c : verificationCases(false))
+            if (std::find(wanted.begin(), wanted.end(), c.name) != wanted.end()
+                && std::none_of(cases.begin(), cases.end(), [&](const VerifyCase& k) { return k.name == c.name; }))
+                cases.push_back(c);
+    }
     int failures = 0, total = 0;
-    for (const VerifyCase& c : verificationCases(quick)) {
+    for (const VerifyCase& c : cases) {
         for (gn::DType dtype : dtypes) {
-            for (GroupNormImpl impl : { GroupNormImpl::Reference, GroupNormImpl::Fused }) {
+            for (GroupNormImpl impl : kAllImpls) {
                 ++total;
                 const VerifyResult r = verifyCase(impl, dtype, c, seed + static_cast<std::uint64_t>(total));
                 failures += r.passed() ? 0 : 1;
@@ -130,7 +164,7 @@ int commandVerify(const std::map<std::string, std::string>& options)
                     c.name.c_str(), static_cast<long long>(c.shape.batch), static_cast<long long>(c.shape.channels),
                     static_cast<long long>(c.shape.hidden), static_cast<long long>(c.shape.channelsPerGroup),
                     dtypeText(dtype), implName(impl), r.summary().c_str());
-                if (impl == GroupNormImpl::Fused && dtype == gn::DType::F32)
+                if (impl != GroupNormImpl::Reference && dtype == gn::DType::F32)
                     std::printf("     plan: %s\n", r.plan.c_str());
                 std::fflush(stdout);
             }
@@ -140,26 +174,57 @@ int commandVerify(const std::map<std::string, std::string>& options)
     return failures == 0 ? 0 : 1;
 }
 
-std::vector<std::string> splitList(const std::string& text)
+// A comma-separated --impl list; "all" is every implementation.
+std::vector<std::string> implList(const std::string& text)
 {
-    std::vector<std::string> parts;
-    std::size_t begin = 0;
-    while (begin <= text.size()) {
-        std::size_t comma = text.find(',', begin);
-        if (comma == std::string::npos)
-            comma = text.size();
-        if (comma > begin)
-            parts.push_back(text.substr(begin, comma - begin));
-        begin = comma + 1;
+    if (text != "all")
+        return splitList(text);
+    std::vector<std::string> names;
+    for (GroupNormImpl impl : kAllImpls)
+        names.push_back(implName(impl));
+    return names;
+}
+
+// What every implementation would launch for the seed workload's shapes (M 128, H 512, cpg 4, the
+// --channels list), forward and backward, fp32/bf16/fp16: host-only, so it runs without a device (the
+// dry run of scripts/gpu-check.sh). Fails when an implementation has no plan.
+int commandPlan(const std::map<std::string, std::string>& o)
+{
+    const std::string channels = o.count("channels") ? o.at("channels") : "2048";
+    int failures = 0;
+    for (const std::string& c : splitList(channels)) {
+        GroupNormShape s;
+        s.batch = 128;
+        s.channels = std::atoll(c.c_str());
+        s.hidden = 512;
+        s.channelsPerGroup = 4;
+        if (!shapeValid(s)) {
+            std::fprintf(stderr, "plan: invalid shape for --channels %s\n", c.c_str());
+            return 64;
+        }
+        for (gn::DType dtype : { gn::DType::F32, gn::DType::BF16, gn::DType::F16 })
+            for (GroupNormImpl impl : kAllImpls)
+                for (GroupNormDirection direction : { GroupNormDirection::Forward, GroupNormDirection::Backward }) {
+                    char text[200];
+                    const char* plan = launchDescription(impl, dtype, s, direction, true, text, sizeof text);
+                    failures += plan[0] == '\0' ? 1 : 0;
+                    std::printf("C=%-5s %s %-14s %-8s workspace %9zu B  %s\n", c.c_str(), dtypeText(dtype),
+                        implName(impl), direction == GroupNormDirection::Forward ? "forward" : "backward",
+                        groupNormWorkspaceBytes(impl, direction, dtype, s), plan);
+                }
     }
-    return parts;
+    return failures == 0 ? 0 : 1;
 }
 
 // One configuration timed; one JSON line on stdout, a short line on stderr.
 void benchOne(const BenchConfig& config, double eps, double warmupMs, double repMs)
 {
     GroupNormBench bench(config);
-    const ClockSample before = sampleClocks(bench.device().pciBusId);
+    // Checked against the float64 reference before it is timed (sampled rows, as the engine checks): a wrong
+    // implementation gets no timing line, so the summary's best candidate is one that passed.
+    const VerifyResult check = checkBenchOutputs(bench);
+    if (!check.passed())
+        throw std::runtime_error("correctness check failed, not timed: " + check.summary());
     // do_bench's policy, as engine/timingharness.cpp implements it: estimate, warm up by time, repeat by time.
     double start = nowNs();
     for (int i = 0; i < 5; ++i) {
@@ -171,6 +236,9 @@ void benchOne(const BenchConfig& config, double eps, double warmupMs, double rep
     const int repetitions = static_cast<int>(std::clamp(std::ceil(repMs * 1e6 / estimate), 5.0, 100000.0));
     for (int i = 0; i < warmups; ++i)
         bench.run();
+    // After the warm-up, as measuring begins: before it the GPU idled (allocation, input generation) and
+    // clocked down, which says nothing about the clocks the samples were taken at.
+    const ClockSample before = sampleClocks(bench.device().pciBusId);
     std::vector<double> samples;
     for (int i = 0; i < repetitions; ++i) {
         bench.flushCaches();
@@ -184,29 +252,32 @@ void benchOne(const BenchConfig& config, double eps, double warmupMs, double rep
     const std::int64_t bytes = minimumBytes(config.pass, config.dtype, config.shape);
     const double median = quantile(samples, 0.5);
     std::printf("{\"impl\":%s,\"pass\":%s,\"dtype\":%s,\"batch\":%lld,\"channels\":%lld,\"hidden\":%lld,"
-                "\"channels_per_group\":%lld,\"eps\":%s,\"seed\":%llu,\"graph\":%s,\"bytes_per_thread\":%d,\"warmup_"
+                "\"channels_per_group\":%lld,\"eps\":%s,\"seed\":%llu,\"graph\":%s,\"flush\":%s,\"bytes_per_thread\":%"
+                "d,\"warmup_"
                 "ms\":%s,\"rep_ms\":%s,"
                 "\"warmup_repetitions\":%d,\"samples\":%zu,\"median_ns\":%s,\"p20_ns\":%s,\"p80_ns\":%s,"
                 "\"min_ns\":%s,\"max_ns\":%s,\"mean_ns\":%s,\"minimum_bytes\":%lld,\"gbps\":%s,\"plan\":%s,"
-                "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s}\n",
+                "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s,"
+                "\"correctness\":{\"passed\":true,\"max_relative_error\":%s,\"tolerance\":%s}}\n",
         quoted(implName(config.impl)).c_str(), quoted(benchPassName(config.pass)).c_str(),
         quoted(dtypeText(config.dtype)).c_str(), static_cast<long long>(config.shape.batch),
         static_cast<long long>(config.shape.channels), static_cast<long long>(config.shape.hidden),
         static_cast<long long>(config.shape.channelsPerGroup), number(eps).c_str(),
-        static_cast<unsigned long long>(config.seed), config.graph ? "true" : "false", fusedBytesPerThread(),
-        number(warmupMs).c_str(), number(repMs).c_str(), warmups, samples.size(), number(median).c_str(),
-        number(quantile(samples, 0.2)).c_str(), number(quantile(samples, 0.8)).c_str(), number(samples.front()).c_str(),
-        number(samples.back()).c_str(), number(mean).c_str(), static_cast<long long>(bytes),
-        number(static_cast<double>(bytes) / median).c_str(), quoted(bench.plan()).c_str(),
-        deviceJson(bench.device()).c_str(), clockJson(before).c_str(), clockJson(after).c_str(),
-        quoted(throttleWarning(before, after)).c_str());
+        static_cast<unsigned long long>(config.seed), config.graph ? "true" : "false",
+        quoted(flushModeName(config.flush)).c_str(), fusedBytesPerThread(), number(warmupMs).c_str(),
+        number(repMs).c_str(), warmups, samples.size(), number(median).c_str(), number(quantile(samples, 0.2)).c_str(),
+        number(quantile(samples, 0.8)).c_str(), number(samples.front()).c_str(), number(samples.back()).c_str(),
+        number(mean).c_str(), static_cast<long long>(bytes), number(static_cast<double>(bytes) / median).c_str(),
+        quoted(bench.plan()).c_str(), deviceJson(bench.device()).c_str(), clockJson(before).c_str(),
+        clockJson(after).c_str(), quoted(throttleWarning(before, after)).c_str(), number(check.worst()).c_str(),
+        number(check.tolerance).c_str());
     std::fflush(stdout);
-    std::fprintf(stderr, "%-13s %-8s %s C=%-5lld%s median %.4f ms, %.0f GB/s\n", implName(config.impl),
+    std::fprintf(stderr, "%-14s %-8s %s C=%-5lld%s%s median %.4f ms, %.0f GB/s\n", implName(config.impl),
         benchPassName(config.pass), dtypeText(config.dtype), static_cast<long long>(config.shape.channels),
         config.graph                      ? " graph"
             : fusedBytesPerThread() == 64 ? " 64B/thread"
                                           : "",
-        median / 1e6, static_cast<double>(bytes) / median);
+        config.flush == FlushMode::Memset ? " memset-flush" : "", median / 1e6, static_cast<double>(bytes) / median);
 }
 
 // Every combination of the comma-separated --impl, --pass, --dtype and --channels lists, in one process.
@@ -220,6 +291,10 @@ int commandBench(const std::map<std::string, std::string>& o)
     const double eps = std::strtod(get("eps", "1e-6").c_str(), nullptr); // echoed as given: workload digests
     config.shape.eps = static_cast<float>(eps);
     config.graph = o.count("graph") > 0;
+    if (!parseFlushMode(get("flush", "read"), config.flush)) {
+        std::fprintf(stderr, "bench: --flush must be read or memset\n");
+        return 64;
+    }
     if (!setFusedBytesPerThread(std::atoi(get("bytes-per-thread", "32").c_str()))) {
         std::fprintf(stderr, "bench: --bytes-per-thread must be 32 or 64\n");
         return 64;
@@ -230,7 +305,7 @@ int commandBench(const std::map<std::string, std::string>& o)
     for (const std::string& pass : splitList(get("pass", "forward")))
         for (const std::string& dtype : splitList(get("dtype", "fp32")))
             for (const std::string& channels : splitList(get("channels", "2048")))
-                for (const std::string& impl : splitList(get("impl", "kix-fused"))) {
+                for (const std::string& impl : implList(get("impl", "kix-fused"))) {
                     if (!implFromName(impl.c_str(), config.impl) || !parseBenchPass(pass, config.pass)
                         || !parseDType(dtype, config.dtype)) {
                         std::fprintf(stderr, "bench: unknown --impl, --pass or --dtype value\n");
@@ -248,29 +323,82 @@ int commandBench(const std::map<std::string, std::string>& o)
     return failures == 0 ? 0 : 1;
 }
 
+// The copy bandwidth after the kernels' flush (the reference their GB/s are compared with) and after the old
+// memset flush (the control: how much a dirty L2 costs a copy).
 int commandBandwidth()
 {
     const DeviceSummary d = queryDevice(0);
-    const double gbps = measureCopyBandwidthGBs(d);
-    std::printf("{\"copy_bandwidth_gbps\":%s,\"device\":%s}\n", number(gbps).c_str(), deviceJson(d).c_str());
+    const double gbps = measureCopyBandwidthGBs(d, 0, 10, FlushMode::ReadSweep);
+    const double memset = measureCopyBandwidthGBs(d, 0, 10, FlushMode::Memset);
+    std::printf("{\"copy_bandwidth_gbps\":%s,\"flush\":\"read\",\"copy_bandwidth_memset_flush_gbps\":%s,"
+                "\"device\":%s}\n",
+        number(gbps).c_str(), number(memset).c_str(), deviceJson(d).c_str());
     return 0;
 }
 
 } // namespace
 
+// Argument errors are found before the device is looked for, so that a dry run without a GPU (exit status
+// 2) proves that the command lines the device run will use are accepted (64 otherwise).
+bool validArguments(const std::string& command, const std::map<std::string, std::string>& o, std::string& error)
+{
+    auto get = [&](const char* key, const char* fallback) { return o.count(key) ? o.at(key) : std::string(fallback); };
+    auto each = [&](const char* key, const char* fallback, auto&& valid) {
+        for (const std::string& item :
+            key == std::string("impl") ? implList(get(key, fallback)) : splitList(get(key, fallback)))
+            if (!valid(item)) {
+                error = std::string("--") + key + ": unknown value '" + item + "'";
+                return false;
+            }
+        return true;
+    };
+    gn::DType dtype;
+    if (command == "verify") {
+        const std::vector<VerifyCase> all = verificationCases(false);
+        return each("dtypes", "fp32", [&](const std::string& d) { return parseDType(d, dtype); })
+            && each("cases", "seed-slice", [&](const std::string& name) {
+                   return std::any_of(all.begin(), all.end(), [&](const VerifyCase& c) { return c.name == name; });
+               });
+    }
+    if (command != "bench")
+        return true;
+    GroupNormImpl impl;
+    BenchPass pass;
+    FlushMode flush;
+    const int bytes = std::atoi(get("bytes-per-thread", "32").c_str());
+    if (bytes != 32 && bytes != 64) {
+        error = "--bytes-per-thread must be 32 or 64";
+        return false;
+    }
+    return each("impl", "kix-fused", [&](const std::string& n) { return implFromName(n.c_str(), impl); })
+        && each("pass", "forward", [&](const std::string& p) { return parseBenchPass(p, pass); })
+        && each("dtype", "fp32", [&](const std::string& d) { return parseDType(d, dtype); })
+        && each("flush", "read", [&](const std::string& f) { return parseFlushMode(f, flush); })
+        && each("channels", "2048", [](const std::string& c) { return std::atoll(c.c_str()) > 0; });
+}
+
 int main(int argc, char** argv)
 {
     const std::string command = argc > 1 ? argv[1] : "";
+    if (command == "plan")
+        return commandPlan(parseOptions(argc, argv, 2));
     if (command != "info" && command != "verify" && command != "bench" && command != "bandwidth") {
         std::fprintf(stderr,
-            "usage: kix_cuda_check info | verify [--quick] [--seed N] [--dtypes fp32,bf16,fp16] | bandwidth |\n"
-            "  bench [--impl kix-fused,kix-reference] [--pass forward,backward,full]\n"
+            "usage: kix_cuda_check info | bandwidth |\n"
+            "  verify [--quick] [--cases NAME,...] [--seed N] [--dtypes fp32,bf16,fp16] |\n"
+            "  plan [--channels C,...] (no device needed) |\n"
+            "  bench [--impl kix-fused,kix-persistent,kix-reference|all] [--pass forward,backward,full]\n"
             "        [--dtype fp32,bf16,fp16] [--batch M] [--channels C,...] [--hidden H]\n"
             "        [--channels-per-group G] [--eps E] [--graph] [--bytes-per-thread 32|64]\n"
+            "        [--flush read|memset]\n"
             "        [--warmup-ms 25] [--rep-ms 100]\n");
         return 64;
     }
     std::string error;
+    if (!validArguments(command, parseOptions(argc, argv, 2), error)) {
+        std::fprintf(stderr, "kix_cuda_check %s: %s\n", command.c_str(), error.c_str());
+        return 64;
+    }
     if (deviceCount(&error) == 0) {
         std::fprintf(stderr, "kix_cuda_check: no CUDA device: %s\n", error.c_str());
         return 2;

@@ -20,8 +20,19 @@ private Q_SLOTS:
     {
         CudaBackend backend;
         QCOMPARE(backend.name(), QStringLiteral("cuda"));
-        QCOMPARE(
-            backend.implementations(), QStringList({ QStringLiteral("kix-fused"), QStringLiteral("kix-reference") }));
+        // Every kernels/cuda implementation by name, the default first; each has its own record.
+        QCOMPARE(backend.implementations(),
+            QStringList(
+                { QStringLiteral("kix-fused"), QStringLiteral("kix-persistent"), QStringLiteral("kix-reference") }));
+        for (const QString& name : backend.implementations()) {
+            const nlohmann::json info = backend.implementationInfo(name);
+            QCOMPARE(QString::fromStdString(info.at("name").get<std::string>()), name);
+            QVERIFY(!info.at("algorithm").get<std::string>().empty());
+        }
+        QCOMPARE(backend.implementationInfo(QString()).at("name").get<std::string>(), std::string("kix-fused"));
+        QVERIFY(backend.implementationInfo(QStringLiteral("kix-persistent")).at("algorithm")
+            != backend.implementationInfo(QStringLiteral("kix-fused")).at("algorithm"));
+        QVERIFY_THROWS_EXCEPTION(BackendError, backend.implementationInfo(QStringLiteral("kix-cpu")));
         QCOMPARE(backend.timerName(), QStringLiteral("cuda_events"));
         const QVector<DeviceInfo> devices = backend.devices();
         if (devices.isEmpty()) {
@@ -153,11 +164,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("implementation");
         QTest::addColumn<int>("pass");
         QTest::addColumn<int>("dtype");
-        for (const char* impl : { "kix-fused", "kix-reference" })
+        QTest::addColumn<int>("hidden");
+        // Every implementation the backend offers; H 100 takes the scalar path for 16-bit storage (and
+        // kix-persistent's fallback to kix-fused), H 256 16-byte vectors (kix-persistent's own kernels).
+        for (const QString& impl : CudaBackend().implementations())
             for (Pass pass : { Pass::Forward, Pass::Backward, Pass::Full })
                 for (DType dtype : { DType::F32, DType::BF16 })
-                    QTest::addRow("%s/%s/%s", impl, qPrintable(passName(pass)), qPrintable(dtypeName(dtype)))
-                        << QString::fromLatin1(impl) << int(pass) << int(dtype);
+                    for (int hidden : { 100, 256 })
+                        QTest::addRow("%s/%s/%s/H%d", qPrintable(impl), qPrintable(passName(pass)),
+                            qPrintable(dtypeName(dtype)), hidden)
+                            << impl << int(pass) << int(dtype) << hidden;
     }
 
     void session()
@@ -171,10 +187,11 @@ private Q_SLOTS:
         QFETCH(QString, implementation);
         QFETCH(int, pass);
         QFETCH(int, dtype);
+        QFETCH(int, hidden);
         BenchmarkSpec spec;
         spec.batch = 4;
         spec.channels = 64;
-        spec.hidden = 100; // H % 8 != 0: the scalar path for 16-bit storage
+        spec.hidden = hidden;
         spec.channelsPerGroup = 4;
         spec.pass = static_cast<Pass>(pass);
         spec.dtype = static_cast<DType>(dtype);
@@ -187,6 +204,9 @@ private Q_SLOTS:
         QVERIFY2(result.status == BenchmarkResult::Status::Passed, qPrintable(result.message));
         QVERIFY(result.correctness.passed);
         QVERIFY(result.statistics.median > 0);
+        // The run names the implementation that ran, in its name and in its implementation record's digest.
+        QVERIFY(QString::fromStdString(result.document["run"]["metadata"]["name"].get<std::string>())
+                    .contains(implementation));
         QCOMPARE(
             QString::fromStdString(result.document["environment"]["spec"]["hardware"]["vendor"].get<std::string>()),
             QStringLiteral("nvidia"));

@@ -8,6 +8,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <cstring>
+
 using namespace kix;
 using namespace kix::cuda;
 
@@ -48,8 +50,14 @@ private Q_SLOTS:
         std::string error;
         if (deviceCount(&error) == 0)
             m_noDevice = QString::fromStdString(error);
-        m_seed = QRandomGenerator::global()->generate64();
-        qInfo("seed %llu; device: %s", static_cast<unsigned long long>(m_seed),
+        // A fresh seed each run, printed; KIX_CUDA_TEST_SEED=N replays a failing one.
+        const QByteArray fixed = qgetenv("KIX_CUDA_TEST_SEED");
+        bool ok = false;
+        m_seed = fixed.isEmpty() ? QRandomGenerator::global()->generate64() : fixed.toULongLong(&ok);
+        if (!fixed.isEmpty() && !ok)
+            QFAIL(qPrintable(QStringLiteral("KIX_CUDA_TEST_SEED is not a number: ") + QString::fromLatin1(fixed)));
+        qInfo("seed %llu (%s); device: %s", static_cast<unsigned long long>(m_seed),
+            fixed.isEmpty() ? "fresh; replay with KIX_CUDA_TEST_SEED" : "from KIX_CUDA_TEST_SEED",
             m_noDevice.isEmpty() ? "present" : qPrintable(m_noDevice));
     }
 
@@ -89,6 +97,57 @@ private Q_SLOTS:
             qPrintable(wideF32));
         QVERIFY2(wideBf16.startsWith(QLatin1String("resident rows: 64 threads/row, 1 rows/block, 32 elements/thread")),
             qPrintable(wideBf16));
+    }
+
+    // Host-only: where kix-persistent runs its own kernels and where it hands a shape to kix-fused.
+    void persistentPlan()
+    {
+        const GroupNormShape seed = shape(128, 2048, 512, 4);
+        char text[200];
+        auto plan = [&](gn::DType dtype, const GroupNormShape& s, GroupNormDirection direction, bool aligned = true) {
+            return QString::fromLatin1(
+                launchDescription(GroupNormImpl::Persistent, dtype, s, direction, aligned, text, sizeof text));
+        };
+        for (GroupNormDirection direction : { GroupNormDirection::Forward, GroupNormDirection::Backward }) {
+            const QString f32 = plan(gn::DType::F32, seed, direction);
+            QVERIFY2(f32.startsWith(QLatin1String("persistent rows: 256 threads/row, grid SMs x resident blocks, 8 "
+                                                  "elements/thread, 16-byte streaming loads")),
+                qPrintable(f32));
+            QVERIFY(
+                plan(gn::DType::BF16, seed, direction).startsWith(QLatin1String("persistent rows: 128 threads/row")));
+            // Scalar rows (misaligned, odd H) and warp-per-row shapes go to kix-fused, which says so.
+            QVERIFY(plan(gn::DType::F32, seed, direction, false)
+                        .startsWith(QLatin1String("not one row per block: kix-fused, resident rows: 256")));
+            QVERIFY(plan(gn::DType::F32, shape(2, 6, 7, 3), direction).contains(QLatin1String("kix-fused")));
+            QVERIFY(plan(gn::DType::F32, shape(3, 8, 16, 2), direction).contains(QLatin1String("4 rows/block")));
+        }
+        // Backward rows that need 1024 threads go to kix-fused (they would spill); forward keeps them.
+        const GroupNormShape long8k = shape(2, 4, 4096, 2); // rows of 8192 elements: fp32 1024 threads
+        QVERIFY(plan(gn::DType::F32, long8k, GroupNormDirection::Forward)
+                    .startsWith(QLatin1String("persistent rows: 1024")));
+        QVERIFY(plan(gn::DType::F32, long8k, GroupNormDirection::Backward).contains(QLatin1String("kix-fused")));
+        QVERIFY(plan(gn::DType::BF16, long8k, GroupNormDirection::Backward)
+                    .startsWith(QLatin1String("persistent rows: 512")));
+        // The 64-byte knob is kix-fused's alone: kix-persistent keeps 32 bytes per thread.
+        QVERIFY(setFusedBytesPerThread(64));
+        const QString wide = plan(gn::DType::F32, seed, GroupNormDirection::Forward);
+        QVERIFY(setFusedBytesPerThread(32));
+        QVERIFY2(wide.startsWith(QLatin1String("persistent rows: 256 threads/row")), qPrintable(wide));
+        QCOMPARE(QString::fromLatin1(launchDescription(GroupNormImpl::Reference, gn::DType::F32, seed,
+                     GroupNormDirection::Forward, true, text, sizeof text)),
+            QStringLiteral("reference kernels"));
+        // Backward workspace: the M x C partials plus G arrival counters, each 256-byte aligned.
+        QCOMPARE(groupNormWorkspaceBytes(GroupNormImpl::Persistent, GroupNormDirection::Backward, gn::DType::F32, seed),
+            std::size_t(128 * 2048 * 8 + 512 * 4));
+        QCOMPARE(groupNormWorkspaceBytes(GroupNormImpl::Persistent, GroupNormDirection::Forward, gn::DType::F32, seed),
+            std::size_t(0));
+        // Names round-trip for every implementation.
+        for (GroupNormImpl impl : kAllImpls) {
+            GroupNormImpl parsed = GroupNormImpl::Reference;
+            QVERIFY(implFromName(implName(impl), parsed));
+            QCOMPARE(parsed, impl);
+            QVERIFY(std::strlen(implAlgorithm(impl)) > 0 && std::strlen(implLaunchPolicy(impl)) > 0);
+        }
     }
 
     // Host-only: bad arguments are rejected before anything reaches the device.
@@ -139,7 +198,7 @@ private Q_SLOTS:
         const std::vector<VerifyCase> cases = verificationCases(false);
         for (int i = 0; i < static_cast<int>(cases.size()); ++i)
             for (gn::DType dtype : { gn::DType::F32, gn::DType::BF16, gn::DType::F16 })
-                for (GroupNormImpl impl : { GroupNormImpl::Reference, GroupNormImpl::Fused })
+                for (GroupNormImpl impl : kAllImpls)
                     QTest::addRow("%s/%s/%s", cases[i].name.c_str(), dtypeText(dtype), implName(impl))
                         << i << dtype << impl;
     }

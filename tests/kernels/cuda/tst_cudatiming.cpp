@@ -89,6 +89,30 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(cudaVersionText(12080)), QStringLiteral("12.8"));
     }
 
+    // The flush modes by name (kix_cuda_check bench --flush) and what a run records about them.
+    void flushModes()
+    {
+        FlushMode mode = FlushMode::Memset;
+        QVERIFY(parseFlushMode("read", mode));
+        QCOMPARE(mode, FlushMode::ReadSweep);
+        QVERIFY(parseFlushMode("memset", mode));
+        QCOMPARE(mode, FlushMode::Memset);
+        QVERIFY(!parseFlushMode("write", mode));
+        QCOMPARE(mode, FlushMode::Memset); // untouched on a refusal
+        for (FlushMode m : { FlushMode::ReadSweep, FlushMode::Memset }) {
+            FlushMode parsed = m == FlushMode::ReadSweep ? FlushMode::Memset : FlushMode::ReadSweep;
+            QVERIFY(parseFlushMode(flushModeName(m), parsed));
+            QCOMPARE(parsed, m);
+        }
+        const QString read = QString::fromStdString(flushDescription(FlushMode::ReadSweep, std::size_t(120) << 20));
+        QVERIFY2(read.startsWith(QLatin1String("a read sweep of 120 MiB")) && read.contains(QLatin1String("clean")),
+            qPrintable(read));
+        const QString memset = QString::fromStdString(flushDescription(FlushMode::Memset, std::size_t(64) << 20));
+        QVERIFY2(
+            memset.startsWith(QLatin1String("cudaMemsetAsync over 64 MiB")) && memset.contains(QLatin1String("dirty")),
+            qPrintable(memset));
+    }
+
     // Without a usable GPU the count is 0 and the error is named, for `kix bench --device cuda` to print.
     void deviceCountNamesTheError()
     {

@@ -1,0 +1,187 @@
+#pragma once
+// Device helpers of kix-persistent (groupnorm_persistent_forward.cu, groupnorm_persistent_backward.cu):
+// rows held as raw storage words while they are in flight (a prefetched bf16 row costs half the registers
+// of its fp32 values), streaming (evict-first) loads and stores, hardware bf16/fp16 conversions two
+// elements per instruction, scalar warp and block sums, and the occupancy-sized persistent grid.
+
+#include "kernels/cuda/groupnorm_device.cuh"
+#include "kernels/cuda/groupnorm_internal.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <atomic>
+
+namespace kix::cuda::detail {
+
+// kVec elements of storage D as they sit in memory: a 16-byte vector (kVec == kVecElems<D>) or one element.
+template<gn::DType D, int kVec>
+struct Raw
+{
+    using T = StorageT<D>; // kVec == 1
+};
+template<gn::DType D>
+struct Raw<D, 4>
+{
+    using T = uint4;
+};
+template<gn::DType D>
+struct Raw<D, 8>
+{
+    using T = uint4;
+};
+template<gn::DType D, int kVec>
+using RawT = typename Raw<D, kVec>::T;
+
+// ld.global.cs: each element of x and dy is read exactly once, so it should not displace anything in L1/L2.
+template<gn::DType D, int kVec>
+__device__ __forceinline__ RawT<D, kVec> loadStreaming(const StorageT<D>* p)
+{
+    if constexpr (kVec == 1)
+        return __ldcs(p);
+    else
+        return __ldcs(reinterpret_cast<const uint4*>(p));
+}
+
+template<gn::DType D, int kVec>
+__device__ __forceinline__ RawT<D, kVec> rawZero()
+{
+    if constexpr (kVec == 1)
+        return StorageT<D>(0);
+    else
+        return make_uint4(0u, 0u, 0u, 0u);
+}
+
+// One 32-bit word holding two 16-bit elements (element 2i in the low half) to two floats. bf16 is the high
+// half of an fp32: one shift or one mask each, exact. fp16: one cvt per pair.
+template<gn::DType D>
+__device__ __forceinline__ void unpackPair(std::uint32_t word, float& lo, float& hi)
+{
+    if constexpr (D == gn::DType::BF16) {
+        lo = __uint_as_float(word << 16);
+        hi = __uint_as_float(word & 0xffff0000u);
+    } else {
+        __half2 h;
+        static_assert(sizeof h == sizeof word, "half2 is one word");
+        memcpy(&h, &word, sizeof word);
+        const float2 f = __half22float2(h);
+        lo = f.x;
+        hi = f.y;
+    }
+}
+
+// Two floats to one word of two 16-bit elements, round to nearest even (cvt.rn.bf16x2.f32 / f16x2).
+template<gn::DType D>
+__device__ __forceinline__ std::uint32_t packPair(float lo, float hi)
+{
+    std::uint32_t word;
+    if constexpr (D == gn::DType::BF16) {
+        const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi); // .x = lo (low half)
+        memcpy(&word, &h, sizeof word);
+    } else {
+        const __half2 h = __floats2half2_rn(lo, hi);
+        memcpy(&word, &h, sizeof word);
+    }
+    return word;
+}
+
+template<gn::DType D, int kVec>
+__device__ __forceinline__ void unpack(const RawT<D, kVec>& raw, float* out)
+{
+    if constexpr (D == gn::DType::F32) {
+        if constexpr (kVec == 1) {
+            out[0] = raw;
+        } else {
+            out[0] = __uint_as_float(raw.x);
+            out[1] = __uint_as_float(raw.y);
+            out[2] = __uint_as_float(raw.z);
+            out[3] = __uint_as_float(raw.w);
+        }
+    } else if constexpr (kVec == 1) {
+        out[0] = D == gn::DType::BF16 ? __uint_as_float(static_cast<std::uint32_t>(raw) << 16)
+                                      : __half2float(__ushort_as_half(raw));
+    } else {
+        unpackPair<D>(raw.x, out[0], out[1]);
+        unpackPair<D>(raw.y, out[2], out[3]);
+        unpackPair<D>(raw.z, out[4], out[5]);
+        unpackPair<D>(raw.w, out[6], out[7]);
+    }
+}
+
+// st.global.cs of kVec elements converted from `in`.
+template<gn::DType D, int kVec>
+__device__ __forceinline__ void storeStreaming(StorageT<D>* p, const float* in)
+{
+    if constexpr (D == gn::DType::F32) {
+        if constexpr (kVec == 1)
+            __stcs(p, in[0]);
+        else
+            __stcs(reinterpret_cast<uint4*>(p),
+                make_uint4(
+                    __float_as_uint(in[0]), __float_as_uint(in[1]), __float_as_uint(in[2]), __float_as_uint(in[3])));
+    } else if constexpr (kVec == 1) {
+        const unsigned short bits = D == gn::DType::BF16 ? __bfloat16_as_ushort(__float2bfloat16_rn(in[0]))
+                                                         : __half_as_ushort(__float2half_rn(in[0]));
+        __stcs(p, bits);
+    } else {
+        __stcs(reinterpret_cast<uint4*>(p),
+            make_uint4(packPair<D>(in[0], in[1]), packPair<D>(in[2], in[3]), packPair<D>(in[4], in[5]),
+                packPair<D>(in[6], in[7])));
+    }
+}
+
+// Butterfly sum of one float over a warp; every lane gets the same bits.
+__device__ __forceinline__ float warpSumScalar(float v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_xor_sync(kFullMask, v, offset);
+    return v;
+}
+
+// Sum over a block of kThreads threads (kThreads a multiple of 32, one row per block); every thread gets
+// the same bits. Callers alternate two scratch arrays of kThreads / 32 floats, as rowSum() does.
+template<int kThreads>
+__device__ __forceinline__ float blockSumScalar(float v, float* scratch)
+{
+    v = warpSumScalar(v);
+    if constexpr (kThreads == 32) {
+        return v;
+    } else {
+        if (threadIdx.x % 32 == 0)
+            scratch[threadIdx.x / 32] = v;
+        __syncthreads();
+        float total = scratch[0];
+#pragma unroll
+        for (int w = 1; w < kThreads / 32; ++w)
+            total += scratch[w];
+        return total;
+    }
+}
+
+// The persistent grid: every resident block of every SM, at most one block per row. The occupancy query is
+// made once per kernel, device and shared-memory size (the timed loop must not pay for it on every launch):
+// the cache word holds the shared bytes in its high half and SMs x blocks per SM in its low half.
+template<typename Kernel>
+cudaError_t persistentGrid(Kernel kernel, int threads, std::size_t sharedBytes, std::int64_t rows, unsigned& grid)
+{
+    constexpr int kMaxDevices = 16;
+    static std::atomic<unsigned long long> cache[kMaxDevices] = {};
+    int device = 0;
+    KIX_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
+    const unsigned long long key = static_cast<unsigned long long>(sharedBytes) << 32;
+    const unsigned long long word = device < kMaxDevices ? cache[device].load(std::memory_order_relaxed) : 0;
+    long long slots = (word & ~0xffffffffull) == key ? static_cast<long long>(word & 0xffffffffull) : 0;
+    if (slots == 0) {
+        int sms = 0, perSm = 0;
+        KIX_CUDA_RETURN_IF_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        KIX_CUDA_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, sharedBytes));
+        slots = static_cast<long long>(sms) * (perSm > 0 ? perSm : 1);
+        if (device < kMaxDevices)
+            cache[device].store(key | static_cast<unsigned long long>(slots), std::memory_order_relaxed);
+    }
+    grid = static_cast<unsigned>(rows < slots ? rows : slots);
+    return cudaSuccess;
+}
+
+} // namespace kix::cuda::detail
