@@ -112,8 +112,7 @@ int listCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         QStringLiteral("PATH"), QStringLiteral("Files or folders."), QStringLiteral("PATH..."));
     parser.addOption({ QStringLiteral("format"), QStringLiteral("table, csv or json."), QStringLiteral("FORMAT"),
         QStringLiteral("table") });
-    parser.addOption(
-        { QStringLiteral("filter"), QStringLiteral("Only runs matching every word of TEXT."), QStringLiteral("TEXT") });
+    parser.addOption({ QStringLiteral("filter"), filterOptionHelp(), QStringLiteral("TEXT") });
     int code = 0;
     if (!parseArgs(parser, QStringLiteral("list"), args, err, &code))
         return code;
@@ -169,8 +168,7 @@ int exportCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     parser.addPositionalArgument(
         QStringLiteral("PATH"), QStringLiteral("Files or folders."), QStringLiteral("PATH..."));
     parser.addOption({ QStringLiteral("out"), QStringLiteral("The file to write."), QStringLiteral("FILE") });
-    parser.addOption(
-        { QStringLiteral("filter"), QStringLiteral("Only runs matching every word of TEXT."), QStringLiteral("TEXT") });
+    parser.addOption({ QStringLiteral("filter"), filterOptionHelp(), QStringLiteral("TEXT") });
     int code = 0;
     if (!parseArgs(parser, QStringLiteral("export"), args, err, &code))
         return code;

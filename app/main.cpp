@@ -1,6 +1,7 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless CLI.
 #include "app/benchcommand.h"
 #include "app/cli.h"
+#include "model/runfilter.h"
 #include "ui/benchmarkpanel.h"
 #include "ui/chartcli.h"
 #include "ui/comparecli.h"
@@ -49,6 +50,8 @@ QString usage()
     for (const auto& [name, entry] : commands())
         text += QStringLiteral("  %1 %2\n").arg(name, -14).arg(QLatin1String(entry.second));
     text += QStringLiteral("\n  kix COMMAND --help  for a command's options\n  kix --version\n");
+    text += QStringLiteral("\n--filter TEXT (list, export, compare, chart) and the window's filter box:\n")
+        + kix::filterGrammarHelp() + QLatin1Char('\n');
     return text;
 }
 
