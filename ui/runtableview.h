@@ -29,10 +29,13 @@ public:
     RunPtr currentRun() const;
 
     QMenu* columnMenu() const { return m_columnMenu; }
+    // Sizes the shown columns to their content (the first rows), none wider than a third of a small screen.
+    void fitColumns();
+    void fitColumn(int column);
     void setColumnShown(int column, bool shown);
 
     void saveState(const QString& settingsKey) const;
-    void restoreState(const QString& settingsKey);
+    bool restoreState(const QString& settingsKey); // false when nothing was saved
 
 signals:
     void currentRunChanged(kix::RunPtr run);
