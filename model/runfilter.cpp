@@ -256,6 +256,7 @@ FilterClause RunFilter::parseClause(const QString& text)
     if (at < 0) {
         c.op = FilterClause::Op::Word;
         c.value = foldForFilter(text);
+        c.word = text.toLower().toUtf8();
         return c;
     }
     c.key = foldForFilter(QStringView(text).left(at));
@@ -265,6 +266,7 @@ FilterClause RunFilter::parseClause(const QString& text)
     if (c.key.isEmpty()) {
         c.op = FilterClause::Op::Word;
         c.value = foldForFilter(text);
+        c.word = text.toLower().toUtf8();
     }
     return c;
 }
@@ -272,7 +274,7 @@ FilterClause RunFilter::parseClause(const QString& text)
 bool RunFilter::clauseMatches(const FilterClause& c, const Run& run)
 {
     if (c.op == FilterClause::Op::Word)
-        return c.value.isEmpty() || searchTextContains(run.searchText, c.value);
+        return c.value.isEmpty() || run.searchText.contains(c.word) || searchTextContains(run.searchText, c.value);
     bool any = false;
     bool all = true;
     const bool found = visitKey(run, c.key, [&](QStringView value, double number) {

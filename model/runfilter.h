@@ -23,6 +23,7 @@ struct FilterClause
     Op op = Op::Word;
     QByteArray key; // folded (lower case, without '_' and '-')
     QByteArray value; // folded
+    QByteArray word; // a word as typed, lower case: found as it is in most runs' search text, the cheapest test
     QString text; // as typed
     double number = std::numeric_limits<double>::quiet_NaN(); // the value as a number, when it is one
 };

@@ -17,6 +17,8 @@ void ChartStyle::apply(QChart* chart, bool dark)
     chart->setAnimationOptions(QChart::NoAnimation); // charts of 100k runs must appear at once
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setShowToolTips(true);
+    // Legend entries drawn like their series: a dashed line for a dashed line, ▲ for the faster verdict.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart->setBackgroundRoundness(0);
     // Thin margins: in a 720 px window every pixel of height goes to the plot.
     chart->layout()->setContentsMargins(0, 0, 0, 0);

@@ -6,6 +6,7 @@
 #include <QBarCategoryAxis>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
+#include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QValueAxis>
 
@@ -117,6 +118,8 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
         }
     }
     ChartStyle::placeLegend(this, int(m_data.series.size()));
+    for (QLegendMarker* marker : legend()->markers())
+        marker->setShape(QLegend::MarkerShapeRectangle); // boxes "from series" would draw hollow
 
     QStringList subtitles;
     subtitles << QStringLiteral("box p20–p80, line at the median, whiskers min–max where recorded");

@@ -9,6 +9,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QHorizontalBarSeries>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSet>
@@ -215,7 +216,7 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
         QScatterSeries*& markers = m_markers[int(p.verdict)];
         if (!markers) {
             markers = new QScatterSeries;
-            markers->setName(verdictSymbol(p.verdict) + QLatin1Char(' ') + verdictName(p.verdict));
+            markers->setName(verdictName(p.verdict)); // the legend draws the shape
             markers->setMarkerSize(11);
             markers->setMarkerShape(verdictShape(p.verdict));
             const bool hollow = p.verdict == Verdict::Ambiguous;
@@ -232,7 +233,8 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
         }
     }
     legend()->setAlignment(Qt::AlignBottom);
-
+    for (QLegendMarker* marker : legend()->markers(m_bars))
+        marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow
     QStringList subtitles;
     QStringList means;
     for (const ProviderSummary& s : m_comparison.providers)
