@@ -298,11 +298,12 @@ void MainWindow::updateScope()
     if (keys.isEmpty())
         for (const KeyValue& kv : variation.fixed)
             keys << kv.key;
-    if (keys != m_session->model()->workloadKeys()) {
-        m_session->model()->setWorkloadKeys(keys);
-        if (m_session->model()->rowCount() > 0)
-            m_table->fitColumn(RunTableModel::WorkloadColumn); // "channels=2048" needs less room than a slug
-    }
+    m_session->model()->setWorkloadKeys(keys);
+    // Columns follow what the filter shows ("group_norm" needs less room than every kernel's name).
+    const int shown = m_session->proxy()->rowCount();
+    if (shown > 0 && shown != m_fittedRows)
+        m_table->fitColumns();
+    m_fittedRows = shown;
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());
     m_charts->setRuns(runs, scope);
@@ -311,9 +312,8 @@ void MainWindow::updateScope()
 void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool cancelled)
 {
     m_status->setIdle();
-    updateScope(); // the Workload column's keys before the columns are sized to it
-    if (!m_headerRestored)
-        m_table->fitColumns();
+    m_fittedRows = -1;
+    updateScope(); // the Workload column's keys, then the columns sized to it
     QString message = cancelled ? QStringLiteral("Loading cancelled.") : QStringLiteral("Loaded %1 run(s).").arg(added);
     if (duplicates > 0)
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
@@ -390,7 +390,7 @@ void MainWindow::restoreLayout()
         applyDefaultSizes();
     if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter2")).toByteArray()))
         m_splitter->setSizes({ 2, 3 });
-    m_headerRestored = m_table->restoreState(QStringLiteral("runTable/header2"));
+    m_table->restoreState(QStringLiteral("runTable/header2"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -92,7 +92,7 @@ private:
     QByteArray m_defaultState;
     QByteArray m_stateBeforeMaximize;
     bool m_maximized = false;
-    bool m_headerRestored = false;
+    int m_fittedRows = -1; // rows shown when the columns were last fitted
     QSplitter* m_splitter;
     QTimer* m_scopeTimer;
 };

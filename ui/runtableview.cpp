@@ -29,6 +29,10 @@ RunTableView::RunTableView(QWidget* parent)
     horizontalHeader()->setSectionsMovable(true);
     horizontalHeader()->setHighlightSections(false);
     horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
+        if (!m_fitting && isVisible())
+            m_userSized.insert(logical); // the user's width stays; fitColumns() leaves it alone
+    });
     connect(horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
         [this](const QPoint& pos) { m_columnMenu->popup(horizontalHeader()->mapToGlobal(pos)); });
 }
@@ -69,7 +73,7 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
 void RunTableView::fitColumns()
 {
     for (int c = 0; c < RunTableModel::ColumnCount; ++c) {
-        if (!isColumnHidden(c))
+        if (!isColumnHidden(c) && !m_userSized.contains(c))
             fitColumn(c);
     }
 }
@@ -87,8 +91,11 @@ void RunTableView::fitColumn(int column)
         + 24; // the sort indicator
     for (int row = 0; row < rows; row += step)
         width = std::max(width, metrics.horizontalAdvance(m->index(row, column).data().toString()) + 14);
-    // a long file path or slug may not push everything else off-screen; its tooltip has all of it
-    setColumnWidth(column, std::min(width, column == RunTableModel::FileColumn ? 260 : 220));
+    // a long file path or name may not push everything else off-screen; its tooltip has all of it
+    const int most = column == RunTableModel::FileColumn ? 260 : column == RunTableModel::WorkloadColumn ? 240 : 180;
+    m_fitting = true;
+    setColumnWidth(column, std::min(width, most));
+    m_fitting = false;
 }
 
 RunList RunTableView::selectedRuns() const
@@ -158,6 +165,8 @@ bool RunTableView::restoreState(const QString& settingsKey)
     const QByteArray state = QSettings().value(settingsKey).toByteArray();
     if (state.isEmpty() || !horizontalHeader()->restoreState(state))
         return false;
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c)
+        m_userSized.insert(c); // widths the user left last time
     rebuildColumnMenu();
     return true;
 }

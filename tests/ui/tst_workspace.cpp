@@ -454,6 +454,16 @@ void TestWorkspace::realLigerCsvAnswersTheQuestion()
     QVERIFY(texts.contains(QStringLiteral("2048")));
     for (const QString& text : texts)
         QVERIFY2(!text.contains(QChar(0x2026)), qPrintable(QStringLiteral("elided: ") + text));
+    // The table: Kernel to Workload on screen at 1280×720, the pass not cut to "back…".
+    QHeaderView* header = w.runTable()->horizontalHeader();
+    const int right = header->sectionViewportPosition(RunTableModel::WorkloadColumn)
+        + header->sectionSize(RunTableModel::WorkloadColumn);
+    QVERIFY2(right <= w.runTable()->viewport()->width(),
+        qPrintable(QStringLiteral("%1 > %2").arg(right).arg(w.runTable()->viewport()->width())));
+    const QFontMetrics metrics(w.runTable()->font());
+    QVERIFY(header->sectionSize(RunTableModel::PassColumn) > metrics.horizontalAdvance(QStringLiteral("backward")));
+    QVERIFY(header->sectionSize(RunTableModel::WorkloadColumn)
+        > metrics.horizontalAdvance(QStringLiteral("channels=2048")));
 }
 
 QTEST_MAIN(TestWorkspace)
