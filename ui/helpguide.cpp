@@ -48,7 +48,7 @@ QString helpGuideHtml(const QMenuBar* menus)
         "baseline; the chip beside the chooser removes it.</li></ol>"
         "<p>Colour always means provider. A run whose p20–p80 spread exceeds 10% of its median is marked "
         "<i>noisy</i>. Runs of more than two kernels are charted one kernel at a time.</p>"
-        "<h3>Filter</h3><pre>");
+        "<h3>Filter</h3><pre style=\"white-space: pre-wrap\">");
     html += filterGrammarHelp().toHtmlEscaped();
     html += QStringLiteral("</pre><h3>Keyboard shortcuts</h3><table cellspacing=\"4\">");
     QStringList rows;
@@ -71,7 +71,7 @@ void showHelpGuide(QWidget* parent, const QMenuBar* menus)
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(text);
     layout->addWidget(buttons);
-    dialog->resize(640, 560);
+    dialog->resize(720, 560);
     dialog->show(); // non-modal: the guide stays open beside the window
 }
 
