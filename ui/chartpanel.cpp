@@ -2,6 +2,7 @@
 
 #include "model/quantiledata.h"
 #include "model/workload.h"
+#include "ui/chartbanner.h"
 #include "ui/chartexportdialog.h"
 #include "ui/chartexporter.h"
 #include "ui/chartfactory.h"
@@ -397,58 +398,11 @@ void ChartPanel::updateChoosers()
 
 void ChartPanel::updateBanner()
 {
-    const bool dark = ChartStyle::isDark(palette());
-    const QString warningColor = ChartStyle::warningColor(dark).name();
-    QStringList lines;
-    if (!m_baselineNote.isEmpty())
-        lines << QStringLiteral("<b>%1</b>").arg(m_baselineNote.toHtmlEscaped());
-    const QStringList& warnings = m_info.warnings;
-    QStringList notes; // what was left out, equal digests
-    for (const QString& n : std::as_const(m_info.notes)) {
-        if (m_info.focusKernel.isEmpty() || !n.contains(QLatin1String(" kernels in scope: ")))
-            notes << n.toHtmlEscaped();
-    }
-    // Warnings and notes fold into one line that expands: nine lines of them would push the chart off the window.
-    if (!m_warningsExpanded && warnings.size() + notes.size() > 1) {
-        QStringList parts;
-        if (warnings.size() == 1)
-            parts
-                << QStringLiteral("<font color=\"%1\">⚠ %2</font>").arg(warningColor, warnings.front().toHtmlEscaped());
-        else if (warnings.size() > 1)
-            parts << QStringLiteral("<font color=\"%1\">⚠ %2 comparability warnings (%3 …)</font>")
-                         .arg(warningColor)
-                         .arg(warnings.size())
-                         .arg(warnings.front().toHtmlEscaped());
-        if (!notes.isEmpty())
-            parts << QStringLiteral("%1 note%2")
-                         .arg(notes.size())
-                         .arg(notes.size() == 1 ? QString() : QStringLiteral("s"));
-        lines << parts.join(QStringLiteral(" · ")) + QStringLiteral(" <a href=\"expand\">show all</a>");
-    } else {
-        for (const QString& w : warnings)
-            lines << QStringLiteral("<font color=\"%1\">⚠ %2</font>").arg(warningColor, w.toHtmlEscaped());
-        if (!notes.isEmpty())
-            lines << QStringLiteral("<small>") + notes.join(QStringLiteral(" · ")) + QStringLiteral("</small>");
-        if (warnings.size() + notes.size() > 1)
-            lines << QStringLiteral("<a href=\"collapse\">fold the warnings and notes</a>");
-    }
-    if (m_runs.isEmpty())
-        lines << QStringLiteral("No runs in scope: load runs, or clear the filter.");
-    else if (m_info.isEmpty)
-        lines << QStringLiteral("<b>Nothing to draw.</b>");
-    if (!m_info.focusKernel.isEmpty()) {
-        // Many kernels: say which one is charted and offer the others as one-click filters.
-        QStringList others;
-        for (int i = 1; i < std::min<int>(6, int(m_info.kernels.size())); ++i)
-            others << QStringLiteral("<a href=\"filter:kernel=%1\">%1</a>").arg(m_info.kernels[i].toHtmlEscaped());
-        lines << QStringLiteral("<b>%1 kernels in scope: charting %2</b>, the one with the most runs. "
-                                "<a href=\"filter:kernel=%2\">Filter to it</a> or chart another: %3")
-                     .arg(m_info.kernels.size())
-                     .arg(m_info.focusKernel.toHtmlEscaped(), others.join(QStringLiteral(", ")));
-    }
-    m_banner->setText(lines.join(QStringLiteral("<br>")));
-    m_banner->setToolTip((warnings + m_info.notes).join(QLatin1Char('\n')));
-    m_banner->setVisible(!lines.isEmpty());
+    const QString html
+        = chartBannerHtml(m_info, m_runs.isEmpty(), m_baselineNote, m_warningsExpanded, ChartStyle::isDark(palette()));
+    m_banner->setText(html);
+    m_banner->setToolTip((m_info.warnings + m_info.notes).join(QLatin1Char('\n')));
+    m_banner->setVisible(!html.isEmpty());
 }
 
 QString ChartPanel::bannerText() const
