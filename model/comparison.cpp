@@ -105,7 +105,50 @@ QString workloadDescription(const Run& run)
     return run.kernel + QStringLiteral(" · ") + run.pass + QStringLiteral(" · ") + run.workloadSlug;
 }
 
+namespace {
+
+// "huggingface is noisy (p20–p80 spread 34% of the median)", for each noisy run of the pair.
+QStringList noiseReasons(const Run& b, const Run& r)
+{
+    QStringList out;
+    for (const Run* run : { &r, &b }) {
+        if (run->isNoisy())
+            out << QStringLiteral("%1 is noisy (p20–p80 spread %2% of the median)")
+                       .arg(run == &b ? QStringLiteral("the baseline ") + run->provider : run->provider)
+                       .arg(run->spread() * 100, 0, 'f', 0);
+    }
+    return out;
+}
+
+void decideVerdictCore(const Run& b, const Run& r, double alpha, ComparisonPair& pair);
+
+} // namespace
+
 void decideVerdict(const Run& b, const Run& r, double alpha, ComparisonPair& pair)
+{
+    decideVerdictCore(b, r, alpha, pair);
+    const QStringList noise = noiseReasons(b, r);
+    pair.noisy = !noise.isEmpty();
+    QStringList why;
+    if (pair.method == VerdictMethod::MannWhitney)
+        why << (pair.verdict == Verdict::Same ? QStringLiteral("Mann–Whitney U: no significant difference (p = %1)")
+                                              : QStringLiteral("Mann–Whitney U: p = %1"))
+                   .arg(pair.pValue, 0, 'g', 3);
+    else if (pair.method == VerdictMethod::NoSpread)
+        why << QStringLiteral("no p20/p80 spread to decide by");
+    else if (pair.verdict == Verdict::Ambiguous)
+        why << QStringLiteral("p20–p80 intervals overlap");
+    else
+        why << QStringLiteral("p20–p80 intervals apart");
+    why += noise;
+    pair.reason = why.join(QStringLiteral("; "));
+    for (const QString& n : noise)
+        pair.notes << n;
+}
+
+namespace {
+
+void decideVerdictCore(const Run& b, const Run& r, double alpha, ComparisonPair& pair)
 {
     pair.ratio = (std::isfinite(b.median) && std::isfinite(r.median) && r.median > 0)
         ? b.median / r.median
@@ -138,6 +181,8 @@ void decideVerdict(const Run& b, const Run& r, double alpha, ComparisonPair& pai
     if (b.samples.empty() != r.samples.empty())
         pair.notes << QStringLiteral("only one of the runs carries raw samples");
 }
+
+} // namespace
 
 namespace {
 

@@ -53,6 +53,8 @@ struct ComparisonPair
     double pValue = std::numeric_limits<double>::quiet_NaN(); // Mann-Whitney only
     QStringList warnings; // from assessComparability, plus pairing notes that matter
     QStringList notes;
+    bool noisy = false; // either run's p20-p80 spread exceeds Run::noisySpread of its median
+    QString reason; // why the verdict is what it is: "p20–p80 intervals overlap; huggingface is noisy (spread 34%)"
 };
 
 // Per provider: the geometric mean of its pairs' ratios and how the verdicts fell.

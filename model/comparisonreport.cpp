@@ -36,6 +36,11 @@ Json runJson(const Run& run)
     j["p20Ns"] = number(run.p20);
     j["p80Ns"] = number(run.p80);
     j["samples"] = run.samples.size();
+    if (std::isfinite(run.achievedGBs())) {
+        j["gbps"] = run.achievedGBs();
+        j["copyBandwidthFraction"] = number(run.bandwidthFraction());
+    }
+    j["noisy"] = run.isNoisy();
     j["file"] = QString(run.file + run.pointer).toStdString();
     return j;
 }
@@ -43,6 +48,31 @@ Json runJson(const Run& run)
 QString ratioText(double ratio)
 {
     return std::isfinite(ratio) ? QString::number(ratio, 'f', 3) + QStringLiteral("×") : QStringLiteral("–");
+}
+
+QString percentText(double fraction)
+{
+    return std::isfinite(fraction) ? QString::number(fraction * 100, 'f', 0) + QLatin1Char('%') : QString();
+}
+
+QString gbsText(double gbs)
+{
+    return std::isfinite(gbs) ? QString::number(gbs, 'f', 1) : QString();
+}
+
+// Bandwidth columns appear when some run of the comparison records its achieved GB/s (kix's own runs do).
+bool hasBandwidth(const Comparison& c)
+{
+    for (const ComparisonPair& p : c.pairs) {
+        if (std::isfinite(p.run->achievedGBs()) || std::isfinite(p.baseline->achievedGBs()))
+            return true;
+    }
+    return false;
+}
+
+QString verdictText(const ComparisonPair& p)
+{
+    return verdictName(p.verdict) + (p.noisy ? QStringLiteral(" (noisy)") : QString());
 }
 
 QString pText(double p)
@@ -80,17 +110,24 @@ QByteArray comparisonToTable(const Comparison& c)
 {
     QByteArray out
         = QStringLiteral("baseline: %1 · verdicts at α = %2\n\n").arg(c.baseline.describe()).arg(c.alpha).toUtf8();
+    const bool bandwidth = hasBandwidth(c);
     QVector<QStringList> rows;
-    rows.append(
-        { QStringLiteral("workload"), QStringLiteral("provider"), QStringLiteral("gpu"), QStringLiteral("baseline"),
-            QStringLiteral("baseline median"), QStringLiteral("median"), QStringLiteral("speed-up"),
-            QStringLiteral("verdict"), QStringLiteral("by"), QStringLiteral("p"), QStringLiteral("warnings") });
+    QStringList header = { QStringLiteral("workload"), QStringLiteral("provider"), QStringLiteral("gpu"),
+        QStringLiteral("baseline"), QStringLiteral("baseline median"), QStringLiteral("median"),
+        QStringLiteral("speed-up"), QStringLiteral("verdict"), QStringLiteral("by"), QStringLiteral("p") };
+    if (bandwidth)
+        header << QStringLiteral("GB/s") << QStringLiteral("of copy") << QStringLiteral("baseline GB/s");
+    rows.append(header << QStringLiteral("warnings"));
     for (const ComparisonPair& p : c.pairs) {
         const TimeScale scale = chooseTimeScale({ p.baseline->median, p.run->median });
-        rows.append({ workloadDescription(*p.run), p.run->provider, p.run->gpuDisplayName(),
+        QStringList row = { workloadDescription(*p.run), p.run->provider, p.run->gpuDisplayName(),
             p.baseline->provider + QStringLiteral(" · ") + p.baseline->gpuDisplayName(),
-            scale.format(p.baseline->median), scale.format(p.run->median), ratioText(p.ratio), verdictName(p.verdict),
-            verdictMethodName(p.method), pText(p.pValue), p.warnings.join(QStringLiteral("; ")) });
+            scale.format(p.baseline->median), scale.format(p.run->median), ratioText(p.ratio), verdictText(p),
+            verdictMethodName(p.method), pText(p.pValue) };
+        if (bandwidth)
+            row << gbsText(p.run->achievedGBs()) << percentText(p.run->bandwidthFraction())
+                << gbsText(p.baseline->achievedGBs());
+        rows.append(row << p.warnings.join(QStringLiteral("; ")));
     }
     out += alignedTable(rows);
 
@@ -116,14 +153,18 @@ QByteArray comparisonToCsv(const Comparison& c)
         QStringLiteral("dtype"), QStringLiteral("provider"), QStringLiteral("gpu"), QStringLiteral("baseline_provider"),
         QStringLiteral("baseline_gpu"), QStringLiteral("baseline_median_ns"), QStringLiteral("median_ns"),
         QStringLiteral("speedup"), QStringLiteral("verdict"), QStringLiteral("method"), QStringLiteral("p_value"),
-        QStringLiteral("warnings"), QStringLiteral("notes"), QStringLiteral("run_id"), QStringLiteral("baseline_id") });
+        QStringLiteral("warnings"), QStringLiteral("notes"), QStringLiteral("run_id"), QStringLiteral("baseline_id"),
+        QStringLiteral("noisy"), QStringLiteral("gbps"), QStringLiteral("copy_bandwidth_fraction"),
+        QStringLiteral("baseline_gbps") });
     for (const ComparisonPair& p : c.pairs) {
         const Run& r = *p.run;
         const Run& b = *p.baseline;
         out += csvLine({ r.kernel, r.pass, r.workloadSlug, r.dtype, r.provider, r.gpuDisplayName(), b.provider,
             b.gpuDisplayName(), csvNumber(b.median), csvNumber(r.median), csvNumber(p.ratio), verdictName(p.verdict),
             verdictMethodName(p.method), csvNumber(p.pValue), p.warnings.join(QStringLiteral("; ")),
-            p.notes.join(QStringLiteral("; ")), r.externalId, b.externalId });
+            p.notes.join(QStringLiteral("; ")), r.externalId, b.externalId,
+            p.noisy ? QStringLiteral("true") : QStringLiteral("false"), csvNumber(r.achievedGBs()),
+            csvNumber(r.bandwidthFraction()), csvNumber(b.achievedGBs()) });
     }
     return out;
 }
@@ -150,6 +191,8 @@ QByteArray comparisonToJson(const Comparison& c)
         j["verdict"] = verdictName(p.verdict).toStdString();
         j["method"] = verdictMethodName(p.method).toStdString();
         j["pValue"] = number(p.pValue);
+        j["noisy"] = p.noisy;
+        j["reason"] = p.reason.toStdString();
         j["warnings"] = strings(p.warnings);
         j["notes"] = strings(p.notes);
         pairs.push_back(std::move(j));

@@ -96,14 +96,17 @@ QString selectionTitle(const RunList& runs)
 {
     QSet<QString> kernels;
     QSet<QString> passes;
+    QSet<QString> gpus;
     for (const RunPtr& run : runs) {
         kernels.insert(run->kernel);
         passes.insert(run->pass);
+        gpus.insert(shortGpuName(run->gpuDisplayName()));
     }
     if (kernels.isEmpty())
         return {};
     return describeVarying(kernels, QStringLiteral("kernels")) + QStringLiteral(" · ")
-        + describeVarying(passes, QStringLiteral("passes"));
+        + describeVarying(passes, QStringLiteral("passes")) + QStringLiteral(" · ")
+        + describeVarying(gpus, QStringLiteral("GPUs"));
 }
 
 QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries)

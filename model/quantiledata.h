@@ -48,7 +48,7 @@ QStringList protocolFamilyWarnings(const RunList& runs);
 // A GPU's name for chart labels: without the vendor ("NVIDIA H100 80GB HBM3" -> "H100 80GB HBM3").
 QString shortGpuName(const QString& gpu);
 
-// "group_norm · backward", or "3 kernels · forward" when they vary; used in every chart title.
+// "group_norm · backward · B200", or "3 kernels · forward · 2 GPUs" when they vary; used in every chart title.
 QString selectionTitle(const RunList& runs);
 
 } // namespace kix

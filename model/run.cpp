@@ -45,6 +45,24 @@ double Run::spread() const
     return (p80 - p20) / median;
 }
 
+double Run::measurementValue(const QString& metric) const
+{
+    for (const Measurement& m : measurements) {
+        if (m.metric == metric)
+            return m.value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+double Run::bandwidthFraction() const
+{
+    const double recorded = measurementValue(QStringLiteral("bandwidth_fraction"));
+    if (std::isfinite(recorded))
+        return recorded;
+    const double copy = measurementValue(QStringLiteral("copy_bandwidth"));
+    return copy > 0 ? achievedGBs() / copy : std::numeric_limits<double>::quiet_NaN();
+}
+
 QString Run::identityKey() const
 {
     return externalId % QLatin1Char('|') % protocolDigest % QLatin1Char('|') % workloadDigest % QLatin1Char('|')

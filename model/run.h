@@ -107,6 +107,15 @@ struct Run
     double statistic(const QString& name) const;
     // (p80 - p20) / median; NaN when not available.
     double spread() const;
+    // A p20-p80 spread above this fraction of the median makes a run noisy: its verdicts are not to be trusted.
+    static constexpr double noisySpread = 0.10;
+    bool isNoisy() const { return spread() > noisySpread; }
+    // A measurement of another metric by name ("bandwidth", "bytes_moved"); NaN if absent.
+    double measurementValue(const QString& metric) const;
+    // Achieved GB/s, as the run recorded it (kix's own runs do); NaN if absent.
+    double achievedGBs() const { return measurementValue(QStringLiteral("bandwidth")); }
+    // Achieved / copy bandwidth measured in the same session (0..1); NaN when the run does not say.
+    double bandwidthFraction() const;
     // Key for duplicate detection: externalId plus the four digests; identityHash() is its 16-byte digest.
     QString identityKey() const;
     QByteArray identityHash() const;

@@ -16,14 +16,37 @@ QString facetName(Facet facet);
 QString facetValue(const Run& run, Facet facet);
 const QVector<Facet>& allFacets();
 
-// What the filter box and the facets select. Text: every whitespace-separated term must appear,
-// case-insensitively, in one of the run's displayed fields ("group_norm backward b200").
+// One clause of the filter text: a bare word, or `key OP value` with OP one of = : != > >= < <=.
+struct FilterClause
+{
+    enum class Op { Word, Equals, Contains, NotEquals, Less, LessEqual, Greater, GreaterEqual };
+    Op op = Op::Word;
+    QByteArray key; // folded (lower case, without '_' and '-')
+    QByteArray value; // folded
+    QByteArray word; // a word as typed, lower case: found as it is in most runs' search text, the cheapest test
+    QString text; // as typed
+    double number = std::numeric_limits<double>::quiet_NaN(); // the value as a number, when it is one
+};
+
+// What the filter box, `--filter` and the facets select.
+//
+// Text (the grammar of the filter box and of --filter, see filterGrammarHelp()): whitespace-separated clauses, all
+// of which must hold.
+//   word            appears in one of the run's fields (externalId, GPU, status, source, file, labels)
+//   key=value       the field or workload parameter `key` equals value (numbers numerically: channels=2048)
+//   key:value       ... contains value (gpu:b200 matches "NVIDIA B200")
+//   key!=value      ... does not equal value
+//   key>N key>=N key<N key<=N   numeric comparisons (channels>=1024)
+// Keys: kernel, pass, provider, gpu, dtype, source, metric, status, file, any workload parameter (batch, channels,
+// hidden, ...) and any label. Words, keys and values ignore case, '_' and '-': "groupnorm" finds group_norm and
+// "channelspergroup=4" finds channels_per_group4. A run without the key does not match a key clause.
 // Facets: for each facet with a non-empty selection the run's value must be one of the selected values.
 class RunFilter
 {
 public:
     void setText(const QString& text);
     const QString& text() const { return m_text; }
+    const QVector<FilterClause>& clauses() const { return m_clauses; }
     void setFacet(Facet facet, const QSet<QString>& values);
     QSet<QString> facet(Facet facet) const { return m_facets.value(facet); }
     void clearFacets() { m_facets.clear(); }
@@ -32,10 +55,22 @@ public:
     bool matches(const Run& run) const;
     RunList apply(const RunList& runs) const;
 
+    // Parses one clause ("channels>=1024"); a word when it has no operator or no key.
+    static FilterClause parseClause(const QString& text);
+    static bool clauseMatches(const FilterClause& clause, const Run& run);
+
 private:
     QString m_text;
-    QList<QByteArray> m_terms; // lower-case UTF-8
+    QVector<FilterClause> m_clauses;
     QHash<Facet, QSet<QString>> m_facets;
 };
+
+// Lower case without '_' and '-' ("Group_Norm" -> "groupnorm"), the form every filter comparison uses.
+QByteArray foldForFilter(QStringView text);
+
+// The grammar in a few lines, for --help, the filter box's tooltip and Help > Guide.
+QString filterGrammarHelp();
+// One line for a command's --filter option.
+QString filterOptionHelp();
 
 } // namespace kix

@@ -1,6 +1,7 @@
 #include "model/runfilterproxy.h"
 
 #include "model/runtablemodel.h"
+#include "model/workload.h"
 
 namespace kix {
 
@@ -54,6 +55,12 @@ bool RunFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourcePa
 
 bool RunFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
+    if (left.column() == RunTableModel::WorkloadColumn) { // numerically: channels=128 before channels=1024
+        const RunPtr a = left.data(RunTableModel::RunRole).value<RunPtr>();
+        const RunPtr b = right.data(RunTableModel::RunRole).value<RunPtr>();
+        if (a && b)
+            return compareWorkloads(*a, *b) < 0;
+    }
     const QVariant l = left.data(sortRole());
     const QVariant r = right.data(sortRole());
     if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double) {

@@ -1,5 +1,7 @@
 #include "model/runtablemodel.h"
 
+#include "model/workload.h"
+
 #include <QLocale>
 
 namespace kix {
@@ -50,8 +52,40 @@ QString RunTableModel::columnName(int column)
         return QStringLiteral("Source");
     case FileColumn:
         return QStringLiteral("File");
+    case BandwidthColumn:
+        return QStringLiteral("GB/s");
     }
     return {};
+}
+
+QString formatSpread(const Run& run)
+{
+    const double s = run.spread();
+    if (std::isnan(s))
+        return {};
+    return QString::number(s * 100, 'f', s < 0.1 ? 2 : 1) + QLatin1Char('%')
+        + (run.isNoisy() ? QStringLiteral(" ⚠ noisy") : QString());
+}
+
+QString formatBandwidth(const Run& run)
+{
+    const double gbs = run.achievedGBs();
+    if (!std::isfinite(gbs))
+        return {};
+    QString text = QString::number(gbs, 'f', gbs >= 100 ? 0 : 1) + QStringLiteral(" GB/s");
+    const double fraction = run.bandwidthFraction();
+    if (std::isfinite(fraction))
+        text += QStringLiteral(" · %1% of copy").arg(fraction * 100, 0, 'f', 0);
+    return text;
+}
+
+void RunTableModel::setWorkloadKeys(const QStringList& keys)
+{
+    if (keys == m_workloadKeys)
+        return;
+    m_workloadKeys = keys;
+    if (!m_runs.isEmpty())
+        emit dataChanged(index(0, WorkloadColumn), index(int(m_runs.size()) - 1, WorkloadColumn));
 }
 
 QString formatValue(const Run& run, double value)
@@ -77,13 +111,26 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     if (role == RunRole)
         return QVariant::fromValue(m_runs.at(index.row()));
     if (role == Qt::TextAlignmentRole) {
-        if (column == MedianColumn || column == P20Column || column == P80Column || column == SpreadColumn)
+        if (column == MedianColumn || column == P20Column || column == P80Column || column == SpreadColumn
+            || column == BandwidthColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
     if (role == Qt::ToolTipRole) {
         if (column == FileColumn)
             return QString(run.file + run.pointer);
+        if (column == WorkloadColumn)
+            return run.workloadSlug;
+        if (column == SpreadColumn && !std::isnan(run.spread()))
+            return QStringLiteral("(p80 − p20) / median = %1%2")
+                .arg(run.spread() * 100, 0, 'f', 2)
+                .arg(run.isNoisy() ? QStringLiteral("%: above %1%, too noisy to trust a verdict")
+                                         .arg(Run::noisySpread * 100, 0, 'f', 0)
+                                   : QStringLiteral("%"));
+        if (column == BandwidthColumn && std::isfinite(run.achievedGBs()))
+            return QStringLiteral("achieved %1 GB/s; copy bandwidth measured in the same session: %2 GB/s")
+                .arg(run.achievedGBs(), 0, 'f', 1)
+                .arg(run.measurementValue(QStringLiteral("copy_bandwidth")), 0, 'f', 1);
         if (column == MedianColumn || column == P20Column || column == P80Column)
             return QStringLiteral("%1 %2")
                 .arg(run.statistic(column == MedianColumn ? QStringLiteral("median")
@@ -105,6 +152,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
             return run.spread();
         case ObservedAtColumn:
             return run.observedAt;
+        case BandwidthColumn:
+            return run.achievedGBs();
         default:
             break;
         }
@@ -122,7 +171,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     case GpuColumn:
         return run.gpuDisplayName();
     case WorkloadColumn:
-        return run.workloadSlug;
+        return m_workloadKeys.isEmpty() ? run.workloadSlug : paramsLabel(run, m_workloadKeys);
     case DtypeColumn:
         return run.dtype;
     case MedianColumn:
@@ -131,10 +180,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         return formatValue(run, run.p20);
     case P80Column:
         return formatValue(run, run.p80);
-    case SpreadColumn: {
-        const double s = run.spread();
-        return std::isnan(s) ? QString() : QString::number(s * 100, 'f', 2) + QLatin1Char('%');
-    }
+    case SpreadColumn:
+        return formatSpread(run);
+    case BandwidthColumn:
+        return formatBandwidth(run);
     case ObservedAtColumn:
         return run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODate) : QString();
     case StatusColumn:

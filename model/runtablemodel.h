@@ -27,6 +27,7 @@ public:
         StatusColumn,
         SourceColumn,
         FileColumn,
+        BandwidthColumn, // achieved GB/s and the fraction of the copy bandwidth, where the run records them
         ColumnCount
     };
     enum Roles {
@@ -51,13 +52,23 @@ public:
 
     static QString columnName(int column);
 
+    // The workload parameters the Workload column shows ("channels=2048"): those that vary among the runs in view.
+    // Empty: the full slug.
+    void setWorkloadKeys(const QStringList& keys);
+    const QStringList& workloadKeys() const { return m_workloadKeys; }
+
 private:
     RunList m_runs;
     QHash<QByteArray, int> m_rowByKey; // identityHash() -> row
+    QStringList m_workloadKeys;
 };
 
 // Formats a value in the run's unit for display: latency with 4 significant digits in ns/µs/ms, memory in MB.
 QString formatValue(const Run& run, double value);
+// "12.3%", with " ⚠ noisy" when it exceeds Run::noisySpread; empty when the run has no spread.
+QString formatSpread(const Run& run);
+// "812 GB/s · 87% of copy", "812 GB/s", or empty when the run records no bandwidth.
+QString formatBandwidth(const Run& run);
 
 } // namespace kix
 

@@ -1,5 +1,6 @@
 #include "ui/chartfactory.h"
 
+#include "model/chartscope.h"
 #include "model/quantiledata.h"
 #include "model/sweep.h"
 #include "ui/quantilechart.h"
@@ -73,11 +74,15 @@ QStringList summarizePairNotes(const Comparison& comparison)
     return out;
 }
 
-std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& runs, const ChartOptions& options, ChartInfo* info)
+std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
 {
     ChartInfo local;
     ChartInfo& out = info ? *info : local;
     out = ChartInfo {};
+    const ChartScope scope = focusChartScope(allRuns);
+    const RunList& runs = scope.runs;
+    out.focusKernel = scope.kernel;
+    out.kernels = scope.kernels;
     QSet<QString> providers;
     for (const RunPtr& run : runs) {
         if (run->isLatency())
@@ -124,6 +129,8 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& runs, const Ch
         break;
     }
     }
+    if (!scope.note.isEmpty())
+        out.notes.prepend(scope.note);
     return chart;
 }
 

@@ -38,6 +38,8 @@ struct ChartInfo
     Baseline baseline; // the one in effect
     Comparison comparison; // speed-up
     bool isEmpty = true;
+    QString focusKernel; // the kernel charted when the runs spanned too many (see focusChartScope)
+    QStringList kernels; // then: every kernel among the runs, most runs first
 };
 
 } // namespace kix

@@ -1,15 +1,20 @@
 #include "ui/chartpanel.h"
 
 #include "model/quantiledata.h"
+#include "model/workload.h"
+#include "ui/chartbanner.h"
 #include "ui/chartexportdialog.h"
 #include "ui/chartexporter.h"
 #include "ui/chartfactory.h"
+#include "ui/charthover.h"
 #include "ui/chartstyle.h"
 #include "ui/comparisonmodel.h"
 
+#include <QAction>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -38,7 +43,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_log(new QCheckBox(QStringLiteral("Log scale"), this))
     , m_xLabel(new QLabel(QStringLiteral("x:"), this))
     , m_x(new QComboBox(this))
-    , m_baselineLabel(new QLabel(QStringLiteral("Baseline:"), this))
+    , m_baselineLabel(new QLabel(QStringLiteral("vs"), this))
     , m_baselineBox(new QComboBox(this))
     , m_scopeLabel(new QLabel(this))
     , m_banner(new QLabel(this))
@@ -47,24 +52,48 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_pairs(new QTableView(this))
     , m_pairsModel(new ComparisonModel(this))
     , m_timer(new QTimer(this))
+    , m_readout(new QLabel(this))
+    , m_chip(new QToolButton(this))
 {
     for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup })
         m_tabs->addTab(chartKindTitle(kind));
     m_tabs->setDrawBase(false);
+    for (int i = 0; i < m_tabs->count(); ++i) { // View > Chart: Ctrl+1, Ctrl+2, ... one per kind
+        auto* action = new QAction(m_tabs->tabText(i), this);
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        m_kindActions << action;
+    }
     m_x->setToolTip(QStringLiteral("The workload parameter on the x axis"));
     m_baselineBox->setToolTip(QStringLiteral("Speed-up = baseline median / run median"));
     m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_baselineBox->setMinimumContentsLength(16);
+    m_baselineBox->setMinimumContentsLength(10);
     m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_tabs->setExpanding(false);
     m_tabs->setUsesScrollButtons(false);
+    // Export, copy and maximize as one compact row of tool buttons: the controls must fit a 1024 px window.
     auto* exportButton = new QToolButton(this);
     exportButton->setText(QStringLiteral("Export…"));
-    exportButton->setToolTip(QStringLiteral("Save the chart as PNG, SVG or PDF"));
+    exportButton->setToolTip(QStringLiteral("Save the chart as PNG, SVG or PDF (Ctrl+E)"));
     auto* copyButton = new QToolButton(this);
     copyButton->setText(QStringLiteral("Copy"));
-    copyButton->setToolTip(QStringLiteral("Copy the chart to the clipboard as an image"));
+    copyButton->setToolTip(QStringLiteral("Copy the chart to the clipboard as an image (Ctrl+Shift+C)"));
+    auto* maximizeButton = new QToolButton(this);
+    maximizeButton->setText(QStringLiteral("⤢"));
+    maximizeButton->setAccessibleName(QStringLiteral("Maximize chart"));
+    maximizeButton->setToolTip(QStringLiteral("Give the chart the whole window, or restore the layout (Ctrl+M)"));
     m_scopeLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_scopeLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
+    m_scopeLabel->setMinimumWidth(60);
+    m_chip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_chip->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // a long run name never widens the window
+    m_chip->setMinimumWidth(120);
+    m_chip->setMaximumWidth(320);
+    m_chip->setAutoRaise(false);
+    m_chip->setToolTip(QStringLiteral("The run every other run is compared with; click to go back to the default "
+                                      "baseline"));
+    m_chip->setObjectName(QStringLiteral("baselineChip"));
+    m_chip->hide();
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_tabs);
@@ -74,14 +103,29 @@ ChartPanel::ChartPanel(QWidget* parent)
     controls->addWidget(m_x);
     controls->addWidget(m_baselineLabel);
     controls->addWidget(m_baselineBox);
-    controls->addStretch(1);
-    controls->addWidget(m_scopeLabel);
+    controls->addWidget(m_chip);
+    controls->addWidget(m_scopeLabel, 1);
     controls->addWidget(exportButton);
     controls->addWidget(copyButton);
+    controls->addWidget(maximizeButton);
 
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::RichText);
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    connect(m_banner, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("expand") || link == QLatin1String("collapse"))
+            setWarningsExpanded(link == QLatin1String("expand"));
+        else if (link.startsWith(QLatin1String("filter:")))
+            emit filterRequested(link.mid(7));
+    });
+    // One line under the controls for the value under the mouse; it never changes height, so the chart does not
+    // move under the mouse.
+    m_readout->setTextFormat(Qt::RichText);
+    m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_readout->setFixedHeight(m_readout->fontMetrics().height() + 4);
+    m_readout->setObjectName(QStringLiteral("chartReadout"));
+    connect(m_readout, &QLabel::linkActivated, this, [this] { unpinReadout(); });
 
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(220);
@@ -96,9 +140,16 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_pairs->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_pairs->horizontalHeader()->setStretchLastSection(true);
     m_pairs->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order (by workload) until the user sorts
-    const int widths[ComparisonModel::ColumnCount] = { 300, 90, 170, 200, 110, 100, 80, 80, 100, 70, 300 };
-    for (int c = 0; c < ComparisonModel::ColumnCount; ++c)
-        m_pairs->setColumnWidth(c, widths[c]);
+    // The answer first: speed-up and verdict, then what was compared, then how it was decided.
+    const int order[]
+        = { ComparisonModel::SpeedupColumn, ComparisonModel::VerdictColumn, ComparisonModel::WorkloadColumn,
+              ComparisonModel::ProviderColumn, ComparisonModel::MedianColumn, ComparisonModel::BaselineColumn,
+              ComparisonModel::BaselineMedianColumn, ComparisonModel::GpuColumn, ComparisonModel::BandwidthColumn,
+              ComparisonModel::MethodColumn, ComparisonModel::PValueColumn, ComparisonModel::WarningsColumn };
+    static_assert(sizeof(order) / sizeof(order[0]) == ComparisonModel::ColumnCount, "every column has a place");
+    for (int visual = 0; visual < ComparisonModel::ColumnCount; ++visual)
+        m_pairs->horizontalHeader()->moveSection(m_pairs->horizontalHeader()->visualIndex(order[visual]), visual);
+    m_pairs->horizontalHeader()->setResizeContentsPrecision(100);
     m_splitter->addWidget(m_view);
     m_splitter->addWidget(m_pairs);
     m_splitter->setStretchFactor(0, 3);
@@ -108,6 +159,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(m_banner);
+    layout->addWidget(m_readout);
     layout->addWidget(m_splitter, 1);
 
     m_timer->setSingleShot(true);
@@ -137,6 +189,11 @@ ChartPanel::ChartPanel(QWidget* parent)
     });
     connect(exportButton, &QToolButton::clicked, this, &ChartPanel::exportChart);
     connect(copyButton, &QToolButton::clicked, this, &ChartPanel::copyChart);
+    connect(maximizeButton, &QToolButton::clicked, this, &ChartPanel::maximizeRequested);
+    connect(m_chip, &QToolButton::clicked, this, [this] {
+        setBaseline({});
+        emit statusMessage(QStringLiteral("Baseline: back to the default."));
+    });
     rebuildNow();
 }
 
@@ -146,6 +203,15 @@ void ChartPanel::setRuns(const RunList& runs, const QString& scope)
 {
     m_runs = runs;
     m_scope = scope;
+    // A chosen baseline run that the filter no longer shows is dropped, with a note: comparing the shown runs with
+    // a hidden one would be a surprise.
+    if (m_baseline.isRun() && !runs.contains(m_baseline.run)) {
+        const Run& gone = *m_baseline.run;
+        m_baselineNote = QStringLiteral("The baseline run %1 · %2 · %3 left the filter: back to the default baseline.")
+                             .arg(gone.provider, shortGpuName(gone.gpuDisplayName()), gone.workloadSlug);
+        m_baseline = {};
+        emit statusMessage(m_baselineNote);
+    }
     scheduleRebuild();
 }
 
@@ -209,10 +275,66 @@ void ChartPanel::rebuildNow()
     delete old;
     m_pairsModel->setComparison(m_info.comparison);
     m_pairs->setVisible(m_kind == ChartKind::Speedup);
+    if (m_pairs->isVisibleTo(this))
+        fitPairColumns();
     m_scopeLabel->setText(m_scope);
+    m_scopeLabel->setToolTip(m_scope);
+    if (QChart* shown = m_view->chart()) {
+        ChartHover* hover = ChartHover::of(shown);
+        connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
+        connect(hover, &ChartHover::clicked, this, [this](const QString& text) { setReadout(text, true); });
+    }
+    if (!m_pinned)
+        setReadout({}, false);
     updateChoosers();
     updateBanner();
+    m_baselineNote.clear();
     emit rebuilt();
+}
+
+void ChartPanel::fitPairColumns()
+{
+    for (int c = 0; c < ComparisonModel::ColumnCount; ++c) {
+        if (c == ComparisonModel::WarningsColumn)
+            continue; // the last section stretches
+        m_pairs->resizeColumnToContents(c);
+        m_pairs->setColumnWidth(c, std::min(m_pairs->columnWidth(c), 240));
+    }
+}
+
+void ChartPanel::setReadout(const QString& text, bool pin)
+{
+    if (m_pinned && !pin)
+        return; // a pinned read-out stays until it is unpinned or another click replaces it
+    m_pinned = pin && !text.isEmpty();
+    m_readout->setToolTip(text);
+    QString line = text.toHtmlEscaped();
+    line.replace(QLatin1Char('\n'), QStringLiteral(" · "));
+    if (text.isEmpty())
+        m_readout->setText(QStringLiteral("<span style=\"color:%1\">Hover a bar, box or point for its exact values; "
+                                          "click to pin them here.</span>")
+                               .arg(palette().color(QPalette::PlaceholderText).name()));
+    else if (m_pinned)
+        m_readout->setText(QStringLiteral("📌 ") + line + QStringLiteral(" &nbsp;<a href=\"unpin\">unpin</a>"));
+    else
+        m_readout->setText(line);
+}
+
+QString ChartPanel::readoutText() const
+{
+    return m_readout->toolTip();
+}
+
+void ChartPanel::unpinReadout()
+{
+    m_pinned = false;
+    setReadout({}, false);
+}
+
+void ChartPanel::setWarningsExpanded(bool expanded)
+{
+    m_warningsExpanded = expanded;
+    updateBanner();
 }
 
 bool ChartPanel::isRebuildPending() const
@@ -227,7 +349,7 @@ QChart* ChartPanel::chart() const
 
 void ChartPanel::updateChoosers()
 {
-    m_log->setEnabled(m_kind != ChartKind::Speedup);
+    m_log->setVisible(m_kind != ChartKind::Speedup);
     const bool sweep = m_kind == ChartKind::Sweep;
     m_x->clear();
     m_x->addItems(m_info.xCandidates);
@@ -265,27 +387,22 @@ void ChartPanel::updateChoosers()
     }
     m_baselineBox->setVisible(speedup);
     m_baselineLabel->setVisible(speedup);
+    if (m_baseline.isRun()) {
+        const Run& run = *m_baseline.run;
+        m_chip->setText(QStringLiteral("Baseline run: %1 · %2 · %3  ✕")
+                            .arg(run.provider, shortGpuName(run.gpuDisplayName()),
+                                paramsLabel(run, paramVariation(m_runs).varying)));
+    }
+    m_chip->setVisible(speedup && m_baseline.isRun());
 }
 
 void ChartPanel::updateBanner()
 {
-    const bool dark = ChartStyle::isDark(palette());
-    QStringList lines;
-    for (const QString& w : std::as_const(m_info.warnings))
-        lines << QStringLiteral("<font color=\"%1\">⚠ %2</font>")
-                     .arg(ChartStyle::warningColor(dark).name(), w.toHtmlEscaped());
-    if (m_runs.isEmpty())
-        lines << QStringLiteral("No runs in scope: load runs, or clear the filter.");
-    else if (m_info.isEmpty)
-        lines << QStringLiteral("<b>Nothing to draw.</b>");
-    // Warnings one per line; notes (what was left out, equal digests) together on one quieter line.
-    QStringList notes;
-    for (const QString& n : std::as_const(m_info.notes))
-        notes << n.toHtmlEscaped();
-    if (!notes.isEmpty())
-        lines << QStringLiteral("<small>") + notes.join(QStringLiteral(" · ")) + QStringLiteral("</small>");
-    m_banner->setText(lines.join(QStringLiteral("<br>")));
-    m_banner->setVisible(!lines.isEmpty());
+    const QString html
+        = chartBannerHtml(m_info, m_runs.isEmpty(), m_baselineNote, m_warningsExpanded, ChartStyle::isDark(palette()));
+    m_banner->setText(html);
+    m_banner->setToolTip((m_info.warnings + m_info.notes).join(QLatin1Char('\n')));
+    m_banner->setVisible(!html.isEmpty());
 }
 
 QString ChartPanel::bannerText() const
@@ -309,12 +426,15 @@ void ChartPanel::exportChart()
     QString error;
     if (!ChartExporter::exportChart(buildChart(dialog.dark()), dialog.path(), dialog.pixelSize(), dialog.dpi(), &error))
         QMessageBox::warning(this, QStringLiteral("Export chart"), error);
+    else
+        emit statusMessage(QStringLiteral("Chart saved to %1").arg(QDir::toNativeSeparators(dialog.path())));
 }
 
 void ChartPanel::copyChart()
 {
     const QSize size = m_view->size().isEmpty() ? QSize(1200, 800) : m_view->size();
     ChartExporter::copyToClipboard(buildChart(ChartStyle::isDark(palette())), size, devicePixelRatioF());
+    emit statusMessage(QStringLiteral("Chart copied to the clipboard (%1×%2 px)").arg(size.width()).arg(size.height()));
 }
 
 } // namespace kix

@@ -10,6 +10,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -17,6 +18,7 @@ class QSplitter;
 class QTabBar;
 class QTableView;
 class QTimer;
+class QToolButton;
 QT_END_NAMESPACE
 
 namespace kix {
@@ -52,6 +54,16 @@ public:
     QChartView* chartView() const { return m_view; }
     const ChartInfo& info() const { return m_info; }
     QString bannerText() const;
+    // The hover read-out (empty when nothing is under the mouse and nothing is pinned) and whether a click pinned it.
+    QString readoutText() const;
+    bool isReadoutPinned() const { return m_pinned; }
+    void unpinReadout();
+    // The chip that shows a chosen baseline run (hidden otherwise); its button removes the choice.
+    QToolButton* baselineChip() const { return m_chip; }
+    // One action per chart kind (Ctrl+1, Ctrl+2, ...), for the View menu.
+    const QList<QAction*>& kindActions() const { return m_kindActions; }
+    // Shows every comparability warning, or folds them into one line (the default).
+    void setWarningsExpanded(bool expanded);
     QTableView* pairsView() const { return m_pairs; }
     // A fresh chart of the same runs and options (an export lays it out at its own size).
     std::unique_ptr<QChart> buildChart(bool dark) const;
@@ -63,6 +75,12 @@ public slots:
 
 signals:
     void rebuilt();
+    // For the status bar: an export's path, a baseline dropped by the filter.
+    void statusMessage(const QString& text);
+    // The user asked for a filter clause (a kernel named by the many-kernels note): "kernel=cross_entropy".
+    void filterRequested(const QString& clause);
+    // The user asked for a larger chart (the main window hides or restores what surrounds it).
+    void maximizeRequested();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -71,6 +89,8 @@ private:
     void scheduleRebuild();
     void updateChoosers();
     void updateBanner();
+    void setReadout(const QString& text, bool pin);
+    void fitPairColumns();
 
     RunList m_runs;
     RunPtr m_currentRun;
@@ -94,6 +114,12 @@ private:
     QTableView* m_pairs;
     ComparisonModel* m_pairsModel;
     QTimer* m_timer;
+    QLabel* m_readout;
+    QToolButton* m_chip;
+    QString m_baselineNote; // why a chosen baseline run was dropped, until the next rebuild after this one
+    QList<QAction*> m_kindActions;
+    bool m_pinned = false;
+    bool m_warningsExpanded = false;
 };
 
 } // namespace kix

@@ -1,6 +1,7 @@
 #include "ui/chartstyle.h"
 
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
 
 namespace kix {
@@ -16,7 +17,12 @@ void ChartStyle::apply(QChart* chart, bool dark)
     chart->setAnimationOptions(QChart::NoAnimation); // charts of 100k runs must appear at once
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setShowToolTips(true);
+    // Legend entries drawn like their series: a dashed line for a dashed line, ▲ for the faster verdict.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart->setBackgroundRoundness(0);
+    // Thin margins: in a 720 px window every pixel of height goes to the plot.
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setMargins(QMargins(6, 2, 10, 2));
 }
 
 QColor ChartStyle::seriesColor(int index, bool dark)
@@ -28,6 +34,45 @@ QColor ChartStyle::seriesColor(int index, bool dark)
     if (dark)
         c = c.lighter(125);
     return c;
+}
+
+QColor ChartStyle::providerColor(const QString& provider, bool dark)
+{
+    // Okabe & Ito (2008): blue, orange, bluish green, vermillion, reddish purple, sky blue, yellow, grey.
+    static const QRgb palette[] = { 0x0072b2, 0xe69f00, 0x009e73, 0xd55e00, 0xcc79a7, 0x56b4e9, 0xf0e442, 0x7f7f7f };
+    static const struct
+    {
+        const char* name;
+        int colour;
+    } known[] = { { "liger", 0 }, { "huggingface", 1 }, { "torch", 1 }, { "triton", 2 }, { "torch_compile", 3 },
+        { "torch-compile", 3 }, { "apex", 4 }, { "cudnn", 4 }, { "kix-fused", 5 }, { "kix-cpu", 5 },
+        { "kix-reference", 7 } };
+    int index = -1;
+    for (const auto& k : known) {
+        if (provider.compare(QLatin1String(k.name), Qt::CaseInsensitive) == 0) {
+            index = k.colour;
+            break;
+        }
+    }
+    if (index < 0)
+        index = int(qHash(provider.toLower()) % 8u);
+    QColor c = QColor::fromRgb(palette[index]);
+    if (dark && index == 0)
+        c = c.lighter(140); // the blue is too dark on a dark background
+    return c;
+}
+
+Qt::BrushStyle ChartStyle::variantBrush(int variant)
+{
+    static const Qt::BrushStyle styles[]
+        = { Qt::SolidPattern, Qt::BDiagPattern, Qt::Dense4Pattern, Qt::CrossPattern, Qt::FDiagPattern };
+    return styles[variant % 5];
+}
+
+Qt::PenStyle ChartStyle::variantPen(int variant)
+{
+    static const Qt::PenStyle styles[] = { Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine };
+    return styles[variant % 4];
 }
 
 QColor ChartStyle::verdictColor(Verdict verdict, bool dark)

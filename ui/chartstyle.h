@@ -21,6 +21,12 @@ public:
     // Call before adding series: Qt's theme decorates series as they are added.
     static void apply(QChart* chart, bool dark);
     static QColor seriesColor(int index, bool dark);
+    // Colour means provider, the same in every chart: a fixed colour for the known providers and a stable one for
+    // any other, from the Okabe–Ito palette (distinguishable with the common forms of colour blindness).
+    static QColor providerColor(const QString& provider, bool dark);
+    // A second run of one provider in a chart (another GPU, pass or implementation) is told apart by a pattern.
+    static Qt::BrushStyle variantBrush(int variant);
+    static Qt::PenStyle variantPen(int variant);
     static QColor verdictColor(Verdict verdict, bool dark);
     static QColor warningColor(bool dark);
     // Category labels "backward · 2048" as two lines (Qt elides long single-line category labels).

@@ -1,6 +1,7 @@
 #include "ui/comparisonmodel.h"
 
 #include "model/runtablemodel.h"
+#include "model/workload.h"
 #include "ui/chartstyle.h"
 #include "ui/speedupchart.h"
 
@@ -44,6 +45,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             return p.pValue;
         case WarningsColumn:
             return int(p.warnings.size());
+        case BandwidthColumn:
+            return r.achievedGBs();
+        case WorkloadColumn: // the comparison's own order: kernel, pass, then workload parameters numerically
+            return index.row();
         default:
             return data(index, Qt::DisplayRole);
         }
@@ -62,6 +67,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         case MedianColumn:
         case SpeedupColumn:
         case PValueColumn:
+        case BandwidthColumn:
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         default:
             return {};
@@ -71,7 +77,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return {};
     switch (index.column()) {
     case WorkloadColumn:
-        return workloadDescription(r);
+        return m_varying.isEmpty() ? r.workloadSlug : paramsLabel(r, m_varying);
     case ProviderColumn:
         return r.provider;
     case GpuColumn:
@@ -85,9 +91,12 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     case SpeedupColumn:
         return std::isfinite(p.ratio) ? QString::number(p.ratio, 'f', 3) + QStringLiteral("×") : QString();
     case VerdictColumn:
-        return verdictName(p.verdict);
+        return QString(SpeedupChart::verdictSymbol(p.verdict) + QLatin1Char(' ') + verdictName(p.verdict)
+            + (p.noisy ? QStringLiteral(" ⚠ noisy") : QString()));
     case MethodColumn:
-        return verdictMethodName(p.method);
+        return p.reason.isEmpty() ? verdictMethodName(p.method) : p.reason;
+    case BandwidthColumn:
+        return formatBandwidth(r);
     case PValueColumn:
         return std::isfinite(p.pValue) ? QString::number(p.pValue, 'g', 3) : QString();
     case WarningsColumn:
@@ -118,11 +127,13 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     case VerdictColumn:
         return QStringLiteral("Verdict");
     case MethodColumn:
-        return QStringLiteral("Decided by");
+        return QStringLiteral("Why");
     case PValueColumn:
         return QStringLiteral("p");
     case WarningsColumn:
         return QStringLiteral("Warnings");
+    case BandwidthColumn:
+        return QStringLiteral("GB/s");
     }
     return {};
 }
@@ -131,6 +142,15 @@ void ComparisonModel::setComparison(const Comparison& comparison)
 {
     beginResetModel();
     m_comparison = comparison;
+    RunList runs;
+    runs.reserve(comparison.pairs.size());
+    for (const ComparisonPair& p : comparison.pairs)
+        runs.append(p.run);
+    const ParamVariation variation = paramVariation(runs);
+    m_varying = variation.varying;
+    if (m_varying.isEmpty()) // one workload: show its parameters rather than the slug
+        for (const KeyValue& kv : variation.fixed)
+            m_varying << kv.key;
     endResetModel();
 }
 

@@ -6,8 +6,8 @@
 
 namespace kix {
 
-// The pairs of a speed-up comparison, one row each, beside the chart: both medians, the speed-up, the verdict and
-// how it was decided, and every warning.
+// The pairs of a speed-up comparison, one row each, beside the chart: the speed-up and verdict (with a noise flag),
+// the workload by what varies ("channels=2048"), both medians, how the verdict was decided, and every warning.
 class ComparisonModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -24,6 +24,7 @@ public:
         MethodColumn,
         PValueColumn,
         WarningsColumn,
+        BandwidthColumn, // the run's achieved GB/s and fraction of copy bandwidth, where recorded
         ColumnCount
     };
     enum Roles { SortRole = Qt::UserRole + 1 };
@@ -40,6 +41,7 @@ public:
 
 private:
     Comparison m_comparison;
+    QStringList m_varying; // the workload parameters that vary among the pairs: the Workload column shows them
 };
 
 } // namespace kix

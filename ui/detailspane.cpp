@@ -1,6 +1,7 @@
 #include "ui/detailspane.h"
 
 #include "model/runtablemodel.h"
+#include "model/timescale.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -125,24 +126,54 @@ void DetailsPane::setRun(const RunPtr& run)
         field(s, p.key, p.value);
     field(s, QStringLiteral("dtype"), r.dtype);
 
-    s = section(m_fields, r.isLatency() ? QStringLiteral("Latency") : QStringLiteral("Memory"));
-    field(s, QStringLiteral("median"),
-        formatValue(r, r.median) + QStringLiteral("  (") + number(r.median, r.unit) + QLatin1Char(')'));
-    field(s, QStringLiteral("p20"), number(r.p20, r.unit));
-    field(s, QStringLiteral("p80"), number(r.p80, r.unit));
+    // One unit per figure: every latency of the run in the unit its median reads best in, the exact ns in the
+    // tooltip.
+    const TimeScale scale = r.isLatency() ? chooseTimeScale({ r.median }) : TimeScale { r.unit, 1 };
+    auto value = [&](double v) -> QString {
+        if (std::isnan(v))
+            return {};
+        return r.isLatency() ? scale.format(v) : number(v, r.unit);
+    };
+    auto timed = [&](const QString& key, double v) {
+        field(s, key, value(v));
+        if (r.isLatency() && !std::isnan(v) && s->childCount() > 0)
+            s->child(s->childCount() - 1)->setToolTip(1, number(v, r.unit));
+    };
+    s = section(m_fields,
+        r.isLatency() ? QStringLiteral("Latency (%1)").arg(scale.unit) : QStringLiteral("Memory (%1)").arg(r.unit));
+    timed(QStringLiteral("median"), r.median);
+    timed(QStringLiteral("p20"), r.p20);
+    timed(QStringLiteral("p80"), r.p80);
     const double spread = r.spread();
     field(s, QStringLiteral("spread (p80−p20)/median"),
-        std::isnan(spread) ? QString() : QString::number(spread * 100, 'f', 3) + QLatin1Char('%'));
-    for (const Measurement& m : r.statistics)
-        field(s, m.statistic, number(m.value, m.unit));
+        std::isnan(spread) ? QString()
+                           : QString::number(spread * 100, 'f', 2) + QLatin1Char('%')
+                + (r.isNoisy() ? QStringLiteral(" ⚠ noisy (over %1%)").arg(Run::noisySpread * 100, 0, 'f', 0)
+                               : QString()));
+    for (const Measurement& m : r.statistics) {
+        if (m.unit == r.unit)
+            timed(m.statistic, m.value);
+        else
+            field(s, m.statistic, number(m.value, m.unit));
+    }
     if (!r.samples.empty()) {
         const auto [lo, hi] = std::minmax_element(r.samples.begin(), r.samples.end());
         field(s, QStringLiteral("samples"),
-            QStringLiteral("%1 (min %2, max %3 %4)")
-                .arg(r.samples.size())
-                .arg(*lo, 0, 'g', 12)
-                .arg(*hi, 0, 'g', 12)
-                .arg(r.unit));
+            QStringLiteral("%1 (min %2, max %3)").arg(r.samples.size()).arg(value(*lo), value(*hi)));
+    }
+    const double gbs = r.achievedGBs();
+    if (std::isfinite(gbs)) {
+        s = section(m_fields, QStringLiteral("Bandwidth"));
+        field(s, QStringLiteral("achieved"), QStringLiteral("%1 GB/s").arg(gbs, 0, 'f', 1));
+        const double copy = r.measurementValue(QStringLiteral("copy_bandwidth"));
+        if (std::isfinite(copy))
+            field(s, QStringLiteral("copy bandwidth (same session)"), QStringLiteral("%1 GB/s").arg(copy, 0, 'f', 1));
+        const double fraction = r.bandwidthFraction();
+        if (std::isfinite(fraction))
+            field(s, QStringLiteral("of copy bandwidth"), QStringLiteral("%1%").arg(fraction * 100, 0, 'f', 1));
+        const double bytes = r.measurementValue(QStringLiteral("bytes_moved"));
+        if (std::isfinite(bytes))
+            field(s, QStringLiteral("bytes moved (at least)"), QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2));
     }
     if (!r.measurements.isEmpty()) {
         s = section(m_fields, QStringLiteral("Other measurements"));

@@ -1,12 +1,15 @@
 #include "ui/mainwindow.h"
 
 #include "kix/config.h"
+#include "model/runfilter.h"
 #include "model/runfilterproxy.h"
 #include "model/runtablemodel.h"
+#include "model/workload.h"
 #include "ui/chartpanel.h"
 #include "ui/detailspane.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/facetspanel.h"
+#include "ui/helpguide.h"
 #include "ui/issuespanel.h"
 #include "ui/loadstatus.h"
 #include "ui/recentfiles.h"
@@ -17,12 +20,15 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -30,6 +36,12 @@
 #include <QToolBar>
 
 namespace kix {
+
+namespace {
+
+constexpr int maxPanelMinimumWidth = 340; // px: wider panels scroll, so the window works down to 1024 px
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -51,11 +63,14 @@ MainWindow::MainWindow(QWidget* parent)
     m_table->setRunModel(m_session->proxy());
     m_splitter->addWidget(m_table);
     m_splitter->addWidget(m_charts);
-    m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3); // the chart is the main thing
+    m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
 
-    m_search->setPlaceholderText(QStringLiteral("Filter runs: every word must match, e.g. group_norm backward b200"));
+    m_search->setPlaceholderText(
+        QStringLiteral("Filter runs, e.g. groupnorm backward gpu:b200 channels>=1024 (F1: the grammar)"));
+    m_search->setToolTip(filterGrammarHelp());
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(QStringLiteral("Filter runs"));
     QToolBar* toolbar = addToolBar(QStringLiteral("Filter"));
@@ -65,11 +80,17 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_status);
 
     createDock(QStringLiteral("Facets"), QStringLiteral("facetsDock"), m_facets, Qt::LeftDockWidgetArea);
-    createDock(QStringLiteral("Details"), QStringLiteral("detailsDock"), m_details, Qt::RightDockWidgetArea);
+    m_detailsDock
+        = createDock(QStringLiteral("Details"), QStringLiteral("detailsDock"), m_details, Qt::RightDockWidgetArea);
     m_issuesDock
         = createDock(QStringLiteral("Issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
     m_issuesDock->hide();
     createMenus();
+    connect(m_charts, &ChartPanel::statusMessage, this, [this](const QString& text) {
+        statusBar()->showMessage(text, 10000); // ms
+    });
+    connect(m_charts, &ChartPanel::filterRequested, this, &MainWindow::applyFilterClause);
+    connect(m_charts, &ChartPanel::maximizeRequested, this, &MainWindow::toggleMaximizedChart);
 
     // Filtering: the search box and the facets drive the proxy at once. The facet counts follow the text once
     // typing pauses: over 100k runs a recount costs as much as the refilter, and the table must answer each key.
@@ -99,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &RunSession::runsChanged, this, [this] { m_facets->setRuns(m_session->model()->runs()); });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
 
+    m_defaultState = saveState();
     restoreLayout();
     updateScope();
 }
@@ -116,8 +138,91 @@ QDockWidget* MainWindow::createDock(const QString& title, const QString& name, Q
 
 void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
 {
+    // A panel wider than a side column scrolls instead of making the window refuse to be narrower.
+    QWidget* content = dock->widget();
+    if (content && content->minimumSizeHint().width() > maxPanelMinimumWidth) {
+        auto* scroll = new QScrollArea(dock);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(content);
+        dock->setWidget(scroll);
+    }
     addDockWidget(area, dock);
-    m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->insertAction(m_panelsEnd, dock->toggleViewAction());
+    if (area == Qt::RightDockWidgetArea)
+        m_sidePanels << dock;
+    placeSidePanel(dock);
+    restoreDockWidget(dock); // where the user left it last time, if anywhere
+}
+
+void MainWindow::placeSidePanel(QDockWidget* dock)
+{
+    // A panel on the right shares a tab with Details rather than narrowing the chart; Details stays in front.
+    if (!m_sidePanels.contains(dock) || !m_detailsDock)
+        return;
+    dock->setFloating(false);
+    tabifyDockWidget(m_detailsDock, dock);
+    m_detailsDock->raise();
+}
+
+void MainWindow::resetLayout()
+{
+    m_maximized = false;
+    restoreState(m_defaultState);
+    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        dock->setFloating(false);
+    m_table->show();
+    for (QDockWidget* dock : std::as_const(m_sidePanels))
+        placeSidePanel(dock);
+    applyDefaultSizes();
+    statusBar()->showMessage(QStringLiteral("Layout reset."), 5000);
+}
+
+void MainWindow::applyDefaultSizes()
+{
+    // Facets and Details narrow, the chart at least half of the height.
+    QList<QDockWidget*> side;
+    QList<int> widths;
+    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        const Qt::DockWidgetArea area = dockWidgetArea(dock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            side << dock;
+            widths << (area == Qt::LeftDockWidgetArea ? 210 : 280);
+        }
+    }
+    resizeDocks(side, widths, Qt::Horizontal);
+    const int height = std::max(400, m_splitter->height());
+    m_splitter->setSizes({ height * 2 / 5, height - height * 2 / 5 });
+}
+
+void MainWindow::toggleMaximizedChart()
+{
+    m_maximized = !m_maximized;
+    if (m_maximized) {
+        m_stateBeforeMaximize = saveState();
+        for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            dock->hide();
+        m_table->hide();
+        statusBar()->showMessage(QStringLiteral("Chart maximized: Ctrl+M restores the layout."), 5000);
+    } else {
+        m_table->show();
+        restoreState(m_stateBeforeMaximize);
+    }
+}
+
+void MainWindow::applyFilterClause(const QString& clause)
+{
+    // Replaces a clause of the same key ("kernel=..."), else appends it.
+    const qsizetype op = clause.indexOf(QRegularExpression(QStringLiteral("[=:<>!]")));
+    const QByteArray key = foldForFilter(QStringView(clause).left(std::max<qsizetype>(0, op)));
+    QStringList kept;
+    for (const QString& part : m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const FilterClause c = RunFilter::parseClause(part);
+        if (key.isEmpty() || c.key != key)
+            kept << part;
+    }
+    kept << clause;
+    m_search->setText(kept.join(QLatin1Char(' ')));
 }
 
 void MainWindow::createMenus()
@@ -152,10 +257,16 @@ void MainWindow::createMenus()
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
         m_viewMenu->addAction(dock->toggleViewAction());
-    m_viewMenu->addSeparator();
+    m_panelsEnd = m_viewMenu->addSeparator(); // panels added later go above it
     m_viewMenu->addMenu(m_table->columnMenu());
+    m_viewMenu->addMenu(QStringLiteral("C&hart"))->addActions(m_charts->kindActions());
+    m_viewMenu->addAction(
+        QStringLiteral("&Maximize Chart"), QKeySequence(Qt::CTRL | Qt::Key_M), this, &MainWindow::toggleMaximizedChart);
+    m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&Guide and Shortcuts"), QKeySequence::HelpContents, this,
+        [this] { showHelpGuide(this, menuBar()); });
     help->addAction(QStringLiteral("&About kix"), this, [this] {
         QMessageBox::about(this, QStringLiteral("About kix"),
             QStringLiteral("<b>kix %1</b><p>An explorer for kernelindex GPU kernel benchmark runs.</p>")
@@ -181,6 +292,18 @@ void MainWindow::updateScope()
     bool fromSelection = false;
     const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
     m_status->setCounts(m_session->model()->rowCount(), m_session->proxy()->rowCount(), m_table->selectedCount());
+    // The Workload column shows what varies among the shown runs ("channels=2048"); all parameters when none does.
+    const ParamVariation variation = paramVariation(fromSelection ? m_session->proxy()->visibleRuns() : runs);
+    QStringList keys = variation.varying;
+    if (keys.isEmpty())
+        for (const KeyValue& kv : variation.fixed)
+            keys << kv.key;
+    m_session->model()->setWorkloadKeys(keys);
+    // Columns follow what the filter shows ("group_norm" needs less room than every kernel's name).
+    const int shown = m_session->proxy()->rowCount();
+    if (shown > 0 && shown != m_fittedRows)
+        m_table->fitColumns();
+    m_fittedRows = shown;
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());
     m_charts->setRuns(runs, scope);
@@ -189,6 +312,8 @@ void MainWindow::updateScope()
 void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool cancelled)
 {
     m_status->setIdle();
+    m_fittedRows = -1;
+    updateScope(); // the Workload column's keys, then the columns sized to it
     QString message = cancelled ? QStringLiteral("Loading cancelled.") : QStringLiteral("Loaded %1 run(s).").arg(added);
     if (duplicates > 0)
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
@@ -230,9 +355,13 @@ void MainWindow::exportRuns()
 {
     bool fromSelection = false;
     const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
-    RunExportDialog::exportRuns(this, runs,
-        fromSelection ? QStringLiteral("%1 Selected Runs").arg(runs.size())
-                      : QStringLiteral("%1 Shown Runs").arg(runs.size()));
+    QString path;
+    if (RunExportDialog::exportRuns(this, runs,
+            fromSelection ? QStringLiteral("%1 Selected Runs").arg(runs.size())
+                          : QStringLiteral("%1 Shown Runs").arg(runs.size()),
+            &path))
+        statusBar()->showMessage(
+            QStringLiteral("Exported %1 runs to %2").arg(runs.size()).arg(QDir::toNativeSeparators(path)), 10000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -246,19 +375,22 @@ void MainWindow::saveLayout() const
 {
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
-    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
-    m_table->saveState(QStringLiteral("runTable/header"));
+    settings.setValue(QStringLiteral("mainWindow/state2"), m_maximized ? m_stateBeforeMaximize : saveState());
+    settings.setValue(QStringLiteral("mainWindow/splitter2"), m_splitter->saveState());
+    m_table->saveState(QStringLiteral("runTable/header2"));
 }
 
 void MainWindow::restoreLayout()
 {
+    // "2" keys: the layout of this version (chart first, columns by what decides); an older one is not restored.
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
         resize(1500, 950);
-    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
-    m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
-    m_table->restoreState(QStringLiteral("runTable/header"));
+    if (!restoreState(settings.value(QStringLiteral("mainWindow/state2")).toByteArray()))
+        applyDefaultSizes();
+    if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter2")).toByteArray()))
+        m_splitter->setSizes({ 2, 3 });
+    m_table->restoreState(QStringLiteral("runTable/header2"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -47,6 +47,15 @@ public:
     ChartPanel* chartPanel() const { return m_charts; }
     LoadStatus* loadStatus() const { return m_status; }
     QLineEdit* searchBox() const { return m_search; }
+    QDockWidget* detailsDock() const { return m_detailsDock; }
+
+    // View > Reset Layout: docks where they start, the chart at least half of the window.
+    void resetLayout();
+    // View > Maximize Chart (Ctrl+M): hides the table and the panels, or brings them back.
+    void toggleMaximizedChart();
+    bool isChartMaximized() const { return m_maximized; }
+    // Puts a clause into the filter box, replacing one of the same key ("kernel=rms_norm").
+    void applyFilterClause(const QString& clause);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -63,6 +72,8 @@ private:
     void exportRuns();
     void saveLayout() const;
     void restoreLayout();
+    void applyDefaultSizes();
+    void placeSidePanel(QDockWidget* dock);
 
     RunSession* m_session;
     RunTableView* m_table;
@@ -75,6 +86,13 @@ private:
     QMenu* m_viewMenu = nullptr;
     RecentFiles* m_recent = nullptr;
     QDockWidget* m_issuesDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QAction* m_panelsEnd = nullptr;
+    QList<QDockWidget*> m_sidePanels; // panels added on the right, tabbed with Details
+    QByteArray m_defaultState;
+    QByteArray m_stateBeforeMaximize;
+    bool m_maximized = false;
+    int m_fittedRows = -1; // rows shown when the columns were last fitted
     QSplitter* m_splitter;
     QTimer* m_scopeTimer;
 };

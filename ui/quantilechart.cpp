@@ -1,13 +1,13 @@
 #include "ui/quantilechart.h"
 
+#include "ui/charthover.h"
 #include "ui/chartstyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
-#include <QCursor>
+#include <QLegendMarker>
 #include <QLogValueAxis>
-#include <QToolTip>
 #include <QValueAxis>
 
 #include <cmath>
@@ -54,13 +54,23 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
         hi = std::max(hi, b.max);
     }
 
+    QHash<QString, int> variants;
     for (int s = 0; s < m_data.series.size(); ++s) {
         auto* series = new QBoxPlotSeries;
         series->setName(m_data.series[s]);
-        const QColor color = ChartStyle::seriesColor(s, options.dark);
+        // colour = provider (the series' first box says which); a provider's further series get a pattern
+        QString provider;
+        for (const QuantileBox& b : std::as_const(m_data.boxes)) {
+            if (b.series == s) {
+                provider = b.run->provider;
+                break;
+            }
+        }
+        const QColor color = ChartStyle::providerColor(provider, options.dark);
+        const int variant = variants[provider]++;
         QColor fill = color;
         fill.setAlpha(110);
-        series->setBrush(fill);
+        series->setBrush(QBrush(fill, ChartStyle::variantBrush(variant)));
         series->setPen(QPen(color, 1.5));
         for (int g = 0; g < m_data.groups.size(); ++g) {
             auto* set = new QBoxSet(m_data.groups[g]);
@@ -89,10 +99,11 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
         series->attachAxis(y);
         QObject::connect(series, &QBoxPlotSeries::hovered, series, [this](bool state, QBoxSet* set) {
             const QuantileBox* box = boxFor(set);
-            if (state && box)
-                QToolTip::showText(QCursor::pos(), tooltip(*box, m_data.scale));
-            else
-                QToolTip::hideText();
+            ChartHover::of(this)->hover(state && box ? tooltip(*box, m_data.scale) : QString());
+        });
+        QObject::connect(series, &QBoxPlotSeries::clicked, series, [this](QBoxSet* set) {
+            if (const QuantileBox* box = boxFor(set))
+                ChartHover::of(this)->click(tooltip(*box, m_data.scale));
         });
     }
 
@@ -107,6 +118,8 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
         }
     }
     ChartStyle::placeLegend(this, int(m_data.series.size()));
+    for (QLegendMarker* marker : legend()->markers())
+        marker->setShape(QLegend::MarkerShapeRectangle); // boxes "from series" would draw hollow
 
     QStringList subtitles;
     subtitles << QStringLiteral("box p20–p80, line at the median, whiskers min–max where recorded");

@@ -10,7 +10,7 @@
 
 namespace kix {
 
-bool RunExportDialog::exportRuns(QWidget* parent, const RunList& runs, const QString& what)
+bool RunExportDialog::exportRuns(QWidget* parent, const RunList& runs, const QString& what, QString* written)
 {
     const QString title = QStringLiteral("Export %1").arg(what);
     if (runs.isEmpty()) {
@@ -34,6 +34,8 @@ bool RunExportDialog::exportRuns(QWidget* parent, const RunList& runs, const QSt
         QMessageBox::warning(parent, title, error);
         return false;
     }
+    if (written)
+        *written = path;
     return true;
 }
 

@@ -13,8 +13,9 @@ namespace kix {
 class RunExportDialog
 {
 public:
-    // `what` names the runs for the dialog's title ("12 selected runs"). True when the file was written.
-    static bool exportRuns(QWidget* parent, const RunList& runs, const QString& what);
+    // `what` names the runs for the dialog's title ("12 selected runs"). True when the file was written; `written`
+    // then receives its path.
+    static bool exportRuns(QWidget* parent, const RunList& runs, const QString& what, QString* written = nullptr);
 };
 
 } // namespace kix

@@ -4,6 +4,7 @@
 #include "model/runtablemodel.h"
 
 #include <QAction>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QMenu>
 #include <QSettings>
@@ -28,6 +29,10 @@ RunTableView::RunTableView(QWidget* parent)
     horizontalHeader()->setSectionsMovable(true);
     horizontalHeader()->setHighlightSections(false);
     horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
+        if (!m_fitting && isVisible())
+            m_userSized.insert(logical); // the user's width stays; fitColumns() leaves it alone
+    });
     connect(horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
         [this](const QPoint& pos) { m_columnMenu->popup(horizontalHeader()->mapToGlobal(pos)); });
 }
@@ -36,7 +41,17 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
 {
     m_proxy = proxy;
     setModel(proxy);
-    const int widths[RunTableModel::ColumnCount] = { 150, 80, 110, 170, 330, 60, 90, 90, 90, 70, 150, 60, 130, 200 };
+    // What a user decides by comes first: who (kernel, pass, provider), then how fast and how noisy, then where.
+    const int order[] = { RunTableModel::KernelColumn, RunTableModel::PassColumn, RunTableModel::ProviderColumn,
+        RunTableModel::MedianColumn, RunTableModel::SpreadColumn, RunTableModel::WorkloadColumn,
+        RunTableModel::GpuColumn, RunTableModel::DtypeColumn, RunTableModel::BandwidthColumn, RunTableModel::P20Column,
+        RunTableModel::P80Column, RunTableModel::ObservedAtColumn, RunTableModel::StatusColumn,
+        RunTableModel::SourceColumn, RunTableModel::FileColumn };
+    static_assert(sizeof(order) / sizeof(order[0]) == RunTableModel::ColumnCount, "every column has a place");
+    for (int visual = 0; visual < RunTableModel::ColumnCount; ++visual)
+        horizontalHeader()->moveSection(horizontalHeader()->visualIndex(order[visual]), visual);
+    const int widths[RunTableModel::ColumnCount]
+        = { 110, 70, 100, 120, 150, 80, 80, 80, 80, 80, 150, 60, 130, 200, 150 };
     for (int c = 0; c < RunTableModel::ColumnCount; ++c)
         setColumnWidth(c, widths[c]);
     for (int c : { RunTableModel::P20Column, RunTableModel::P80Column, RunTableModel::StatusColumn,
@@ -53,6 +68,34 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
     connect(proxy, &QAbstractItemModel::layoutChanged, this, &RunTableView::scopeChanged);
     connect(proxy, &QAbstractItemModel::rowsInserted, this, &RunTableView::scopeChanged);
     connect(proxy, &QAbstractItemModel::rowsRemoved, this, &RunTableView::scopeChanged);
+}
+
+void RunTableView::fitColumns()
+{
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c) {
+        if (!isColumnHidden(c) && !m_userSized.contains(c))
+            fitColumn(c);
+    }
+}
+
+void RunTableView::fitColumn(int column)
+{
+    // Rows sampled across the whole table, not only the first ones: a CSV's first 200 rows may all be "forward".
+    const QAbstractItemModel* m = model();
+    if (!m)
+        return;
+    const int rows = m->rowCount();
+    const int step = std::max(1, rows / 400);
+    const QFontMetrics metrics(font());
+    int width = horizontalHeader()->fontMetrics().horizontalAdvance(m->headerData(column, Qt::Horizontal).toString())
+        + 24; // the sort indicator
+    for (int row = 0; row < rows; row += step)
+        width = std::max(width, metrics.horizontalAdvance(m->index(row, column).data().toString()) + 14);
+    // a long file path or name may not push everything else off-screen; its tooltip has all of it
+    const int most = column == RunTableModel::FileColumn ? 260 : column == RunTableModel::WorkloadColumn ? 240 : 180;
+    m_fitting = true;
+    setColumnWidth(column, std::min(width, most));
+    m_fitting = false;
 }
 
 RunList RunTableView::selectedRuns() const
@@ -117,11 +160,15 @@ void RunTableView::saveState(const QString& settingsKey) const
     QSettings().setValue(settingsKey, horizontalHeader()->saveState());
 }
 
-void RunTableView::restoreState(const QString& settingsKey)
+bool RunTableView::restoreState(const QString& settingsKey)
 {
     const QByteArray state = QSettings().value(settingsKey).toByteArray();
-    if (!state.isEmpty() && horizontalHeader()->restoreState(state))
-        rebuildColumnMenu();
+    if (state.isEmpty() || !horizontalHeader()->restoreState(state))
+        return false;
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c)
+        m_userSized.insert(c); // widths the user left last time
+    rebuildColumnMenu();
+    return true;
 }
 
 } // namespace kix

@@ -2,6 +2,7 @@
 
 #include "model/run.h"
 
+#include <QSet>
 #include <QTableView>
 
 QT_BEGIN_NAMESPACE
@@ -29,10 +30,14 @@ public:
     RunPtr currentRun() const;
 
     QMenu* columnMenu() const { return m_columnMenu; }
+    // Sizes the shown columns to their content (rows sampled over the whole table), none wider than 180 px (Workload
+    // 240): the answer stays on screen at 1280 px. Columns the user resized keep their width.
+    void fitColumns();
+    void fitColumn(int column);
     void setColumnShown(int column, bool shown);
 
     void saveState(const QString& settingsKey) const;
-    void restoreState(const QString& settingsKey);
+    bool restoreState(const QString& settingsKey); // false when nothing was saved
 
 signals:
     void currentRunChanged(kix::RunPtr run);
@@ -44,6 +49,8 @@ private:
 
     RunFilterProxy* m_proxy = nullptr;
     QMenu* m_columnMenu;
+    QSet<int> m_userSized;
+    bool m_fitting = false;
 };
 
 } // namespace kix

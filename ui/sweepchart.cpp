@@ -1,13 +1,13 @@
 #include "ui/sweepchart.h"
 
+#include "ui/charthover.h"
 #include "ui/chartstyle.h"
 
 #include <QAreaSeries>
-#include <QCursor>
+#include <QHash>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QToolTip>
 #include <QValueAxis>
 
 #include <cmath>
@@ -46,6 +46,7 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
     addAxis(y, Qt::AlignLeft);
 
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
+    QHash<QString, int> variants;
     for (int i = 0; i < m_data.series.size(); ++i) {
         const SweepSeries& s = m_data.series[i];
         auto* line = new QLineSeries;
@@ -63,7 +64,8 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
         }
         auto* band = new QAreaSeries(upper, lower);
         band->setName(s.label + QStringLiteral(" p20–p80"));
-        const QColor color = ChartStyle::seriesColor(i, options.dark);
+        const QColor color = ChartStyle::providerColor(s.provider, options.dark);
+        const int variant = variants[s.provider]++; // a provider's second line (pass, GPU) is dashed
         QColor fill = color;
         fill.setAlpha(options.dark ? 70 : 55);
         band->setColor(fill);
@@ -71,7 +73,7 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
         band->setPen(Qt::NoPen);
         addSeries(band);
         addSeries(line);
-        line->setPen(QPen(color, 2));
+        line->setPen(QPen(color, 2, ChartStyle::variantPen(variant)));
         line->setPointsVisible(true);
         for (QAbstractSeries* series : { static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(line) }) {
             series->attachAxis(x);
@@ -83,25 +85,10 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
         for (QLegendMarker* m : legend()->markers(line))
             QObject::connect(m, &QLegendMarker::clicked, m, [this, i] { setLineVisible(i, !m_lines[i]->isVisible()); });
         QObject::connect(line, &QLineSeries::hovered, line, [this, i](const QPointF& at, bool state) {
-            if (!state) {
-                QToolTip::hideText();
-                return;
-            }
-            // the nearest point by x (in log space when the axis is)
-            const SweepSeries& s = m_data.series[i];
-            int best = -1;
-            double bestDistance = std::numeric_limits<double>::infinity();
-            for (int k = 0; k < s.points.size(); ++k) {
-                const double d = m_data.logXPossible && at.x() > 0 ? std::abs(std::log2(s.points[k].x / at.x()))
-                                                                   : std::abs(s.points[k].x - at.x());
-                if (d < bestDistance) {
-                    bestDistance = d;
-                    best = k;
-                }
-            }
-            if (best >= 0)
-                QToolTip::showText(QCursor::pos(), tooltip(s, s.points[best], m_data.xParam, m_data.scale));
+            ChartHover::of(this)->hover(state ? pointText(i, at) : QString());
         });
+        QObject::connect(line, &QLineSeries::clicked, line,
+            [this, i](const QPointF& at) { ChartHover::of(this)->click(pointText(i, at)); });
         m_lines << line;
         m_bands << band;
     }
@@ -148,15 +135,40 @@ void SweepChart::setLineVisible(int i, bool visible)
         m->setVisible(false);
 }
 
+QString SweepChart::pointText(int line, const QPointF& at) const
+{
+    // the nearest point by x (in log space when the axis is)
+    const SweepSeries& s = m_data.series[line];
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < s.points.size(); ++k) {
+        const double d = m_data.logXPossible && at.x() > 0 ? std::abs(std::log2(s.points[k].x / at.x()))
+                                                           : std::abs(s.points[k].x - at.x());
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = k;
+        }
+    }
+    return best >= 0 ? tooltip(s, s.points[best], m_data.xParam, m_data.scale) : QString();
+}
+
 QString SweepChart::tooltip(
     const SweepSeries& series, const SweepPoint& point, const QString& xParam, const TimeScale& scale)
 {
-    return QStringLiteral("%1\n%2 = %3\nmedian %4 (%5 ns)\np20 %6 · p80 %7")
-        .arg(series.label, xParam)
-        .arg(point.x, 0, 'g', 10)
-        .arg(scale.format(point.median))
-        .arg(point.median, 0, 'f', 0)
-        .arg(scale.format(point.p20), scale.format(point.p80));
+    QString text = QStringLiteral("%1\n%2 = %3\nmedian %4 (%5 ns)\np20 %6 · p80 %7")
+                       .arg(series.label, xParam)
+                       .arg(point.x, 0, 'g', 10)
+                       .arg(scale.format(point.median))
+                       .arg(point.median, 0, 'f', 0)
+                       .arg(scale.format(point.p20), scale.format(point.p80));
+    if (point.run && point.run->isNoisy())
+        text += QStringLiteral("\n⚠ noisy: p20–p80 spread %1% of the median").arg(point.run->spread() * 100, 0, 'f', 0);
+    if (point.run && std::isfinite(point.run->achievedGBs()))
+        text += QStringLiteral("\n%1 GB/s").arg(point.run->achievedGBs(), 0, 'f', 1)
+            + (std::isfinite(point.run->bandwidthFraction())
+                    ? QStringLiteral(" · %1% of copy bandwidth").arg(point.run->bandwidthFraction() * 100, 0, 'f', 0)
+                    : QString());
+    return text;
 }
 
 } // namespace kix

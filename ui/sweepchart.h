@@ -25,6 +25,9 @@ public:
     QAreaSeries* band(int i) const { return m_bands.value(i); }
     void setLineVisible(int i, bool visible);
 
+    // The read-out of the point of line `line` nearest to `at` (series coordinates).
+    QString pointText(int line, const QPointF& at) const;
+
     static QString tooltip(
         const SweepSeries& series, const SweepPoint& point, const QString& xParam, const TimeScale& scale);
 

@@ -27,8 +27,7 @@ void CommandLine::addPaths(const QString& description)
 void CommandLine::addFilter()
 {
     m_filter = true;
-    m_parser.addOption({ QStringLiteral("filter"),
-        QStringLiteral("Only the runs the explorer's filter box keeps for TEXT."), QStringLiteral("TEXT") });
+    m_parser.addOption({ QStringLiteral("filter"), filterOptionHelp(), QStringLiteral("TEXT") });
 }
 
 void CommandLine::addFormats(const QStringList& formats)

@@ -1,4 +1,5 @@
 #include "app/commands/commands.h"
+#include "model/runfilter.h"
 
 #include "app/commands/commandline.h"
 
@@ -58,6 +59,8 @@ QString overviewUsage()
     text += QStringLiteral("\n  kix COMMAND --help  for a command's options\n  kix --version\n\n"
                            "Exit codes: 0 done (warnings alone included); 1 an input refused (the rest is still "
                            "processed) or the\nwork failed; 2 a usage error.\n");
+    text += QStringLiteral("\n--filter TEXT (every command that reads runs) and the window's filter box:\n")
+        + filterGrammarHelp() + QLatin1Char('\n');
     return text;
 }
 

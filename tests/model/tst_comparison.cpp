@@ -51,6 +51,7 @@ private slots:
     void defaultBaseline();
     void comparabilityWarnings();
     void reports();
+    void noiseAndBandwidth();
 };
 
 void TestComparison::mannWhitney_data()
@@ -303,6 +304,50 @@ void TestComparison::reports()
     QVERIFY(table.contains(QStringLiteral("2.000×")));
     QVERIFY(table.contains(QStringLiteral("different GPU")));
     QVERIFY(table.contains(QStringLiteral("mann-whitney")));
+}
+
+void TestComparison::noiseAndBandwidth()
+{
+    // liger 2x faster and clean, with kix-style bandwidth measurements; huggingface noisy (spread 40%).
+    auto liger = kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 2048, 100000, 0.01);
+    liger->measurements = { { QStringLiteral("bandwidth"), QStringLiteral("median"), QStringLiteral("GB/s"), 6200 },
+        { QStringLiteral("copy_bandwidth"), QStringLiteral("median"), QStringLiteral("GB/s"), 7000 } };
+    liger->finalize();
+    auto hf = kixtest::makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), 2048, 200000, 0.2);
+    auto clean = kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 1024, 90000, 0.01);
+    auto cleanHf = kixtest::makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), 1024, 91000, 0.01);
+    QVERIFY(hf->isNoisy());
+    QVERIFY(!liger->isNoisy());
+    QCOMPARE(liger->bandwidthFraction(), 6200.0 / 7000.0);
+
+    const Comparison c
+        = compareRuns({ liger, hf, clean, cleanHf }, Baseline::ofProvider(QStringLiteral("huggingface")));
+    QCOMPARE(c.pairs.size(), 2);
+    const ComparisonPair& noisy = c.pairs[1]; // channels 2048 after 1024
+    QCOMPARE(noisy.run, RunPtr(liger));
+    QVERIFY(noisy.noisy);
+    QVERIFY2(
+        noisy.reason.contains(QStringLiteral("the baseline huggingface is noisy (p20–p80 spread 40% of the median)")),
+        qPrintable(noisy.reason));
+    const ComparisonPair& overlap = c.pairs[0];
+    QVERIFY(!overlap.noisy);
+    QCOMPARE(overlap.verdict, Verdict::Ambiguous);
+    QCOMPARE(overlap.reason, QStringLiteral("p20–p80 intervals overlap"));
+
+    // kix compare: bandwidth columns appear because a run records them; the noisy verdict says so.
+    const QString table = QString::fromUtf8(comparisonToTable(c));
+    QVERIFY2(table.contains(QStringLiteral("GB/s")) && table.contains(QStringLiteral("of copy")), qPrintable(table));
+    QVERIFY2(table.contains(QStringLiteral("6200.0")) && table.contains(QStringLiteral("89%")), qPrintable(table));
+    QVERIFY(table.contains(QStringLiteral("faster (noisy)")));
+    const nlohmann::json json = nlohmann::json::parse(comparisonToJson(c).toStdString());
+    QCOMPARE(json["pairs"][1]["run"]["gbps"].get<double>(), 6200.0);
+    QVERIFY(json["pairs"][1]["noisy"].get<bool>());
+    const QList<QByteArray> csv = comparisonToCsv(c).trimmed().split('\n');
+    QVERIFY(csv[0].endsWith("noisy,gbps,copy_bandwidth_fraction,baseline_gbps"));
+    QVERIFY2(csv[2].contains(",true,6200,"), csv[2].constData());
+    // Without bandwidth anywhere, the table keeps its old columns.
+    const QString plain = QString::fromUtf8(comparisonToTable(compareRuns({ clean, cleanHf }, c.baseline)));
+    QVERIFY(!plain.contains(QStringLiteral("GB/s")));
 }
 
 QTEST_GUILESS_MAIN(TestComparison)

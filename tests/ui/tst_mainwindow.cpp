@@ -141,6 +141,7 @@ void TestMainWindow::speedupFromSelection()
     QCOMPARE(w.session()->model()->rowCount(), 35);
     ChartPanel* charts = w.chartPanel();
     charts->setKind(ChartKind::Speedup);
+    charts->setWarningsExpanded(true); // every warning and note on its line (folded, they are one line)
 
     // liger and huggingface on the B200, backward: seven clean pairs at 2x.
     selectRuns(w,
