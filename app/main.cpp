@@ -1,10 +1,13 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless CLI.
 #include "app/benchcommand.h"
 #include "app/cli.h"
+#include "engine/fleetcli.h"
 #include "ui/benchmarkpanel.h"
 #include "ui/chartcli.h"
 #include "ui/comparecli.h"
 #include "ui/display.h"
+#include "ui/fleetpanel.h"
+#include "ui/folderfollower.h"
 #include "ui/mainwindow.h"
 
 #include "kix/config.h"
@@ -34,6 +37,8 @@ const std::map<QString, std::pair<Command, const char*>>& commands()
         { QStringLiteral("compare"), { kix::compareCommand, "speed-ups against a baseline, verdicts and warnings" } },
         { QStringLiteral("chart"), { kix::chartCommand, "a quantile, sweep or speed-up chart as PNG, SVG or PDF" } },
         { QStringLiteral("bench"), { kix::benchCommand, "GroupNorm benchmarks on this machine (CUDA or CPU)" } },
+        { QStringLiteral("fleet"),
+            { kix::runFleetCommand, "benchmark matrices on a Slurm cluster: plan, submit, status" } },
         { QStringLiteral("summary"),
             { [](const QStringList& a, QTextStream& o, QTextStream& e) { return kix::summaryCommand(a, o, e); },
                 "the headless summary kix prints without a display" } },
@@ -45,6 +50,7 @@ QString usage()
 {
     QString text
         = QStringLiteral("Usage: kix [PATH...]            open the explorer on PATHs (default: the bundled runs)\n"
+                         "       kix --follow DIR [PATH...]  open DIR and add every run that lands in it\n"
                          "       kix COMMAND [ARGS...]     run a headless command\n\nCommands:\n");
     for (const auto& [name, entry] : commands())
         text += QStringLiteral("  %1 %2\n").arg(name, -14).arg(QLatin1String(entry.second));
@@ -78,6 +84,22 @@ int main(int argc, char** argv)
         out << usage();
         return 0;
     }
+    // --follow DIR: open DIR and keep adding the runs that land in it.
+    QString follow;
+    if (const int at = args.indexOf(QStringLiteral("--follow")); at >= 0 && !commands().count(first)) {
+        if (at + 1 >= args.size()) {
+            err << "kix: --follow needs a folder\n";
+            return 2;
+        }
+        follow = args[at + 1];
+        if (!QFileInfo(follow).isDir()) {
+            err << "kix: --follow " << follow << ": not a readable folder\n";
+            return 2;
+        }
+        args.remove(at, 2);
+        args.prepend(follow);
+    }
+    const QString head = args.value(0);
     // Qt Charts needs a GUI application even headless: without a display, the offscreen platform draws.
     const bool display = kix::hasDisplay();
     const auto command = commands().find(first);
@@ -91,8 +113,8 @@ int main(int argc, char** argv)
         QCoreApplication app(argc, argv);
         return command->second.first(args.mid(1), out, err);
     }
-    if (first.startsWith(QLatin1Char('-'))) {
-        err << "kix: unknown option " << first << "\n\n" << usage();
+    if (head.startsWith(QLatin1Char('-'))) {
+        err << "kix: unknown option " << head << "\n\n" << usage();
         return 2;
     }
     const QStringList paths = args.isEmpty() ? QStringList { bundledRuns() } : args;
@@ -115,8 +137,15 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("kix"));
     QApplication::setApplicationVersion(QStringLiteral(KIX_VERSION));
     kix::MainWindow window;
-    kix::installBenchmarkPanel(window);
+    kix::BenchmarkPanel* benchmark = kix::installBenchmarkPanel(window);
+    kix::FolderFollower* follower = kix::installFolderFollower(window);
+    kix::installFleetPanel(window, benchmark, follower);
     window.show();
-    window.openPaths(paths);
+    QString followError;
+    if (!follow.isEmpty() && !kix::followFolder(window, follower, follow, &followError)) {
+        err << "kix: --follow " << followError << "\n";
+        return 2;
+    }
+    window.openPaths(follow.isEmpty() ? paths : paths.mid(1));
     return app.exec();
 }
