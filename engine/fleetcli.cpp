@@ -6,10 +6,15 @@
 #include "engine/fleetsubmit.h"
 #include "engine/fleettask.h"
 
+#include "model/runwriter.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QThread>
+
+#include <nlohmann/json.hpp>
 
 namespace kix {
 namespace {
@@ -19,7 +24,7 @@ using namespace kix::fleet;
 QString usage()
 {
     return QStringLiteral(
-        "Usage: kix fleet plan   [MATRIX] [--max-tasks N]\n"
+        "Usage: kix fleet plan   [MATRIX] [--max-tasks N] [--write DIR]\n"
         "       kix fleet submit [MATRIX] --results DIR [--time T] [--account A] [--partition P]\n"
         "                        [--job-name NAME] [--kix PATH] [--max-tasks N] [-- SBATCH-OPTION...]\n"
         "       kix fleet status [JOBID...] [--results DIR] [--wait] [--timeout S] [--interval S]\n"
@@ -117,6 +122,7 @@ int planCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     QCommandLineParser parser;
     addMatrixOptions(parser);
+    parser.addOption(QCommandLineOption(QStringLiteral("write"), QString(), QStringLiteral("DIR")));
     QStringList extra;
     QVector<ArrayJob> jobs;
     QString error;
@@ -135,6 +141,24 @@ int planCommand(const QStringList& args, QTextStream& out, QTextStream& err)
                 out << "  task " << t << "  " << cell.label << '\n';
     }
     out << taskCount(jobs) << " tasks in " << jobs.size() << " array job(s)\n";
+    // --write DIR: the plan files alone, for another scheduler (a Kubernetes Indexed Job runs `kix fleet task`).
+    if (parser.isSet(QStringLiteral("write"))) {
+        const QString results = QDir(parser.value(QStringLiteral("write"))).absolutePath();
+        if (!QDir().mkpath(plansDir(results)) || !QDir().mkpath(logsDir(results))) {
+            err << "kix fleet plan: results folder " << results << " cannot be written\n";
+            return FleetFailure;
+        }
+        for (int j = 0; j < jobs.size(); ++j) {
+            const QString path = plansDir(results) + QStringLiteral("/plan-%1.json").arg(j);
+            if (!writeFileAtomically(
+                    path, QByteArray::fromStdString(planDocument(jobs[j], results).dump(2)) + '\n', &error)) {
+                err << "kix fleet plan: " << error << '\n';
+                return FleetFailure;
+            }
+            out << "plan for target " << jobs[j].target.name() << " (" << jobs[j].tasks.size() << " tasks): " << path
+                << '\n';
+        }
+    }
     return FleetOk;
 }
 

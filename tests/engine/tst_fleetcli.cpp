@@ -73,6 +73,14 @@ private slots:
         QCOMPARE(r.code, int(FleetOk));
         QVERIFY2(r.out.contains("8 tasks in 2 array job(s)"), qPrintable(r.out));
         QVERIFY(r.out.contains("array job for target h200:1: 4 tasks"));
+        // --write: plan files only, which `kix fleet task` runs under another scheduler.
+        const Result w = kixFleet(
+            QStringList { "plan", "--pass", "forward" } + kSmall + QStringList { "--write", m_results->path() });
+        QCOMPARE(w.code, int(FleetOk));
+        const QString plan = fleet::plansDir(QDir(m_results->path()).absolutePath()) + "/plan-0.json";
+        QVERIFY2(w.out.contains(plan), qPrintable(w.out));
+        QCOMPARE(kixFleet({ "task", "--plan", plan, "--index", "0", "--job", "k8s-run" }).code, 0);
+        QCOMPARE(QDir(m_results->path()).entryList({ "*-k8s-run_0.json" }, QDir::Files).size(), 1);
     }
 
     void submitWritesPlanScriptAndRecord()
