@@ -26,7 +26,7 @@ QString usage()
     return QStringLiteral(
         "Usage: kix fleet plan   [MATRIX] [--max-tasks N] [--write DIR]\n"
         "       kix fleet submit [MATRIX] --results DIR [--time T] [--account A] [--partition P]\n"
-        "                        [--job-name NAME] [--kix PATH] [--max-tasks N] [-- SBATCH-OPTION...]\n"
+        "                        [--job-name NAME] [--kix PATH] [--max-tasks N] [--throttle N] [-- SBATCH-OPTION...]\n"
         "       kix fleet status [JOBID...] [--results DIR] [--wait] [--timeout S] [--interval S]\n"
         "       kix fleet cancel JOBID [--results DIR]\n"
         "MATRIX: --matrix FILE (JSON, option names as keys) and/or kix bench's options --device, --pass, --shape,\n"
@@ -166,7 +166,7 @@ int submitCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     QCommandLineParser parser;
     addMatrixOptions(parser);
-    for (const char* name : { "results", "time", "account", "partition", "job-name", "kix" })
+    for (const char* name : { "results", "time", "account", "partition", "job-name", "kix", "throttle" })
         parser.addOption(QCommandLineOption(QString::fromLatin1(name), QString(), QStringLiteral("VALUE")));
     QStringList extra;
     QVector<ArrayJob> jobs;
@@ -193,6 +193,14 @@ int submitCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         return FleetUsage;
     }
     options.extra = extra;
+    if (parser.isSet(QStringLiteral("throttle"))) {
+        bool ok = false;
+        options.throttle = parser.value(QStringLiteral("throttle")).toInt(&ok);
+        if (!ok || options.throttle < 1) {
+            err << "kix fleet submit: --throttle expects a positive integer\n";
+            return FleetUsage;
+        }
+    }
     const SubmitResult result = submitJobs(jobs, options);
     for (const JobRecord& r : result.submitted)
         out << "submitted job " << r.jobId << ": target " << r.target << ", " << r.tasks << " tasks, results "

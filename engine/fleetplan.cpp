@@ -373,8 +373,9 @@ QStringList sbatchArguments(const ArrayJob& job, const SubmitOptions& options, c
 {
     const QString logs = logsDir(options.resultsDir);
     QStringList args = { QStringLiteral("--parsable"), QStringLiteral("--job-name=") + options.jobName,
-        QStringLiteral("--array=0-%1").arg(job.tasks.size() - 1), QStringLiteral("--output=") + logs + "/%A_%a.out",
-        QStringLiteral("--error=") + logs + "/%A_%a.err" };
+        QStringLiteral("--array=0-%1").arg(job.tasks.size() - 1)
+            + (options.throttle > 0 ? QStringLiteral("%") + QString::number(options.throttle) : QString()),
+        QStringLiteral("--output=") + logs + "/%A_%a.out", QStringLiteral("--error=") + logs + "/%A_%a.err" };
     if (!options.time.isEmpty())
         args << QStringLiteral("--time=") + options.time;
     if (!options.account.isEmpty())

@@ -85,6 +85,7 @@ struct SubmitOptions
     QString account;
     QString partition; // used when the target names none
     QString jobName = QStringLiteral("kix-fleet");
+    int throttle = 0; // > 0: at most this many tasks of an array at once (--array=0-N%throttle)
     QStringList extra; // passed to sbatch as they are
 };
 

@@ -114,8 +114,8 @@ int runTask(const QString& planFile, int index, const QString& givenJobId, QText
         out << "kix fleet task " << taskId << ": cell " << (c + 1) << "/" << task.cells.size() << ": "
             << task.labels.value(c) << '\n';
         out.flush();
-        const int code
-            = runBenchCommand(task.cells[c] + QStringList { QStringLiteral("--out"), staging.path() }, out, err, &registry);
+        const int code = runBenchCommand(
+            task.cells[c] + QStringList { QStringLiteral("--out"), staging.path() }, out, err, &registry);
         if (code != 0)
             return finish(false, code,
                 QStringLiteral("kix bench %1 exited with %2").arg(task.cells[c].join(QLatin1Char(' '))).arg(code), {});

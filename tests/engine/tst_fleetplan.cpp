@@ -185,6 +185,8 @@ private slots:
                 "--error=/shared/results/.kix-fleet/logs/%A_%a.err", "--time=00:30:00", "--account=perf",
                 "--partition=gpu", "--gres=gpu:h200:1", "--qos=high", "/s.sh" }));
         QCOMPARE(shellQuote(QStringLiteral("a b")), QStringLiteral("'a b'"));
+        o.throttle = 2;
+        QVERIFY(sbatchArguments(job, o, QStringLiteral("/s.sh")).contains("--array=0-3%2"));
     }
 
     void planDocumentHoldsEveryTask()
