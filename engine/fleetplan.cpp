@@ -1,6 +1,6 @@
 #include "engine/fleetplan.h"
 
-#include "engine/benchcli.h"
+#include "engine/benchmarkrequest.h"
 #include "engine/benchmarkspec.h"
 
 #include <QDir>
@@ -17,53 +17,6 @@ bool positive(const QString& text, qint64& value)
     bool ok = false;
     value = text.trimmed().toLongLong(&ok);
     return ok && value > 0;
-}
-
-struct Axis
-{
-    QString key;
-    QList<qint64> values;
-};
-
-bool parseAxis(const QString& text, Axis& axis, QString* error)
-{
-    static const QHash<QString, QString> keys = {
-        { QStringLiteral("batch"), QStringLiteral("batch") },
-        { QStringLiteral("m"), QStringLiteral("batch") },
-        { QStringLiteral("channels"), QStringLiteral("channels") },
-        { QStringLiteral("c"), QStringLiteral("channels") },
-        { QStringLiteral("hidden"), QStringLiteral("hidden") },
-        { QStringLiteral("h"), QStringLiteral("hidden") },
-        { QStringLiteral("channels_per_group"), QStringLiteral("channels_per_group") },
-        { QStringLiteral("channels-per-group"), QStringLiteral("channels_per_group") },
-    };
-    const int equals = text.indexOf(QLatin1Char('='));
-    const QString key = keys.value(text.left(std::max(equals, 0)).trimmed().toLower());
-    if (equals <= 0 || key.isEmpty()) {
-        *error = QStringLiteral("--sweep expects KEY=V1,V2,... with KEY batch, channels, hidden or "
-                                "channels_per_group (got '%1')")
-                     .arg(text);
-        return false;
-    }
-    axis.key = key;
-    QString why;
-    if (!parseSweepValues(text.mid(equals + 1), axis.values, why)) {
-        *error = QStringLiteral("--sweep %1: %2").arg(key, why);
-        return false;
-    }
-    return true;
-}
-
-void setAxis(BenchmarkSpec& spec, const QString& key, qint64 value)
-{
-    if (key == QLatin1String("batch"))
-        spec.batch = value;
-    else if (key == QLatin1String("channels"))
-        spec.channels = value;
-    else if (key == QLatin1String("hidden"))
-        spec.hidden = value;
-    else
-        spec.channelsPerGroup = value;
 }
 
 QStringList trimmedList(const QStringList& values)
@@ -232,42 +185,35 @@ bool expandCells(const Matrix& matrix, QVector<Cell>& cells, QString* error)
         }
         dtypes << value;
     }
-    QVector<BenchmarkSpec> shapes { base };
+    // The one request grammar (engine/benchmarkrequest.h), so that a fleet expands exactly as `kix bench` does.
+    BenchmarkRequest request;
+    request.base = base;
+    request.passes = passes;
+    request.dtypes = dtypes;
+    request.implementations = trimmedList(matrix.implementations);
     for (const QString& s : matrix.sweeps) {
-        Axis axis;
-        if (!parseAxis(s, axis, error))
-            return false;
-        QVector<BenchmarkSpec> next;
-        for (const BenchmarkSpec& spec : shapes)
-            for (const qint64 v : axis.values) {
-                BenchmarkSpec copy = spec;
-                setAxis(copy, axis.key, v);
-                next << copy;
-            }
-        shapes = next;
-    }
-    for (const BenchmarkSpec& s : shapes)
-        if (s.channels % s.channelsPerGroup != 0) {
-            *error = QStringLiteral("%1: channels %2 is not a multiple of channels_per_group %3")
-                         .arg(s.workloadSlug())
-                         .arg(s.channels)
-                         .arg(s.channelsPerGroup);
+        SweepAxis axis;
+        QString why;
+        if (!parseSweepAxis(s, axis, why)) {
+            *error = why;
             return false;
         }
-    QStringList implementations = trimmedList(matrix.implementations);
-    if (implementations.isEmpty())
-        implementations << QString();
+        request.sweeps << axis;
+    }
+    if (passes.isEmpty() || dtypes.isEmpty())
+        return true; // no cells: refused by planJobs as zero tasks
     const QString device = matrix.device.trimmed().isEmpty() ? QStringLiteral("auto") : matrix.device.trimmed();
-    for (const Pass p : passes)
-        for (const BenchmarkSpec& s : shapes)
-            for (const DType d : dtypes)
-                for (const QString& impl : implementations) {
-                    BenchmarkSpec spec = s;
-                    spec.pass = p;
-                    spec.dtype = d;
-                    spec.implementation = impl;
-                    cells << makeCell(spec, device, matrix.timingArgs);
-                }
+    for (const BenchmarkSpec& spec : expandRequest(request)) {
+        if (spec.channels % spec.channelsPerGroup != 0) {
+            *error = QStringLiteral("%1: channels %2 is not a multiple of channels_per_group %3")
+                         .arg(spec.workloadSlug())
+                         .arg(spec.channels)
+                         .arg(spec.channelsPerGroup);
+            cells.clear();
+            return false;
+        }
+        cells << makeCell(spec, device, matrix.timingArgs);
+    }
     return true;
 }
 

@@ -1,7 +1,6 @@
 #include "engine/fleettask.h"
 
 #include "engine/backendregistry.h"
-#include "engine/benchcli.h"
 #include "engine/cpubackend.h"
 #include "engine/fleetjobs.h"
 #include "engine/fleetplan.h"
@@ -67,7 +66,8 @@ bool readPlan(const QString& path, int index, PlanTask& task, QString& error)
 
 } // namespace
 
-int runTask(const QString& planFile, int index, const QString& givenJobId, QTextStream& out, QTextStream& err)
+int runTask(const QString& planFile, int index, const QString& givenJobId, QTextStream& out, QTextStream& err,
+    BenchFunction bench)
 {
     PlanTask task;
     QString error;
@@ -114,8 +114,8 @@ int runTask(const QString& planFile, int index, const QString& givenJobId, QText
         out << "kix fleet task " << taskId << ": cell " << (c + 1) << "/" << task.cells.size() << ": "
             << task.labels.value(c) << '\n';
         out.flush();
-        const int code = runBenchCommand(
-            task.cells[c] + QStringList { QStringLiteral("--out"), staging.path() }, out, err, &registry);
+        const int code
+            = bench(task.cells[c] + QStringList { QStringLiteral("--out"), staging.path() }, out, err, &registry);
         if (code != 0)
             return finish(false, code,
                 QStringLiteral("kix bench %1 exited with %2").arg(task.cells[c].join(QLatin1Char(' '))).arg(code), {});

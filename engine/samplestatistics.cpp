@@ -1,21 +1,11 @@
 #include "engine/samplestatistics.h"
 
+#include "model/statistics.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace kix {
-
-double quantile(const std::vector<double>& sorted, double q)
-{
-    if (sorted.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    q = std::clamp(q, 0.0, 1.0);
-    const double position = q * static_cast<double>(sorted.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(position));
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    const double fraction = position - static_cast<double>(below);
-    return sorted[below] + (sorted[above] - sorted[below]) * fraction;
-}
 
 namespace {
 
@@ -60,9 +50,9 @@ SampleStatistics computeStatistics(std::vector<double> samples)
     std::sort(samples.begin(), samples.end());
     s.min = samples.front();
     s.max = samples.back();
-    s.median = quantile(samples, 0.5);
-    s.p20 = quantile(samples, 0.2);
-    s.p80 = quantile(samples, 0.8);
+    s.median = sortedQuantile(samples, 0.5);
+    s.p20 = sortedQuantile(samples, 0.2);
+    s.p80 = sortedQuantile(samples, 0.8);
     return s;
 }
 

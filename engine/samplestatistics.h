@@ -5,7 +5,8 @@
 
 namespace kix {
 
-// Summary of a set of timing samples (ns).
+// Summary of a set of timing samples (ns). The quantiles are model/statistics.h's sortedQuantile, the one the
+// explorer uses on the same samples.
 struct SampleStatistics
 {
     int count = 0;
@@ -19,10 +20,6 @@ struct SampleStatistics
     // Standard error of the mean over the mean: what the noise-based stop compares with its target.
     double relativeStandardError = std::numeric_limits<double>::quiet_NaN();
 };
-
-// Quantile q in [0, 1] of ascending `sorted`, at position q * (n - 1) with linear interpolation between the
-// neighbouring samples (numpy's default, what triton.testing.do_bench reports). NaN when empty.
-double quantile(const std::vector<double>& sorted, double q);
 
 SampleStatistics computeStatistics(std::vector<double> samples);
 

@@ -146,19 +146,6 @@ QString gpuKey(const Run& run)
     return run.gpuSlug.isEmpty() ? run.gpuProduct.toLower() : run.gpuSlug;
 }
 
-struct LooseKey
-{
-    QString kernel;
-    QString pass;
-    QString workload;
-    bool operator==(const LooseKey& o) const { return kernel == o.kernel && pass == o.pass && workload == o.workload; }
-};
-
-size_t qHash(const LooseKey& key, size_t seed = 0)
-{
-    return qHashMulti(seed, key.kernel, key.pass, key.workload);
-}
-
 // Among candidate baseline runs: the same protocol family first, then the newest, then a stable order.
 RunPtr bestBaseline(const RunList& candidates, const Run& run)
 {
@@ -306,7 +293,7 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
     } else {
         // Loose group: kernel, pass and workload; strict group: the same on one GPU. Struct keys and small lists:
         // no string is built per run.
-        QHash<LooseKey, int> looseIndex;
+        QHash<WorkloadKey, int> looseIndex;
         struct StrictGroup
         {
             QString gpu;
@@ -314,7 +301,7 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
         };
         QVector<QVector<StrictGroup>> loose;
         for (const RunPtr& run : std::as_const(latency)) {
-            const LooseKey key { run->kernel, run->pass, run->workloadSlug };
+            const WorkloadKey key = WorkloadKey::of(*run);
             auto it = looseIndex.constFind(key);
             if (it == looseIndex.constEnd()) {
                 it = looseIndex.insert(key, int(loose.size()));

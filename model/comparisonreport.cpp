@@ -1,5 +1,6 @@
 #include "model/comparisonreport.h"
 
+#include "model/csvwriter.h"
 #include "model/timescale.h"
 
 #include <nlohmann/json.hpp>
@@ -47,27 +48,6 @@ QString ratioText(double ratio)
 QString pText(double p)
 {
     return std::isfinite(p) ? QString::number(p, 'g', 3) : QString();
-}
-
-QByteArray csvField(const QString& field)
-{
-    QByteArray bytes = field.toUtf8();
-    if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n') || bytes.contains('\r')) {
-        bytes.replace("\"", "\"\"");
-        bytes = '"' + bytes + '"';
-    }
-    return bytes;
-}
-
-QByteArray csvLine(const QStringList& fields)
-{
-    QByteArray line;
-    for (int i = 0; i < fields.size(); ++i) {
-        if (i > 0)
-            line += ',';
-        line += csvField(fields[i]);
-    }
-    return line + '\n';
 }
 
 QString csvNumber(double v)

@@ -21,19 +21,6 @@ QString describeVarying(const QSet<QString>& values, const QString& what)
     return QStringLiteral("%1 %2").arg(values.size()).arg(what);
 }
 
-struct GroupKey
-{
-    QString kernel;
-    QString pass;
-    QString workload;
-    bool operator==(const GroupKey& o) const { return kernel == o.kernel && pass == o.pass && workload == o.workload; }
-};
-
-size_t qHash(const GroupKey& key, size_t seed = 0)
-{
-    return qHashMulti(seed, key.kernel, key.pass, key.workload);
-}
-
 void fillQuantiles(const Run& run, QuantileBox& box)
 {
     box.median = run.median;
@@ -122,10 +109,10 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     }
     // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
     // whole chart.
-    QHash<GroupKey, int> groupOf;
+    QHash<WorkloadKey, int> groupOf;
     QVector<RunList> groups;
     for (const RunPtr& run : std::as_const(latency)) {
-        const GroupKey key { run->kernel, run->pass, run->workloadSlug };
+        const WorkloadKey key = WorkloadKey::of(*run);
         auto it = groupOf.constFind(key);
         if (it == groupOf.constEnd()) {
             it = groupOf.insert(key, int(groups.size()));

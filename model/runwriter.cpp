@@ -1,5 +1,7 @@
 #include "model/runwriter.h"
 
+#include "model/csvwriter.h"
+
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -36,28 +38,6 @@ QStringList listRow(const Run& run)
         run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"), run.unit, number(run.median),
         number(run.p20), number(run.p80), run.status,
         run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(), run.file + run.pointer };
-}
-
-static QByteArray csvField(const QString& field)
-{
-    QByteArray bytes = field.toUtf8();
-    if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n') || bytes.contains('\r')) {
-        bytes.replace("\"", "\"\"");
-        bytes = '"' + bytes + '"';
-    }
-    return bytes;
-}
-
-static QByteArray csvLine(const QStringList& fields)
-{
-    QByteArray line;
-    for (int i = 0; i < fields.size(); ++i) {
-        if (i > 0)
-            line += ',';
-        line += csvField(fields[i]);
-    }
-    line += '\n';
-    return line;
 }
 
 QByteArray serializeRuns(const RunList& runs, ExportFormat format)

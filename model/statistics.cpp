@@ -64,10 +64,12 @@ double sortedQuantile(const std::vector<double>& sorted, double q)
 {
     if (sorted.empty())
         return std::numeric_limits<double>::quiet_NaN();
-    const double pos = q * double(sorted.size() - 1);
-    const size_t i = size_t(pos);
-    const double frac = pos - double(i);
-    return i + 1 < sorted.size() ? sorted[i] + frac * (sorted[i + 1] - sorted[i]) : sorted[i];
+    q = std::isnan(q) ? 0.5 : std::clamp(q, 0.0, 1.0);
+    const double position = q * double(sorted.size() - 1);
+    const auto below = size_t(std::floor(position));
+    const size_t above = std::min(below + 1, sorted.size() - 1);
+    const double fraction = position - double(below);
+    return sorted[below] + (sorted[above] - sorted[below]) * fraction;
 }
 
 } // namespace kix

@@ -16,7 +16,9 @@ struct MannWhitneyResult
 };
 MannWhitneyResult mannWhitneyU(const std::vector<double>& a, const std::vector<double>& b);
 
-// Linear-interpolation quantile (q in [0, 1]) of sorted values; NaN when empty.
+// The one quantile of kix (the engine's statistics, the explorer's boxes and overlaps): quantile q of ascending
+// `sorted`, at position q * (n - 1) with linear interpolation between the neighbouring values (numpy's default,
+// what triton.testing.do_bench reports). q is clamped to [0, 1]; NaN when empty.
 double sortedQuantile(const std::vector<double>& sorted, double q);
 
 } // namespace kix

@@ -2,6 +2,7 @@
 
 #include "model/run.h"
 
+#include <QHashFunctions>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -13,6 +14,27 @@ namespace kix {
 inline bool sameText(const QString& a, const QString& b)
 {
     return (a.constData() == b.constData() && a.size() == b.size()) || a == b;
+}
+
+// What makes runs measurements of the same thing across providers and GPUs: kernel, pass and workload slug (which
+// names the dtype). The comparison pairs runs by it and the quantile chart groups them by it.
+struct WorkloadKey
+{
+    QString kernel;
+    QString pass;
+    QString workload;
+
+    static WorkloadKey of(const Run& run) { return { run.kernel, run.pass, run.workloadSlug }; }
+    bool operator==(const WorkloadKey& o) const
+    {
+        return sameText(workload, o.workload) && sameText(pass, o.pass) && sameText(kernel, o.kernel);
+    }
+    bool operator!=(const WorkloadKey& o) const { return !(*this == o); }
+};
+
+inline size_t qHash(const WorkloadKey& key, size_t seed = 0)
+{
+    return qHashMulti(seed, key.kernel, key.pass, key.workload);
 }
 
 // Orders runs by workload: parameter by parameter, numbers numerically ("channels64" before "channels512"),

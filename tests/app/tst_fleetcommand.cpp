@@ -1,5 +1,6 @@
 // `kix fleet` and `kix --follow` through the real binary: the command is wired, refuses before submitting, and
 // reports a missing sbatch. (The Slurm run itself is tst_fleetslurm_cluster.)
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -78,9 +79,10 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--follow /no/such/folder: not a readable folder"), qPrintable(r.err));
         QTemporaryDir dir;
+        QVERIFY(QFile::copy(QStringLiteral(KIX_TEST_DATA_DIR "/model/good/bare_run.json"), dir.filePath("run.json")));
         const Result ok = runKix({ "--follow", dir.path() }, m_env); // no display: the summary of the folder
         QCOMPARE(ok.code, 0);
-        QVERIFY2(ok.out.contains("kix: 0 runs"), qPrintable(ok.out));
+        QVERIFY2(ok.out.contains("kix: 1 runs"), qPrintable(ok.out));
     }
 
 private:

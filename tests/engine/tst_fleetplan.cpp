@@ -57,7 +57,7 @@ private slots:
                                     << "--shape expects M,C,H";
         QTest::newRow("sweep key") << "sweep"
                                    << "width=1,2"
-                                   << "--sweep expects KEY=";
+                                   << "unknown key 'width'";
         QTest::newRow("sweep values") << "sweep"
                                       << "channels=64,x"
                                       << "'x' is not a positive integer";

@@ -2,9 +2,11 @@
 // (numpy's default), min, max, mean, sample standard deviation, relative standard error.
 
 #include "engine/samplestatistics.h"
+#include "model/statistics.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace kix;
@@ -20,6 +22,7 @@ private slots:
     void singleSample();
     void empty();
     void unsortedInputIsSorted();
+    void engineAndExplorerQuantilesAgree();
 };
 
 void TestSampleStatistics::quantiles_data()
@@ -39,6 +42,9 @@ void TestSampleStatistics::quantiles_data()
     QTest::newRow("p80 of five") << five << 0.8 << 52.0; // position 3.2: 40 + 0.2 * 60
     QTest::newRow("p20 of five") << five << 0.2 << 18.0; // position 0.8
     QTest::newRow("one value") << QVector<double> { 7 } << 0.2 << 7.0;
+    QTest::newRow("q above 1 is max") << four << 1.5 << 4.0; // read past the end before there was one quantile
+    QTest::newRow("q below 0 is min") << four << -0.5 << 1.0;
+    QTest::newRow("q 1 of one value") << QVector<double> { 7 } << 1.0 << 7.0;
 }
 
 void TestSampleStatistics::quantiles()
@@ -47,7 +53,7 @@ void TestSampleStatistics::quantiles()
     QFETCH(double, q);
     QFETCH(double, expected);
     const std::vector<double> values(sorted.begin(), sorted.end());
-    QCOMPARE(quantile(values, q), expected);
+    QCOMPARE(sortedQuantile(values, q), expected);
 }
 
 void TestSampleStatistics::summary()
@@ -81,7 +87,7 @@ void TestSampleStatistics::empty()
     QCOMPARE(s.count, 0);
     QVERIFY(std::isnan(s.median));
     QVERIFY(std::isnan(s.mean));
-    QVERIFY(std::isnan(quantile({}, 0.5)));
+    QVERIFY(std::isnan(sortedQuantile({}, 0.5)));
 }
 
 void TestSampleStatistics::unsortedInputIsSorted()
@@ -91,6 +97,27 @@ void TestSampleStatistics::unsortedInputIsSorted()
     QCOMPARE(s.min, 1.0);
     QCOMPARE(s.max, 5.0);
     QCOMPARE(s.p20, 1.8);
+}
+
+// The engine writes p20/median/p80 into a run; the explorer recomputes quantiles from the run's samples. They must
+// be the same numbers: one function (model/statistics.h) serves both.
+void TestSampleStatistics::engineAndExplorerQuantilesAgree()
+{
+    std::vector<double> samples;
+    quint32 state = 12345;
+    for (int n = 1; n <= 40; ++n) {
+        state = state * 1664525u + 1013904223u;
+        samples.push_back(1000.0 + double(state % 100000) / 7.0);
+        const SampleStatistics s = computeStatistics(samples);
+        std::vector<double> sorted = samples;
+        std::sort(sorted.begin(), sorted.end());
+        QCOMPARE(s.median, sortedQuantile(sorted, 0.5));
+        QCOMPARE(s.p20, sortedQuantile(sorted, 0.2));
+        QCOMPARE(s.p80, sortedQuantile(sorted, 0.8));
+        QVERIFY(s.p20 <= s.median && s.median <= s.p80);
+        QCOMPARE(sortedQuantile(sorted, 0.0), s.min);
+        QCOMPARE(sortedQuantile(sorted, 1.0), s.max);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSampleStatistics)

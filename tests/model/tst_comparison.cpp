@@ -1,6 +1,8 @@
 // Pairing with a baseline, ratios, geometric means, verdicts (intervals and Mann-Whitney U) and comparability.
 #include "model/comparison.h"
 #include "model/comparisonreport.h"
+#include "model/quantiledata.h"
+#include "model/workload.h"
 
 #include "runfactory.h"
 
@@ -51,6 +53,8 @@ private slots:
     void defaultBaseline();
     void comparabilityWarnings();
     void reports();
+    void workloadKey();
+    void pairsFollowTheChartGroups();
 };
 
 void TestComparison::mannWhitney_data()
@@ -306,4 +310,64 @@ void TestComparison::reports()
 }
 
 QTEST_GUILESS_MAIN(TestComparison)
+// One key says which runs measure the same thing; the comparison and the quantile chart both use it.
+void TestComparison::workloadKey()
+{
+    const auto a = kixtest::makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), 1024, 1000);
+    const auto b = kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA A100"), 1024, 900);
+    // equal text in separate strings (not interned) is the same key; provider and GPU are not part of it
+    b->kernel = QString::fromUtf8(a->kernel.toUtf8());
+    QCOMPARE(WorkloadKey::of(*a), WorkloadKey::of(*b));
+    QCOMPARE(qHash(WorkloadKey::of(*a)), qHash(WorkloadKey::of(*b)));
+    WorkloadKey other = WorkloadKey::of(*a);
+    other.kernel = QStringLiteral("layer_norm");
+    QVERIFY(other != WorkloadKey::of(*a));
+    other = WorkloadKey::of(*a);
+    other.pass = QStringLiteral("forward");
+    QVERIFY(other != WorkloadKey::of(*a));
+    other = WorkloadKey::of(*a);
+    other.workload = QStringLiteral("batch128-channels1024-bf16");
+    QVERIFY(other != WorkloadKey::of(*a));
+}
+
+void TestComparison::pairsFollowTheChartGroups()
+{
+    const QString hf = QStringLiteral("huggingface"), liger = QStringLiteral("liger");
+    const QString gpu = QStringLiteral("NVIDIA B200");
+    const RunList runs = { kixtest::makeRun(hf, gpu, 1024, 1000), kixtest::makeRun(liger, gpu, 1024, 500),
+        kixtest::makeRun(hf, gpu, 2048, 2000), kixtest::makeRun(liger, gpu, 2048, 1000),
+        kixtest::makeRun(hf, gpu, 1024, 800, 0.01, QStringLiteral("forward")),
+        kixtest::makeRun(liger, gpu, 1024, 400, 0.01, QStringLiteral("forward")),
+        kixtest::makeRun(liger, gpu, 4096, 3000) }; // no baseline for this workload
+    const Comparison comparison = compareRuns(runs, Baseline::ofProvider(hf));
+    QCOMPARE(comparison.pairs.size(), 3);
+    QSet<WorkloadKey> paired;
+    for (const ComparisonPair& p : comparison.pairs) {
+        QCOMPARE(WorkloadKey::of(*p.run), WorkloadKey::of(*p.baseline));
+        paired.insert(WorkloadKey::of(*p.run));
+    }
+    QCOMPARE(paired.size(), 3);
+
+    const QuantileData chart = buildQuantileData(runs);
+    QCOMPARE(chart.groups.size(), 4);
+    QHash<int, WorkloadKey> keyOfGroup;
+    QHash<int, QSet<QString>> providersOfGroup;
+    for (const QuantileBox& box : chart.boxes) {
+        const WorkloadKey key = WorkloadKey::of(*box.run);
+        if (keyOfGroup.contains(box.group))
+            QCOMPARE(keyOfGroup.value(box.group), key); // one key per group
+        keyOfGroup.insert(box.group, key);
+        providersOfGroup[box.group].insert(box.run->provider);
+    }
+    QSet<WorkloadKey> distinct;
+    QSet<WorkloadKey> withBaseline;
+    for (auto it = keyOfGroup.cbegin(); it != keyOfGroup.cend(); ++it) {
+        distinct.insert(it.value());
+        if (providersOfGroup.value(it.key()).contains(hf))
+            withBaseline.insert(it.value());
+    }
+    QCOMPARE(distinct.size(), chart.groups.size()); // one group per key
+    QCOMPARE(withBaseline, paired); // the comparison pairs exactly the chart's groups that hold a baseline
+}
+
 #include "tst_comparison.moc"

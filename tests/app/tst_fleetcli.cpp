@@ -1,6 +1,7 @@
 // `kix fleet` without a cluster: fake sbatch/squeue/scancel in a temporary KIX_SLURM_BIN, and `kix fleet task`
 // running real (tiny) CPU benchmarks into a results folder.
-#include "engine/fleetcli.h"
+#include "app/commands/commands.h"
+#include "app/commands/fleet.h"
 #include "engine/fleetjobs.h"
 #include "engine/fleetplan.h"
 #include "model/runloader.h"
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 using namespace kix;
+using namespace kix::cli;
 
 namespace {
 
@@ -27,7 +29,7 @@ Result kixFleet(const QStringList& args)
 {
     QString out, err;
     QTextStream o(&out), e(&err);
-    const int code = runFleetCommand(args, o, e);
+    const int code = fleetCommand(args, o, e);
     return { code, out, err };
 }
 

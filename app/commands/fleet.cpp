@@ -1,5 +1,7 @@
-#include "engine/fleetcli.h"
+#include "app/commands/fleet.h"
 
+#include "app/commands/bench.h"
+#include "app/commands/commands.h"
 #include "engine/fleetjobs.h"
 #include "engine/fleetplan.h"
 #include "engine/fleetslurm.h"
@@ -16,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kix {
+namespace kix::cli {
 namespace {
 
 using namespace kix::fleet;
@@ -24,7 +26,8 @@ using namespace kix::fleet;
 QString usage()
 {
     return QStringLiteral(
-        "Usage: kix fleet plan   [MATRIX] [--max-tasks N] [--write DIR]\n"
+        "Usage: kix fleet [options] plan|submit|status|cancel ...   (--help: this text)\n"
+        "       kix fleet plan   [MATRIX] [--max-tasks N] [--write DIR]\n"
         "       kix fleet submit [MATRIX] --results DIR [--time T] [--account A] [--partition P]\n"
         "                        [--job-name NAME] [--kix PATH] [--max-tasks N] [--throttle N] [-- SBATCH-OPTION...]\n"
         "       kix fleet status [JOBID...] [--results DIR] [--wait] [--timeout S] [--interval S]\n"
@@ -329,19 +332,20 @@ int taskCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         return FleetUsage;
     }
     return runTask(parser.value(QStringLiteral("plan")), parser.value(QStringLiteral("index")).toInt(),
-        parser.value(QStringLiteral("job")), out, err);
+        parser.value(QStringLiteral("job")), out, err, &runBench);
 }
 
 } // namespace
 
-int runFleetCommand(const QStringList& args, QTextStream& out, QTextStream& err)
+int fleetCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     const QString sub = args.value(0);
     const QStringList rest = args.mid(1);
     int code = FleetUsage;
     const int separator = rest.indexOf(QStringLiteral("--"));
     const QStringList own = separator < 0 ? rest : rest.mid(0, separator);
-    if (own.contains(QStringLiteral("--help")) || own.contains(QStringLiteral("-h"))) {
+    if (sub == QLatin1String("--help") || sub == QLatin1String("-h") || own.contains(QStringLiteral("--help"))
+        || own.contains(QStringLiteral("-h"))) {
         out << usage();
         code = FleetOk;
     } else if (sub == QLatin1String("plan"))
@@ -358,8 +362,8 @@ int runFleetCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         out << usage();
         code = FleetOk;
     } else {
-        err << (sub.isEmpty() ? QStringLiteral("kix fleet: which command?\n")
-                              : QStringLiteral("kix fleet: unknown command '%1'\n").arg(sub))
+        err << (sub.isEmpty() ? QStringLiteral("kix fleet: which command? (plan, submit, status or cancel)\n\n")
+                              : QStringLiteral("kix fleet: unknown command '%1'\n\n").arg(sub))
             << usage();
     }
     out.flush();
@@ -367,4 +371,4 @@ int runFleetCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     return code;
 }
 
-} // namespace kix
+} // namespace kix::cli
