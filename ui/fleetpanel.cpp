@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -169,16 +170,24 @@ void FleetPanel::refresh()
         for (int row = 0; row < jobs.size(); ++row)
             if (jobs[row].record.jobId == selectedJob)
                 m_view->selectRow(row);
-        if (m_model->anyUnfinished())
+        // Jobs submitted from the command line appear too: keep looking while the panel is shown.
+        if (isVisible())
             m_timer->start();
         else
             m_timer->stop();
         emit refreshed();
     });
-    watcher->setFuture(QtConcurrent::run([] {
+    // Finished jobs keep their last status: squeue is asked only about the others.
+    QHash<QString, JobStatus> finished;
+    for (const JobStatus& j : m_model->jobs())
+        if (j.finished())
+            finished.insert(j.record.jobId + QLatin1Char('@') + j.record.resultsDir, j);
+    watcher->setFuture(QtConcurrent::run([finished] {
         QVector<JobStatus> jobs;
-        for (const JobRecord& r : knownJobs())
-            jobs << queryStatus(r);
+        for (const JobRecord& r : knownJobs()) {
+            const auto known = finished.constFind(r.jobId + QLatin1Char('@') + r.resultsDir);
+            jobs << (known != finished.cend() ? known.value() : queryStatus(r));
+        }
         return jobs;
     }));
 }
