@@ -56,7 +56,7 @@ write_conf() {
     cat >"$conf" <<EOF
 # Written by kix scripts/slurm-local.sh: a one-node cluster for kix fleet.
 ClusterName=kix-local
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 SlurmUser=root
