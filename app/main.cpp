@@ -3,6 +3,8 @@
 #include "app/commands/commands.h"
 #include "ui/benchmarkpanel.h"
 #include "ui/display.h"
+#include "ui/fleetpanel.h"
+#include "ui/folderfollower.h"
 #include "ui/mainwindow.h"
 
 #include "kix/config.h"
@@ -62,8 +64,19 @@ int main(int argc, char** argv)
     }
     if (const kix::cli::Command* command = kix::cli::findCommand(first))
         return runHeadless(argc, argv, *command, args.mid(1));
-    if (first.startsWith(QLatin1Char('-'))) {
-        err << "kix: unknown option " << first << "\n\n" << kix::cli::overviewUsage();
+    // --follow DIR: open DIR and keep adding the runs that land in it (ui/folderfollower.h).
+    QString follow;
+    if (const int at = args.indexOf(QStringLiteral("--follow")); at >= 0) {
+        follow = args.value(at + 1);
+        if (!QFileInfo(follow).isDir()) {
+            err << "kix: --follow " << follow << ": not a readable folder\n";
+            return 2;
+        }
+        args.remove(at, 2);
+        args.prepend(follow);
+    }
+    if (args.value(0).startsWith(QLatin1Char('-'))) {
+        err << "kix: unknown option " << args.value(0) << "\n\n" << kix::cli::overviewUsage();
         return 2;
     }
     const QStringList paths = args.isEmpty() ? QStringList { bundledRuns() } : args;
@@ -80,8 +93,15 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("kix"));
     QApplication::setApplicationVersion(QStringLiteral(KIX_VERSION));
     kix::MainWindow window;
-    kix::installBenchmarkPanel(window);
+    kix::BenchmarkPanel* benchmark = kix::installBenchmarkPanel(window);
+    kix::FolderFollower* follower = kix::installFolderFollower(window);
+    kix::installFleetPanel(window, benchmark, follower);
     window.show();
-    window.openPaths(paths);
+    QString followError;
+    if (!follow.isEmpty() && !kix::followFolder(window, follower, follow, &followError)) {
+        err << "kix: --follow " << followError << "\n";
+        return 2;
+    }
+    window.openPaths(follow.isEmpty() ? paths : paths.mid(1));
     return app.exec();
 }

@@ -23,6 +23,7 @@ const std::vector<Command>& commands()
         { "compare", "speed-ups against a baseline, verdicts and warnings", compareCommand },
         { "chart", "a quantile, sweep or speed-up chart as PNG, SVG or PDF", chartCommand, true },
         { "bench", "GroupNorm benchmarks on this machine (CUDA or CPU)", benchCommand },
+        { "fleet", "benchmark matrices on a Slurm cluster: plan, submit, status, cancel", fleetCommand },
     };
     return table;
 }
@@ -53,6 +54,7 @@ QString overviewUsage()
 {
     QString text
         = QStringLiteral("Usage: kix [PATH...]            open the explorer on PATHs (default: the bundled runs)\n"
+                         "       kix --follow DIR [PATH...]  open DIR and add every run that lands in it\n"
                          "       kix COMMAND [ARGS...]     run a headless command\n\nCommands:\n");
     for (const Command& command : commands())
         text += QStringLiteral("  %1 %2\n").arg(QLatin1String(command.name), -14).arg(QLatin1String(command.summary));
