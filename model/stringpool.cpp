@@ -1,74 +1,35 @@
-// Interning of the strings that repeat across runs: a 100k-run corpus holds a handful of GPUs, protocols and
-// digests, and each copy of a protocol's notes alone is ~1 KB.
-#include "model/documentparser.h"
+// A 100k-run corpus holds a handful of GPUs, protocols and digests, and each copy of a protocol's notes alone is
+// ~1 KB: the loader makes each such string once per thread, straight from the parser's UTF-8 bytes.
+#include "model/stringpool.h"
 
-#include <QMutex>
-#include <QSet>
+#include <QByteArray>
+#include <QHash>
 
 namespace kix {
 
 namespace {
 
-constexpr int kMaxInternedLength = 2048;
-constexpr qsizetype kMaxPoolSize = 1 << 20;
-
-class StringPool
-{
-public:
-    void intern(QString& s)
-    {
-        if (s.isEmpty() || s.size() > kMaxInternedLength)
-            return;
-        QMutexLocker lock(&m_mutex);
-        const auto it = m_strings.constFind(s);
-        if (it != m_strings.cend()) {
-            s = *it; // share the pooled copy's memory
-            return;
-        }
-        if (m_strings.size() < kMaxPoolSize)
-            m_strings.insert(s);
-    }
-
-private:
-    QMutex m_mutex;
-    QSet<QString> m_strings;
-};
-
-StringPool& pool()
-{
-    static StringPool instance;
-    return instance;
-}
+constexpr std::size_t kMaxInternedBytes = 2048;
+constexpr qsizetype kMaxPoolSize = 1 << 16;
 
 } // namespace
 
-void internStrings(Run& run)
+QString internUtf8(std::string_view utf8)
 {
-    StringPool& p = pool();
-    for (QString* s : { &run.kernel, &run.pass, &run.provider, &run.gpuSlug, &run.status, &run.source, &run.gpuVendor,
-             &run.gpuProduct, &run.gpuArchitecture, &run.dtype, &run.apiVersion, &run.protocolFamily,
-             &run.protocolNotes, &run.timer, &run.title, &run.unit, &run.protocolDigest, &run.workloadDigest,
-             &run.environmentDigest, &run.implementationDigest, &run.workloadSlug })
-        p.intern(*s);
-    for (KeyValue& kv : run.labels) {
-        p.intern(kv.key);
-        p.intern(kv.value);
-    }
-    for (KeyValue& kv : run.software) {
-        p.intern(kv.key);
-        p.intern(kv.value);
-    }
-    for (WorkloadParam& w : run.workload) {
-        p.intern(w.key);
-        p.intern(w.value);
-    }
-    for (QVector<Measurement>* list : { &run.statistics, &run.measurements }) {
-        for (Measurement& m : *list) {
-            p.intern(m.metric);
-            p.intern(m.statistic);
-            p.intern(m.unit);
-        }
-    }
+    if (utf8.empty())
+        return {};
+    if (utf8.size() > kMaxInternedBytes)
+        return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+    thread_local QHash<QByteArray, QString> pool;
+    const QByteArray key = QByteArray::fromRawData(utf8.data(), qsizetype(utf8.size()));
+    const auto it = pool.constFind(key);
+    if (it != pool.cend())
+        return *it;
+    if (pool.size() >= kMaxPoolSize)
+        pool.clear(); // a pathological corpus of unique strings: start over rather than grow without bound
+    const QString s = QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+    pool.insert(QByteArray(utf8.data(), qsizetype(utf8.size())), s);
+    return s;
 }
 
 } // namespace kix
