@@ -80,13 +80,14 @@ void refuseForeignDocument(Element document, const QString& file, const QString&
 }
 
 // Every document goes through here; the caller gives the run its raw text.
-std::shared_ptr<Run> readDocument(Element document, const QString& file, const QString& pointer, Diagnostics& out)
+std::shared_ptr<Run> readDocument(
+    Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
 {
     if (!isKernelindexShaped(document)) {
         refuseForeignDocument(document, file, pointer, out);
         return nullptr;
     }
-    return extractRun(document, file, pointer, out);
+    return extractRun(document, file, pointer, out, duplicateKeys);
 }
 
 // A text that simdjson refused: nlohmann/json says where and why (line and column).
@@ -142,8 +143,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
             if (const auto error = jsondom::parse(text, false, limits.maxDepth, root)) {
                 reportRefusedText(error, lineStart, lineEnd, file, pointer, lineIndex, limits, result.diagnostics);
             } else {
-                jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
-                if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics)) {
+                const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
+                if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
                     const std::size_t offset = compact.size();
                     jsondom::appendMinified(text, compact);
                     pending.push_back({ std::move(run), offset, compact.size() - offset });
@@ -170,6 +171,8 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
     ParseResult& result, bool mapped = false)
 {
     constexpr qint64 kChunkBytes = 2 << 20;
+    const qsizetype runsBefore = result.runs.size();
+    const qsizetype diagnosticsBefore = result.diagnostics.size();
     struct Chunk
     {
         const char* begin;
@@ -208,7 +211,7 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
             result.diagnostics += part.diagnostics;
         }
     }
-    if (result.runs.isEmpty() && result.diagnostics.isEmpty())
+    if (result.runs.size() == runsBefore && result.diagnostics.size() == diagnosticsBefore)
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file holds no JSON Lines documents")));
 }
 
@@ -258,15 +261,15 @@ void parseLiger(const QByteArray& bytes, const QString& file, ParseResult& resul
 namespace {
 
 // One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
-ParseResult parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped)
+void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped,
+    ParseResult& result)
 {
-    ParseResult result;
     if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
         result.diagnostics.append(makeError(file, {},
             QStringLiteral("the file is %1 bytes, more than the limit of %2")
                 .arg(input.size())
                 .arg(limits.maxFileBytes)));
-        return result;
+        return;
     }
     const char* begin = input.data();
     const char* end = begin + input.size();
@@ -274,22 +277,22 @@ ParseResult parseText(std::string_view input, bool padded, const QString& file, 
         begin += 3;
     if (isBlank(begin, end)) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
-        return result;
+        return;
     }
 
     if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
-        return result;
+        return;
     }
     const QString suffix = QFileInfo(file).suffix().toLower();
     const QByteArray bytes = QByteArray::fromRawData(input.data(), qsizetype(input.size()));
     if (suffix == QLatin1String("csv") || looksLikeLigerCsv(bytes)) {
         parseLiger(bytes, file, result);
-        return result;
+        return;
     }
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
         parseJsonLines(begin, end, file, limits, result, mapped);
-        return result;
+        return;
     }
 
     const std::string_view text(begin, static_cast<size_t>(end - begin));
@@ -300,30 +303,30 @@ ParseResult parseText(std::string_view input, bool padded, const QString& file, 
             parseJsonLines(begin, end, file, limits, result);
         else
             reportRefusedText(error, begin, end, file, {}, 0, limits, result.diagnostics);
-        return result;
+        return;
     }
-    jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
+    const bool duplicates = jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
     thread_local std::string compact;
     compact.clear();
     if (root.type() != simdjson::dom::element_type::ARRAY) {
-        if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics)) {
+        if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
             jsondom::appendMinified(text, compact);
             run->raw = RawText(keep(compact), 0, compact.size());
             result.runs.append(std::move(run));
         }
-        return result;
+        return;
     }
     const simdjson::dom::array array = jsondom::asArray(root);
     if (array.size() == 0) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("an empty array holds no runs")));
-        return result;
+        return;
     }
     if (static_cast<qint64>(array.size()) > limits.maxDocuments) {
         result.diagnostics.append(makeError(file, {},
             QStringLiteral("%1 documents in one array is more than the limit %2")
                 .arg(array.size())
                 .arg(limits.maxDocuments)));
-        return result;
+        return;
     }
     // One compact buffer for the file; each run keeps its element's span of it.
     jsondom::appendMinified(text, compact);
@@ -332,22 +335,24 @@ ParseResult parseText(std::string_view input, bool padded, const QString& file, 
     std::size_t i = 0;
     for (const Element element : array) {
         const QString pointer = QLatin1Char('/') + QString::number(i);
-        if (std::shared_ptr<Run> run = readDocument(element, file, pointer, result.diagnostics)) {
+        if (std::shared_ptr<Run> run = readDocument(element, file, pointer, result.diagnostics, duplicates)) {
             run->raw = i < spans.size() ? RawText(buffer, spans[i].first, spans[i].second)
                                         : RawText(simdjson::minify(element));
             result.runs.append(std::move(run));
         }
         ++i;
     }
-    return result;
+    return;
 }
 
 } // namespace
 
 ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
 {
-    return parseText(
-        std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, false);
+    ParseResult result;
+    parseText(
+        std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, false, result);
+    return result;
 }
 
 namespace {
@@ -373,8 +378,8 @@ bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& re
     ::close(fd);
     if (data == MAP_FAILED)
         return false;
-    result = parseText(
-        std::string_view(static_cast<const char*>(data), static_cast<size_t>(info.st_size)), false, path, limits, true);
+    parseText(std::string_view(static_cast<const char*>(data), static_cast<size_t>(info.st_size)), false, path, limits,
+        true, result);
     ::munmap(data, static_cast<size_t>(info.st_size));
     return true;
 }
@@ -429,43 +434,51 @@ bool readPosix(
 
 } // namespace
 
-ParseResult parseFile(const QString& path, const ParseLimits& limits)
+void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
-    ParseResult result;
     auto tooLargeError = [&]() {
         result.diagnostics.append(makeError(
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
     };
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
         if (parseMapped(path, limits, result))
-            return result;
+            return;
         thread_local std::string buffer;
         std::size_t size = 0;
         QString error;
         bool tooLarge = false;
         if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge)) {
             result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
-            return result;
+            return;
         }
         if (tooLarge) {
             tooLargeError();
-            return result;
+            return;
         }
-        result = parseText(std::string_view(buffer.data(), size), true, path, limits, false);
+        parseText(std::string_view(buffer.data(), size), true, path, limits, false, result);
         if (buffer.size() > (std::size_t(64) << 20))
             std::string().swap(buffer); // one big file read: give the memory back rather than keep it
-        return result;
+        return;
     }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
-        return result;
+        return;
     }
     if (f.size() > limits.maxFileBytes) {
         tooLargeError();
-        return result;
+        return;
     }
-    return parseBytes(f.readAll(), path, limits);
+    const QByteArray bytes = f.readAll();
+    parseText(
+        std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, false, result);
+}
+
+ParseResult parseFile(const QString& path, const ParseLimits& limits)
+{
+    ParseResult result;
+    parseFileInto(path, limits, result);
+    return result;
 }
 
 } // namespace kix

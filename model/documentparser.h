@@ -32,4 +32,7 @@ ParseResult parseBytes(const QByteArray& bytes, const QString& file, const Parse
 // Reads and parses one file (refuses files larger than limits.maxFileBytes without reading them).
 ParseResult parseFile(const QString& path, const ParseLimits& limits = {});
 
+// The same, appending to `result` (the loader reads many files into one result).
+void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result);
+
 } // namespace kix

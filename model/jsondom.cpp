@@ -77,10 +77,13 @@ void walk(Element e, std::vector<PathToken>& path, const QString& file, const QS
 
 } // namespace
 
-void reportDuplicateKeys(Element root, const QString& file, const QString& prefix, Diagnostics& out)
+bool reportDuplicateKeys(Element root, const QString& file, const QString& prefix, Diagnostics& out)
 {
+    const qsizetype before = out.size();
     std::vector<PathToken> path;
+    path.reserve(16);
     walk(root, path, file, prefix, out);
+    return out.size() != before;
 }
 
 void appendMinified(std::string_view text, std::string& out)

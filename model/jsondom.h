@@ -39,8 +39,8 @@ inline simdjson::dom::array asArray(Element e)
 simdjson::error_code parse(std::string_view text, bool padded, int maxDepth, Element& root);
 
 // A warning ("duplicate key: the last value is used") for each key that appears twice in one object; `prefix`
-// is the pointer of root.
-void reportDuplicateKeys(Element root, const QString& file, const QString& prefix, Diagnostics& out);
+// is the pointer of root. Returns whether there was any.
+bool reportDuplicateKeys(Element root, const QString& file, const QString& prefix, Diagnostics& out);
 
 // Appends valid JSON text without its insignificant whitespace.
 void appendMinified(std::string_view text, std::string& out);

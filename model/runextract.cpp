@@ -101,6 +101,9 @@ QString typeNameOf(V v)
 {
     return jsondom::typeName(v.e);
 }
+// Whether the document being read has a duplicated key somewhere (set by extractRun).
+thread_local bool t_duplicateKeys = true;
+
 // The member's value; with a duplicated key, the last one (as nlohmann reads it, and as the warning says).
 V memberOf(V parent, std::string_view key)
 {
@@ -108,8 +111,11 @@ V memberOf(V parent, std::string_view key)
     if (!isObject(parent))
         return found;
     for (const simdjson::dom::key_value_pair member : jsondom::asObject(parent.e)) {
-        if (member.key == key)
+        if (member.key.size() == key.size() && member.key == key) {
             found = { member.value, true };
+            if (!t_duplicateKeys)
+                break;
+        }
     }
     return found;
 }
@@ -361,11 +367,9 @@ QDateTime parseTime(std::string_view t)
         && digits(17, 2, sec);
     std::size_t at = 19;
     bool fast = basic;
-    if (fast && t[at] == '.') {
-        int n = 0;
-        fast = t.size() == 25 && digits(20, 3, n) && t[23] == 'Z';
-        ms = n;
-        at = 24;
+    if (fast && t[at] == '.') { // milliseconds
+        fast = digits(20, 3, ms);
+        at = 23;
     }
     fast = fast && at + 1 == t.size() && t[at] == 'Z';
     if (fast) {
@@ -381,8 +385,9 @@ QDateTime parseTime(std::string_view t)
 } // namespace
 
 std::shared_ptr<Run> extractRun(
-    const Element& documentElement, const QString& file, const QString& pointer, Diagnostics& out)
+    const Element& documentElement, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
 {
+    t_duplicateKeys = duplicateKeys;
     Reader r(file, out);
     const V document { documentElement, true };
     if (!isObject(document)) {
@@ -675,7 +680,7 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
             makeError(file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(error))));
         return nullptr;
     }
-    std::shared_ptr<Run> run = extractRun(root, file, pointer, out);
+    std::shared_ptr<Run> run = extractRun(root, file, pointer, out, false); // nlohmann's objects have unique keys
     if (run)
         run->raw = RawText(std::move(text));
     return run;

@@ -21,8 +21,9 @@ namespace kix {
 // refused; warnings for documents loaded anyway are appended to `out` too. `pointer` locates the document inside
 // the file ("" for the whole file, "/3" for the fourth array element, "/12" for line 13 of JSON Lines).
 // The run's raw text is left empty for the caller to set; searchText and identity are set (finalize()).
-std::shared_ptr<Run> extractRun(
-    const simdjson::dom::element& document, const QString& file, const QString& pointer, Diagnostics& out);
+// `duplicateKeys`: the document may hold a key twice (the last value is read); false reads the first match.
+std::shared_ptr<Run> extractRun(const simdjson::dom::element& document, const QString& file, const QString& pointer,
+    Diagnostics& out, bool duplicateKeys = true);
 
 // The same for a document built in memory (the engine's runs, Liger rows): its compact text is read like a file's,
 // and the run keeps that text as its raw document.

@@ -87,35 +87,58 @@ LoadResult loadPaths(
     const QStringList files = expandPaths(paths, &result.diagnostics);
     const int total = files.size();
     std::atomic<int> done { 0 };
-    auto parseOne = [&](const QString& file) -> ParseResult {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return {};
-        ParseResult parsed = parseFile(file);
-        const int n = done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (progress)
-            progress(n, total);
-        return parsed;
-    };
-    // Parsing is the cost: spread files over all cores, then merge in file order.
+    // Files are parsed in batches (fewer tasks and result lists), spread over all cores, then merged in order.
     // One file (a big .jsonl bundle, say) parses its own chunks in parallel: call it here, not from a pool thread.
-    const QList<ParseResult> parsed = files.size() == 1
-        ? QList<ParseResult> { parseOne(files.first()) }
-        : QtConcurrent::blockingMapped<QList<ParseResult>>(files, parseOne);
+    struct Batch
+    {
+        int first;
+        int count;
+    };
+    struct BatchResult
+    {
+        ParseResult parsed;
+        int refused = 0;
+    };
+    const int batchSize = std::clamp(total / (8 * std::max(1, QThreadPool::globalInstance()->maxThreadCount())), 1, 64);
+    QVector<Batch> batches;
+    for (int i = 0; i < total; i += batchSize)
+        batches.append({ i, std::min(batchSize, total - i) });
+    auto parseBatch = [&](const Batch& batch) -> BatchResult {
+        BatchResult out;
+        for (int i = batch.first; i < batch.first + batch.count; ++i) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return out;
+            const qsizetype before = out.parsed.diagnostics.size();
+            parseFileInto(files[i], {}, out.parsed);
+            for (qsizetype d = before; d < out.parsed.diagnostics.size(); ++d) {
+                if (out.parsed.diagnostics[d].isError()) {
+                    ++out.refused;
+                    break;
+                }
+            }
+            const int n = done.fetch_add(1, std::memory_order_relaxed) + 1;
+            if (progress)
+                progress(n, total);
+        }
+        return out;
+    };
+    const QList<BatchResult> parsed = batches.size() == 1
+        ? QList<BatchResult> { parseBatch(batches.first()) }
+        : QtConcurrent::blockingMapped<QList<BatchResult>>(batches, parseBatch);
     if (cancel && cancel->load()) {
         result.cancelled = true;
         return result;
     }
     QSet<QByteArray> seen;
-    int runCount = 0;
-    for (const ParseResult& p : parsed)
-        runCount += p.runs.size();
+    qsizetype runCount = 0;
+    for (const BatchResult& p : parsed)
+        runCount += p.parsed.runs.size();
     result.runs.reserve(runCount);
     seen.reserve(runCount);
-    for (const ParseResult& p : parsed) {
-        result.diagnostics += p.diagnostics;
-        if (p.hasErrors())
-            ++result.refusedFiles;
-        result.runs += removeDuplicates(p.runs, seen, result.diagnostics, &result.duplicates);
+    for (const BatchResult& p : parsed) {
+        result.diagnostics += p.parsed.diagnostics;
+        result.refusedFiles += p.refused;
+        result.runs += removeDuplicates(p.parsed.runs, seen, result.diagnostics, &result.duplicates);
     }
     result.files = total;
     return result;
