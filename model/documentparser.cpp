@@ -43,6 +43,15 @@ void reportJsonError(
     out.append(d);
 }
 
+// "json" for "runs/a.JSON" (QFileInfo asks the file system; this does not).
+QString suffixOf(const QString& path)
+{
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    if (dot < 0 || path.indexOf(QLatin1Char('/'), dot) >= 0)
+        return {};
+    return path.mid(dot + 1).toLower();
+}
+
 bool isBlank(const char* begin, const char* end)
 {
     for (const char* p = begin; p < end; ++p) {
@@ -284,7 +293,7 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
         return;
     }
-    const QString suffix = QFileInfo(file).suffix().toLower();
+    const QString suffix = suffixOf(file);
     const QByteArray bytes = QByteArray::fromRawData(input.data(), qsizetype(input.size()));
     if (suffix == QLatin1String("csv") || looksLikeLigerCsv(bytes)) {
         parseLiger(bytes, file, result);
@@ -361,7 +370,7 @@ namespace {
 bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
     constexpr qint64 kMapFrom = 16 << 20;
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString suffix = suffixOf(path);
     if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
         return false;
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);

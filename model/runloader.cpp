@@ -2,14 +2,19 @@
 
 #include "model/documentparser.h"
 
-#include <QDirIterator>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QSet>
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
+
+#include <dirent.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -17,18 +22,62 @@
 
 namespace kix {
 
+namespace {
+
+bool isRunFileName(const char* name)
+{
+    const char* dot = std::strrchr(name, '.');
+    if (!dot)
+        return false;
+    for (const char* suffix : { ".json", ".jsonl", ".ndjson", ".csv" }) {
+        if (strcasecmp(dot, suffix) == 0)
+            return true;
+    }
+    return false;
+}
+
+// The run files under a folder, recursively; hidden entries and links to folders are skipped (as QDirIterator
+// does by default), and no per-entry stat is needed when the file system reports entry types.
+void findRunFiles(const QByteArray& folder, QStringList& found)
+{
+    DIR* dir = ::opendir(folder.constData());
+    if (!dir)
+        return;
+    while (const dirent* entry = ::readdir(dir)) {
+        if (entry->d_name[0] == '.')
+            continue;
+        const QByteArray path = folder + '/' + entry->d_name;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN || type == DT_LNK) {
+            struct stat info
+            {
+            };
+            if (::stat(path.constData(), &info) != 0)
+                continue;
+            type = S_ISDIR(info.st_mode) ? (entry->d_type == DT_LNK ? DT_LNK : DT_DIR)
+                                         : (S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN);
+        }
+        if (type == DT_DIR)
+            findRunFiles(path, found);
+        else if (type == DT_REG && isRunFileName(entry->d_name))
+            found.append(QFile::decodeName(path));
+    }
+    ::closedir(dir);
+}
+
+} // namespace
+
 QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
 {
-    static const QStringList patterns
-        = { QStringLiteral("*.json"), QStringLiteral("*.jsonl"), QStringLiteral("*.ndjson"), QStringLiteral("*.csv") };
     QStringList files;
     for (const QString& path : paths) {
         const QFileInfo info(path);
         if (info.isDir()) {
             QStringList found;
-            QDirIterator it(path, patterns, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext())
-                found.append(it.next());
+            QByteArray folder = QFile::encodeName(path);
+            while (folder.size() > 1 && folder.endsWith('/'))
+                folder.chop(1);
+            findRunFiles(folder, found);
             std::sort(found.begin(), found.end());
             files += found;
         } else if (info.exists()) {
