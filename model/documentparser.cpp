@@ -197,7 +197,10 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
             stop = nl ? nl + 1 : end;
         }
         chunks.append({ p, stop, line });
-        line += static_cast<int>(std::count(p, stop, '\n'));
+        for (const char* q = p; (q = static_cast<const char*>(memchr(q, '\n', static_cast<size_t>(stop - q))));) {
+            ++line;
+            ++q;
+        }
         p = stop;
     }
     if (chunks.size() <= 1) {

@@ -19,22 +19,30 @@ simdjson::error_code parse(std::string_view text, bool padded, int maxDepth, Ele
 
 namespace {
 
-struct PathToken
+// The path down to the container being walked: one frame per level, on the stack, made into text only for a
+// warning.
+struct Frame
 {
+    const Frame* parent = nullptr;
     std::string_view key; // an object member's key, or
     std::size_t index = 0; // an array element's index
     bool isKey = false;
 };
 
-QString pointerOf(const std::vector<PathToken>& path)
+QString pointerOf(const Frame* frame)
 {
-    QString pointer;
-    for (const PathToken& t : path)
-        pointer += QLatin1Char('/') + (t.isKey ? pointerToken(std::string(t.key)) : QString::number(t.index));
-    return pointer;
+    if (!frame || !frame->parent)
+        return {};
+    return pointerOf(frame->parent) + QLatin1Char('/')
+        + (frame->isKey ? pointerToken(std::string(frame->key)) : QString::number(frame->index));
 }
 
-void walk(Element e, std::vector<PathToken>& path, const QString& file, const QString& prefix, Diagnostics& out)
+bool sameKey(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && (a.empty() || (a.front() == b.front() && a == b));
+}
+
+void walk(Element e, const Frame& here, const QString& file, const QString& prefix, Diagnostics& out)
 {
     if (e.type() == element_type::OBJECT) {
         const simdjson::dom::object object = asObject(e);
@@ -45,31 +53,24 @@ void walk(Element e, std::vector<PathToken>& path, const QString& file, const QS
             for (const simdjson::dom::key_value_pair earlier : object) {
                 if (j++ == i)
                     break;
-                if (earlier.key == member.key) {
-                    path.push_back({ member.key, 0, true });
+                if (sameKey(earlier.key, member.key)) {
+                    const Frame duplicate { &here, member.key, 0, true };
                     out.append(makeWarning(
-                        file, prefix + pointerOf(path), QStringLiteral("duplicate key: the last value is used")));
-                    path.pop_back();
+                        file, prefix + pointerOf(&duplicate), QStringLiteral("duplicate key: the last value is used")));
                     break;
                 }
             }
             const element_type type = member.value.type();
-            if (type == element_type::OBJECT || type == element_type::ARRAY) {
-                path.push_back({ member.key, 0, true });
-                walk(member.value, path, file, prefix, out);
-                path.pop_back();
-            }
+            if (type == element_type::OBJECT || type == element_type::ARRAY)
+                walk(member.value, Frame { &here, member.key, 0, true }, file, prefix, out);
             ++i;
         }
     } else if (e.type() == element_type::ARRAY) {
         std::size_t i = 0;
         for (const Element child : asArray(e)) {
             const element_type type = child.type();
-            if (type == element_type::OBJECT || type == element_type::ARRAY) {
-                path.push_back({ {}, i, false });
-                walk(child, path, file, prefix, out);
-                path.pop_back();
-            }
+            if (type == element_type::OBJECT || type == element_type::ARRAY)
+                walk(child, Frame { &here, {}, i, false }, file, prefix, out);
             ++i;
         }
     }
@@ -80,9 +81,7 @@ void walk(Element e, std::vector<PathToken>& path, const QString& file, const QS
 bool reportDuplicateKeys(Element root, const QString& file, const QString& prefix, Diagnostics& out)
 {
     const qsizetype before = out.size();
-    std::vector<PathToken> path;
-    path.reserve(16);
-    walk(root, path, file, prefix, out);
+    walk(root, Frame {}, file, prefix, out);
     return out.size() != before;
 }
 
