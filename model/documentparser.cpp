@@ -354,7 +354,10 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         }
         ++i;
     }
-    return;
+    if (text.size() > (std::size_t(16) << 20)) {
+        jsondom::releaseLargeBuffers();
+        std::string().swap(compact);
+    }
 }
 
 } // namespace

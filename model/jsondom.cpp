@@ -6,9 +6,26 @@ namespace kix::jsondom {
 
 using simdjson::dom::element_type;
 
-simdjson::error_code parse(std::string_view text, bool padded, int maxDepth, Element& root)
+namespace {
+
+simdjson::dom::parser& threadParser()
 {
     thread_local simdjson::dom::parser parser;
+    return parser;
+}
+
+} // namespace
+
+void releaseLargeBuffers()
+{
+    constexpr std::size_t kKeep = std::size_t(16) << 20;
+    if (threadParser().capacity() > kKeep)
+        threadParser() = simdjson::dom::parser();
+}
+
+simdjson::error_code parse(std::string_view text, bool padded, int maxDepth, Element& root)
+{
+    simdjson::dom::parser& parser = threadParser();
     const auto depth = static_cast<std::size_t>(maxDepth);
     if (parser.max_depth() != depth || parser.capacity() < text.size()) {
         if (const auto error = parser.allocate(std::max(text.size(), parser.capacity()), depth))

@@ -38,6 +38,10 @@ inline simdjson::dom::array asArray(Element e)
 // `padded`: SIMDJSON_PADDING bytes after the text may be read (saves a copy).
 simdjson::error_code parse(std::string_view text, bool padded, int maxDepth, Element& root);
 
+// After a document of more than 16 MiB, the thread's parser gives its memory back (the last parse's elements
+// become invalid).
+void releaseLargeBuffers();
+
 // A warning ("duplicate key: the last value is used") for each key that appears twice in one object; `prefix`
 // is the pointer of root. Returns whether there was any.
 bool reportDuplicateKeys(Element root, const QString& file, const QString& prefix, Diagnostics& out);
