@@ -444,6 +444,7 @@ bool readPosix(
     }
     ::close(fd);
     tooLarge = tooLarge || static_cast<qint64>(size) > maxBytes;
+    std::memset(bytes.data() + size, 0, kPad); // the padding holds nothing of an earlier, longer file
     return true;
 }
 
