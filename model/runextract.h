@@ -3,6 +3,7 @@
 
 #include "model/diagnostic.h"
 #include "model/run.h"
+#include "model/runfields.h" // parseWorkloadSlug, for the callers that knew it from here
 
 #include <QString>
 #include <QVector>
@@ -28,9 +29,5 @@ std::shared_ptr<Run> extractRun(const simdjson::dom::element& document, const QS
 // The same for a document built in memory (the engine's runs, Liger rows): its compact text is read like a file's,
 // and the run keeps that text as its raw document.
 RunPtr runFromDocument(const nlohmann::json& document, const QString& file, const QString& pointer, Diagnostics& out);
-
-// "batch128-channels2048-channels_per_group4-hidden512-fp32" -> params and dtype. Generic for other kernels:
-// each '-' separated part is a key followed by its value ("seqlen1024"), a known dtype, or a bare value.
-void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QString& dtype);
 
 } // namespace kix
