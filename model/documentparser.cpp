@@ -1,7 +1,7 @@
 #include "model/documentparser.h"
 
+#include "model/jsondom.h"
 #include "model/jsonreader.h"
-#include "model/jsontape.h"
 #include "model/ligercsv.h"
 
 #include <QFile>
@@ -43,37 +43,13 @@ void reportJsonError(
     out.append(d);
 }
 
-void reportDuplicateKeys(const JsonReadResult& read, const QString& file, const QString& prefix, Diagnostics& out)
+// "json" for "runs/a.JSON" (QFileInfo asks the file system; this does not).
+QString suffixOf(const QString& path)
 {
-    for (const QString& key : read.duplicateKeys)
-        out.append(makeWarning(file, prefix + key, QStringLiteral("duplicate key: the last value is used")));
-}
-
-// Adds the runs of one top-level JSON value: a document, or an array of documents.
-void addValue(
-    const json& value, const QString& file, const QString& pointer, const ParseLimits& limits, ParseResult& result)
-{
-    if (value.is_array()) {
-        if (value.empty()) {
-            result.diagnostics.append(makeError(file, pointer, QStringLiteral("an empty array holds no runs")));
-            return;
-        }
-        if (static_cast<qint64>(value.size()) > limits.maxDocuments) {
-            result.diagnostics.append(makeError(file, pointer,
-                QStringLiteral("%1 documents in one array is more than the limit %2")
-                    .arg(value.size())
-                    .arg(limits.maxDocuments)));
-            return;
-        }
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            const QString itemPointer = pointer + QLatin1Char('/') + QString::number(i);
-            if (RunPtr run = runFromDocument(value[i], file, itemPointer, result.diagnostics))
-                result.runs.append(run);
-        }
-        return;
-    }
-    if (RunPtr run = runFromDocument(value, file, pointer, result.diagnostics))
-        result.runs.append(run);
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    if (dot < 0 || path.indexOf(QLatin1Char('/'), dot) >= 0)
+        return {};
+    return path.mid(dot + 1).toLower();
 }
 
 bool isBlank(const char* begin, const char* end)
@@ -85,11 +61,79 @@ bool isBlank(const char* begin, const char* end)
     return true;
 }
 
+using jsondom::Element;
+
+// The one place where a JSON document that is not kernelindex is refused, whatever it arrived in (a whole file,
+// an array element, a JSON Lines line). Importers of other formats (nvbench, Google Benchmark, pytest-benchmark)
+// hook in here: recognise `document`, convert it into kernelindex documents and add their runs instead.
+bool isKernelindexShaped(Element document)
+{
+    if (document.type() != simdjson::dom::element_type::OBJECT)
+        return false;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(document)) {
+        if (member.key == "run" || member.key == "kind")
+            return true;
+    }
+    return false;
+}
+
+void refuseForeignDocument(Element document, const QString& file, const QString& pointer, Diagnostics& out)
+{
+    if (document.type() != simdjson::dom::element_type::OBJECT)
+        out.append(makeError(file, pointer,
+            QStringLiteral("not a kernelindex document: expected an object, found %1")
+                .arg(jsondom::typeName(document))));
+    else
+        out.append(makeError(file, pointer + QStringLiteral("/kind"),
+            QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")));
+}
+
+// Every document goes through here; the caller gives the run its raw text.
+std::shared_ptr<Run> readDocument(
+    Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
+{
+    if (!isKernelindexShaped(document)) {
+        refuseForeignDocument(document, file, pointer, out);
+        return nullptr;
+    }
+    return extractRun(document, file, pointer, out, duplicateKeys);
+}
+
+// A text that simdjson refused: nlohmann/json says where and why (line and column).
+void reportRefusedText(simdjson::error_code error, const char* begin, const char* end, const QString& file,
+    const QString& pointer, int lineOffset, const ParseLimits& limits, Diagnostics& out)
+{
+    const JsonReadResult read = readJson(begin, end, limits.maxDepth);
+    if (!read.ok) {
+        reportJsonError(read, file, pointer, lineOffset, out);
+        return;
+    }
+    if (error == simdjson::DEPTH_ERROR) {
+        out.append(makeError(file, pointer, QStringLiteral("nesting deeper than %1 levels").arg(limits.maxDepth)));
+        return;
+    }
+    out.append(makeError(file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(error))));
+}
+
+// A compact copy of the text of the documents kept, shared by their runs.
+std::shared_ptr<const std::string> keep(const std::string& compact)
+{
+    return std::make_shared<const std::string>(compact.data(), compact.size());
+}
+
 void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
     const ParseLimits& limits, ParseResult& result)
 {
+    struct Pending
+    {
+        std::shared_ptr<Run> run;
+        std::size_t offset;
+        std::size_t size;
+    };
+    std::vector<Pending> pending;
+    thread_local std::string compact;
+    compact.clear();
     int lineIndex = firstLine;
-    JsonTape tape;
     int documents = 0;
     const char* lineStart = begin;
     while (lineStart < end) {
@@ -101,26 +145,31 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
             if (++documents > limits.maxDocuments) {
                 result.diagnostics.append(makeError(file, pointer,
                     QStringLiteral("more than %1 documents: the rest is not read").arg(limits.maxDocuments)));
-                return;
+                break;
             }
             const std::string_view text(lineStart, static_cast<size_t>(lineEnd - lineStart));
-            if (tape.parse(text, limits.maxDepth) && tape.nodes().front().type == JsonTape::Type::Object) {
-                if (RunPtr run = runFromTape(tape, file, pointer, result.diagnostics))
-                    result.runs.append(run);
+            Element root;
+            if (const auto error = jsondom::parse(text, false, limits.maxDepth, root)) {
+                reportRefusedText(error, lineStart, lineEnd, file, pointer, lineIndex, limits, result.diagnostics);
             } else {
-                // the strict reader says exactly what is wrong (or reads what the fast one left to it)
-                const JsonReadResult read = readJson(lineStart, lineEnd, limits.maxDepth);
-                if (!read.ok) {
-                    reportJsonError(read, file, pointer, lineIndex, result.diagnostics);
-                } else {
-                    reportDuplicateKeys(read, file, pointer, result.diagnostics);
-                    if (RunPtr run = runFromDocument(read.value, file, pointer, result.diagnostics, text))
-                        result.runs.append(run);
+                const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
+                if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
+                    const std::size_t offset = compact.size();
+                    jsondom::appendMinified(text, compact);
+                    pending.push_back({ std::move(run), offset, compact.size() - offset });
                 }
             }
         }
         lineStart = lineEnd + 1;
         ++lineIndex;
+    }
+    if (pending.empty())
+        return;
+    const std::shared_ptr<const std::string> buffer = keep(compact);
+    result.runs.reserve(result.runs.size() + qsizetype(pending.size()));
+    for (Pending& p : pending) {
+        p.run->raw = RawText(buffer, p.offset, p.size);
+        result.runs.append(std::move(p.run));
     }
 }
 
@@ -131,6 +180,8 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
     ParseResult& result, bool mapped = false)
 {
     constexpr qint64 kChunkBytes = 2 << 20;
+    const qsizetype runsBefore = result.runs.size();
+    const qsizetype diagnosticsBefore = result.diagnostics.size();
     struct Chunk
     {
         const char* begin;
@@ -146,7 +197,10 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
             stop = nl ? nl + 1 : end;
         }
         chunks.append({ p, stop, line });
-        line += static_cast<int>(std::count(p, stop, '\n'));
+        for (const char* q = p; (q = static_cast<const char*>(memchr(q, '\n', static_cast<size_t>(stop - q))));) {
+            ++line;
+            ++q;
+        }
         p = stop;
     }
     if (chunks.size() <= 1) {
@@ -169,7 +223,7 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
             result.diagnostics += part.diagnostics;
         }
     }
-    if (result.runs.isEmpty() && result.diagnostics.isEmpty())
+    if (result.runs.size() == runsBefore && result.diagnostics.size() == diagnosticsBefore)
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file holds no JSON Lines documents")));
 }
 
@@ -217,79 +271,104 @@ void parseLiger(const QByteArray& bytes, const QString& file, ParseResult& resul
 } // namespace
 
 namespace {
-ParseResult parseText(const QByteArray& input, const QString& file, const ParseLimits& limits, bool mapped);
-} // namespace
 
-ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
+// One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
+void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped,
+    ParseResult& result)
 {
-    return parseText(input, file, limits, false);
-}
-
-namespace {
-
-ParseResult parseText(const QByteArray& input, const QString& file, const ParseLimits& limits, bool mapped)
-{
-    ParseResult result;
-    if (input.size() > limits.maxFileBytes) {
+    if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
         result.diagnostics.append(makeError(file, {},
             QStringLiteral("the file is %1 bytes, more than the limit of %2")
                 .arg(input.size())
                 .arg(limits.maxFileBytes)));
-        return result;
+        return;
     }
-    const char* begin = input.constData();
+    const char* begin = input.data();
     const char* end = begin + input.size();
-    if (input.startsWith("\xEF\xBB\xBF"))
+    if (input.substr(0, 3) == "\xEF\xBB\xBF")
         begin += 3;
     if (isBlank(begin, end)) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
-        return result;
+        return;
     }
 
     if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
-        return result;
+        return;
     }
-    const QString suffix = QFileInfo(file).suffix().toLower();
-    if (suffix == QLatin1String("csv") || looksLikeLigerCsv(input)) {
-        parseLiger(input, file, result);
-        return result;
+    const QString suffix = suffixOf(file);
+    const QByteArray bytes = QByteArray::fromRawData(input.data(), qsizetype(input.size()));
+    if (suffix == QLatin1String("csv") || looksLikeLigerCsv(bytes)) {
+        parseLiger(bytes, file, result);
+        return;
     }
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
         parseJsonLines(begin, end, file, limits, result, mapped);
-        return result;
+        return;
     }
 
     const std::string_view text(begin, static_cast<size_t>(end - begin));
-    {
-        JsonTape tape;
-        if (tape.parse(text, limits.maxDepth) && tape.nodes().front().type == JsonTape::Type::Object) {
-            if (RunPtr run = runFromTape(tape, file, {}, result.diagnostics))
-                result.runs.append(run);
-            return result;
-        }
-    }
-    const JsonReadResult read = readJson(begin, end, limits.maxDepth);
-    if (!read.ok) {
-        if (!read.tooDeep && looksLikeJsonLines(begin, end)) {
+    Element root;
+    if (const auto error = jsondom::parse(text, padded, limits.maxDepth, root)) {
+        const JsonReadResult read = readJson(begin, end, limits.maxDepth);
+        if (!read.ok && !read.tooDeep && looksLikeJsonLines(begin, end))
             parseJsonLines(begin, end, file, limits, result);
-            return result;
+        else
+            reportRefusedText(error, begin, end, file, {}, 0, limits, result.diagnostics);
+        return;
+    }
+    const bool duplicates = jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
+    thread_local std::string compact;
+    compact.clear();
+    if (root.type() != simdjson::dom::element_type::ARRAY) {
+        if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
+            jsondom::appendMinified(text, compact);
+            run->raw = RawText(keep(compact), 0, compact.size());
+            result.runs.append(std::move(run));
         }
-        reportJsonError(read, file, {}, 0, result.diagnostics);
-        return result;
+        return;
     }
-    reportDuplicateKeys(read, file, {}, result.diagnostics);
-    if (read.value.is_object()) {
-        if (RunPtr run = runFromDocument(
-                read.value, file, {}, result.diagnostics, std::string_view(begin, static_cast<size_t>(end - begin))))
-            result.runs.append(run);
-        return result;
+    const simdjson::dom::array array = jsondom::asArray(root);
+    if (array.size() == 0) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("an empty array holds no runs")));
+        return;
     }
-    addValue(read.value, file, {}, limits, result);
-    return result;
+    if (static_cast<qint64>(array.size()) > limits.maxDocuments) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("%1 documents in one array is more than the limit %2")
+                .arg(array.size())
+                .arg(limits.maxDocuments)));
+        return;
+    }
+    // One compact buffer for the file; each run keeps its element's span of it.
+    jsondom::appendMinified(text, compact);
+    const auto spans = jsondom::arrayElementSpans(compact);
+    const std::shared_ptr<const std::string> buffer = keep(compact);
+    std::size_t i = 0;
+    for (const Element element : array) {
+        const QString pointer = QLatin1Char('/') + QString::number(i);
+        if (std::shared_ptr<Run> run = readDocument(element, file, pointer, result.diagnostics, duplicates)) {
+            run->raw = i < spans.size() ? RawText(buffer, spans[i].first, spans[i].second)
+                                        : RawText(simdjson::minify(element));
+            result.runs.append(std::move(run));
+        }
+        ++i;
+    }
+    if (text.size() > (std::size_t(16) << 20)) {
+        jsondom::releaseLargeBuffers();
+        std::string().swap(compact);
+    }
 }
 
 } // namespace
+
+ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
+{
+    ParseResult result;
+    parseText(
+        std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, false, result);
+    return result;
+}
 
 namespace {
 
@@ -297,7 +376,7 @@ namespace {
 bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
     constexpr qint64 kMapFrom = 16 << 20;
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString suffix = suffixOf(path);
     if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
         return false;
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
@@ -314,15 +393,16 @@ bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& re
     ::close(fd);
     if (data == MAP_FAILED)
         return false;
-    const QByteArray text = QByteArray::fromRawData(static_cast<const char*>(data), qsizetype(info.st_size));
-    result = parseText(text, path, limits, true);
+    parseText(std::string_view(static_cast<const char*>(data), static_cast<size_t>(info.st_size)), false, path, limits,
+        true, result);
     ::munmap(data, static_cast<size_t>(info.st_size));
     return true;
 }
 
-// Plain POSIX reads for files on disk: the loader opens tens of thousands of small files, and QFile's extra
-// stat calls per file cost more than the read itself.
-bool readPosix(const QString& path, qint64 maxBytes, QByteArray& bytes, QString& error, bool& tooLarge)
+// Plain POSIX reads for files on disk into the thread's buffer, with simdjson's padding after the text: the
+// loader opens tens of thousands of small files, and QFile's extra stat calls per file cost more than the read.
+bool readPosix(
+    const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error, bool& tooLarge)
 {
     const QByteArray name = QFile::encodeName(path);
     const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
@@ -330,23 +410,27 @@ bool readPosix(const QString& path, qint64 maxBytes, QByteArray& bytes, QString&
         error = QString::fromLocal8Bit(std::strerror(errno));
         return false;
     }
-    bytes.resize(16384);
-    qint64 size = 0;
+    constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
+    if (bytes.size() < 16384 + kPad)
+        bytes.resize(16384 + kPad);
+    size = 0;
     tooLarge = false;
     while (true) {
-        if (size == bytes.size()) {
-            if (size > maxBytes) {
+        if (size + kPad == bytes.size()) {
+            if (static_cast<qint64>(size) > maxBytes) {
                 tooLarge = true;
                 break;
             }
-            // past the first 16 KiB, ask for the size once rather than doubling (and copying) the buffer
+            // past the buffer, ask for the size once rather than doubling (and copying) it
             struct stat info
             {
             };
-            const qint64 want = ::fstat(fd, &info) == 0 && info.st_size >= size ? qint64(info.st_size) + 1 : size * 2;
-            bytes.resize(std::min<qint64>(want, maxBytes + 1));
+            const std::size_t want = ::fstat(fd, &info) == 0 && std::size_t(info.st_size) >= size
+                ? std::size_t(info.st_size) + 1
+                : size * 2;
+            bytes.resize(std::min<std::size_t>(want, std::size_t(maxBytes) + 1) + kPad);
         }
-        const ssize_t n = ::read(fd, bytes.data() + size, static_cast<size_t>(bytes.size() - size));
+        const ssize_t n = ::read(fd, bytes.data() + size, bytes.size() - kPad - size);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -356,76 +440,61 @@ bool readPosix(const QString& path, qint64 maxBytes, QByteArray& bytes, QString&
         }
         if (n == 0)
             break;
-        size += n;
+        size += std::size_t(n);
     }
     ::close(fd);
-    bytes.truncate(size);
-    tooLarge = tooLarge || size > maxBytes;
+    tooLarge = tooLarge || static_cast<qint64>(size) > maxBytes;
+    std::memset(bytes.data() + size, 0, kPad); // the padding holds nothing of an earlier, longer file
     return true;
 }
 
 } // namespace
 
-ParseResult parseFile(const QString& path, const ParseLimits& limits)
+void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
-    ParseResult result;
     auto tooLargeError = [&]() {
         result.diagnostics.append(makeError(
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
     };
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
         if (parseMapped(path, limits, result))
-            return result;
-        QByteArray bytes;
+            return;
+        thread_local std::string buffer;
+        std::size_t size = 0;
         QString error;
         bool tooLarge = false;
-        if (!readPosix(path, limits.maxFileBytes, bytes, error, tooLarge)) {
+        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge)) {
             result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
-            return result;
+            return;
         }
         if (tooLarge) {
             tooLargeError();
-            return result;
+            return;
         }
-        return parseBytes(bytes, path, limits);
+        parseText(std::string_view(buffer.data(), size), true, path, limits, false, result);
+        if (buffer.size() > (std::size_t(64) << 20))
+            std::string().swap(buffer); // one big file read: give the memory back rather than keep it
+        return;
     }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
-        return result;
+        return;
     }
     if (f.size() > limits.maxFileBytes) {
         tooLargeError();
-        return result;
+        return;
     }
-    return parseBytes(f.readAll(), path, limits);
+    const QByteArray bytes = f.readAll();
+    parseText(
+        std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, false, result);
 }
 
-} // namespace kix
-
-namespace kix {
-
-std::string minifyJson(std::string_view text)
+ParseResult parseFile(const QString& path, const ParseLimits& limits)
 {
-    std::string out(text.size(), '\0');
-    char* o = out.data();
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            *o++ = c;
-            if (c == '\\' && i + 1 < text.size())
-                *o++ = text[++i]; // an escaped character never ends the string
-            else if (c == '"')
-                inString = false;
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            *o++ = c;
-            inString = c == '"';
-        }
-    }
-    out.resize(static_cast<std::size_t>(o - out.data()));
-    out.shrink_to_fit();
-    return out;
+    ParseResult result;
+    parseFileInto(path, limits, result);
+    return result;
 }
 
 } // namespace kix

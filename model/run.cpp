@@ -74,18 +74,55 @@ QByteArray Run::identityHash() const
     return identity.isEmpty() ? QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5) : identity;
 }
 
+namespace {
+
+// Appends the lower-case UTF-8 of s: ASCII directly, anything else through QString::toLower.
+void appendLower(QByteArray& out, const QString& s)
+{
+    const char16_t* p = reinterpret_cast<const char16_t*>(s.constData());
+    const qsizetype n = s.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        if (p[i] >= 0x80) {
+            out += s.toLower().toUtf8();
+            return;
+        }
+    }
+    const qsizetype at = out.size();
+    out.resize(at + n);
+    char* o = out.data() + at;
+    for (qsizetype i = 0; i < n; ++i) {
+        const char c = static_cast<char>(p[i]);
+        o[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+    }
+}
+
+} // namespace
+
 void Run::finalize()
 {
     // The externalId already holds kernel, pass, provider, GPU slug, workload and timestamp.
-    const QLatin1Char sep(' ');
-    QString text = externalId % sep % gpuProduct % sep % gpuArchitecture % sep % status % sep % source % sep % file;
-    if (externalId.isEmpty())
-        text += sep % kernel % sep % pass % sep % provider % sep % gpuSlug % sep % workloadSlug;
+    QByteArray text;
+    text.reserve(externalId.size() + gpuProduct.size() + file.size() + 64 + 32 * labels.size());
+    auto add = [&](const QString& s) {
+        if (!text.isEmpty())
+            text += ' ';
+        appendLower(text, s);
+    };
+    for (const QString* s : { &externalId, &gpuProduct, &gpuArchitecture, &status, &source, &file })
+        add(*s);
+    if (externalId.isEmpty()) {
+        for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug })
+            add(*s);
+    }
     if (!isLatency())
-        text += QStringLiteral(" memory");
-    for (const KeyValue& label : labels)
-        text += sep % label.key % QLatin1Char('=') % label.value;
-    searchText = text.toLower().toUtf8();
+        text += " memory";
+    for (const KeyValue& label : labels) {
+        add(label.key);
+        text += '=';
+        appendLower(text, label.value);
+    }
+    text.squeeze();
+    searchText = text;
     identity = QByteArray(); // hash what the fields say now, not a stale value
     identity = identityHash();
 }

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kix {
@@ -30,6 +31,43 @@ struct Measurement
     double value = 0;
 };
 
+// A document's JSON text, compact. Runs read from one file (or one chunk of a JSON Lines bundle) share one
+// buffer and each keeps a span of it; a run built in memory owns its text. Converts to std::string and
+// std::string_view, and has begin()/end(), so nlohmann::json::parse(run.raw) works.
+class RawText
+{
+public:
+    RawText() = default;
+    RawText(std::string text) // NOLINT: implicit, so that run.raw = std::string(...) works
+        : m_buffer(std::make_shared<const std::string>(std::move(text)))
+        , m_size(m_buffer->size())
+    {
+    }
+    RawText(std::shared_ptr<const std::string> buffer, std::size_t offset, std::size_t size)
+        : m_buffer(std::move(buffer))
+        , m_offset(offset)
+        , m_size(size)
+    {
+    }
+
+    std::string_view view() const { return m_buffer ? std::string_view(m_buffer->data() + m_offset, m_size) : ""; }
+    std::string str() const { return std::string(view()); }
+    operator std::string_view() const { return view(); } // NOLINT
+    operator std::string() const { return str(); } // NOLINT
+    const char* data() const { return view().data(); }
+    const char* begin() const { return data(); }
+    const char* end() const { return data() + m_size; }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    bool operator==(const RawText& o) const { return view() == o.view(); }
+    bool operator!=(const RawText& o) const { return !(*this == o); }
+
+private:
+    std::shared_ptr<const std::string> m_buffer;
+    std::size_t m_offset = 0;
+    std::size_t m_size = 0;
+};
+
 struct KeyValue
 {
     QString key;
@@ -38,6 +76,8 @@ struct KeyValue
 
 // Typed, read-only view of one kernelindex document (a BenchmarkRun with its protocol and environment when
 // present). The document itself is kept as compact JSON text in `raw`, so that exporting it again loses nothing.
+// A run reads the same whether its document came as a .json file, an element of a JSON array or a line of a
+// .jsonl file: every field, the labels' order, the search text and the raw text.
 struct Run
 {
     enum class Metric { Latency, Memory };
@@ -90,7 +130,7 @@ struct Run
     QString timer;
     QVector<KeyValue> software;
 
-    std::string raw; // the document as loaded, compact JSON
+    RawText raw; // the document as loaded, compact JSON (a span of its file's buffer)
     QByteArray searchText; // lower-case UTF-8 of every displayed field, for the filter box (set by finalize())
 
     QByteArray identity; // identityHash(), computed by finalize() on the thread that built the run: call finalize()

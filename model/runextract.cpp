@@ -1,14 +1,16 @@
 // Builds the typed Run view of one kernelindex document and decides whether it is refused.
-#include "model/documentparser.h"
-#include "model/jsontape.h"
-#include "model/jsonview.h"
+#include "model/runextract.h"
 
+#include "model/jsondom.h"
+#include "model/runfields.h"
+#include "model/stringpool.h"
+
+#include <QHash>
 #include <QStringList>
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <functional>
 
 namespace kix {
 
@@ -19,10 +21,107 @@ namespace {
 const char* const kApiVersion = "kernelindex.dev/v1alpha1";
 constexpr double kMaxLatencyNs = 1e15; // about 11.6 days: anything above is a unit mistake, not a measurement
 
-using namespace jsonview;
+using jsondom::Element;
+using simdjson::dom::element_type;
+
+// A JSON pointer made into text only when a diagnostic needs it.
+struct Path
+{
+    const QString* root = nullptr; // the document's pointer, at the top
+    const Path* parent = nullptr;
+    const char* key = nullptr;
+    qsizetype index = -1;
+
+    Path(const QString& documentPointer)
+        : root(&documentPointer)
+    {
+    }
+    Path(const Path& up, const char* member)
+        : parent(&up)
+        , key(member)
+    {
+    }
+    Path(const Path& up, qsizetype element)
+        : parent(&up)
+        , index(element)
+    {
+    }
+    QString str() const
+    {
+        if (root)
+            return *root;
+        return parent->str() + QLatin1Char('/') + (key ? QString::fromLatin1(key) : QString::number(index));
+    }
+    operator QString() const { return str(); } // NOLINT
+};
+
+// A member that may be absent.
+struct V
+{
+    Element e;
+    bool present = false;
+    explicit operator bool() const { return present; }
+};
+
+bool isObject(V v)
+{
+    return v && v.e.type() == element_type::OBJECT;
+}
+bool isArray(V v)
+{
+    return v && v.e.type() == element_type::ARRAY;
+}
+bool isString(V v)
+{
+    return v && v.e.type() == element_type::STRING;
+}
+bool isNumber(V v)
+{
+    const element_type t = v.e.type();
+    return v && (t == element_type::DOUBLE || t == element_type::INT64 || t == element_type::UINT64);
+}
+bool isNull(V v)
+{
+    return v && v.e.type() == element_type::NULL_VALUE;
+}
+double numberOf(V v)
+{
+    double d = 0;
+    if (v.e.get_double().get(d) != simdjson::SUCCESS)
+        return {};
+    return d;
+}
+std::string_view utf8Of(V v)
+{
+    std::string_view s;
+    if (v.e.get_string().get(s) != simdjson::SUCCESS)
+        return {};
+    return s;
+}
+QString typeNameOf(V v)
+{
+    return jsondom::typeName(v.e);
+}
+// Whether the document being read has a duplicated key somewhere (set by extractRun).
+thread_local bool t_duplicateKeys = true;
+
+// The member's value; with a duplicated key, the last one (as nlohmann reads it, and as the warning says).
+V memberOf(V parent, std::string_view key)
+{
+    V found;
+    if (!isObject(parent))
+        return found;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(parent.e)) {
+        if (member.key.size() == key.size() && member.key == key) {
+            found = { member.value, true };
+            if (!t_duplicateKeys)
+                break;
+        }
+    }
+    return found;
+}
 
 // Reads fields of one JSON object and records type errors against a JSON pointer.
-template<class V>
 class Reader
 {
 public:
@@ -44,8 +143,8 @@ public:
         m_out.append(makeWarning(m_file, pointer, message));
     }
 
-    // The member as an object, or null when absent; a present member of another type is an error.
-    V object(V parent, const char* key, const QString& base)
+    // The member as an object, or absent; a present member of another type is an error.
+    V object(V parent, const char* key, const Path& base)
     {
         const V v = memberOf(parent, key);
         if (v && !isObject(v)) {
@@ -55,7 +154,8 @@ public:
         return v;
     }
 
-    QString string(V parent, const char* key, const QString& base)
+    // The member's UTF-8 text ("" when absent or null); a present member of another type is an error.
+    std::string_view utf8(V parent, const char* key, const Path& base)
     {
         const V v = memberOf(parent, key);
         if (!v || isNull(v))
@@ -64,11 +164,19 @@ public:
             error(join(base, key), QStringLiteral("expected a string, found %1").arg(typeNameOf(v)));
             return {};
         }
-        return stringOf(v);
+        return utf8Of(v);
+    }
+    // A string that repeats across runs, shared through the pool.
+    QString shared(V parent, const char* key, const Path& base) { return internUtf8(utf8(parent, key, base)); }
+    // A string of this run alone.
+    QString own(V parent, const char* key, const Path& base)
+    {
+        const std::string_view s = utf8(parent, key, base);
+        return QString::fromUtf8(s.data(), qsizetype(s.size()));
     }
 
     // A latency-like number: finite, not negative, not absurd. NaN when absent.
-    double number(V parent, const char* key, const QString& base, bool isLatencyNs)
+    double number(V parent, const char* key, const Path& base, bool isLatencyNs)
     {
         const V v = memberOf(parent, key);
         if (!v || isNull(v))
@@ -83,9 +191,9 @@ public:
         return std::isfinite(d) && (!isLatencyNs || (d >= 0 && d <= kMaxLatencyNs));
     }
 
-    static QString join(const QString& base, const char* key) { return base + QLatin1Char('/') + QLatin1String(key); }
+    static Path join(const Path& base, const char* key) { return Path(base, key); }
 
-    double checkNumber(V v, const QString& pointer, bool isLatencyNs)
+    double checkNumber(V v, const Path& pointer, bool isLatencyNs)
     {
         if (!isNumber(v)) {
             error(pointer, QStringLiteral("expected a number, found %1").arg(typeNameOf(v)));
@@ -113,109 +221,30 @@ private:
     bool m_failed = false;
 };
 
-double toNs(double value, const QString& unit, bool* known)
-{
-    *known = true;
-    if (unit == QLatin1String("ns"))
-        return value;
-    if (unit == QLatin1String("us") || unit == QStringLiteral("µs"))
-        return value * 1e3;
-    if (unit == QLatin1String("ms"))
-        return value * 1e6;
-    if (unit == QLatin1String("s"))
-        return value * 1e9;
-    *known = false;
-    return value;
-}
-
-template<class V>
+// Members in document order; a value that is not a string is kept as its compact JSON text.
 QVector<KeyValue> keyValues(V object)
 {
     QVector<KeyValue> out;
     if (!isObject(object))
         return out;
-    forEachMember(object, [&](const QString& key, V value) {
-        out.append({ key, isString(value) ? stringOf(value) : dumpOf(value) });
-    });
-    return out;
-}
-
-QString slugify(const QString& text)
-{
-    QString out;
-    bool dash = false;
-    for (const QChar c : text.toLower()) {
-        if (c.isLetterOrNumber()) {
-            out += c;
-            dash = false;
-        } else if (!dash && !out.isEmpty()) {
-            out += QLatin1Char('-');
-            dash = true;
-        }
+    const simdjson::dom::object members = jsondom::asObject(object.e);
+    out.reserve(qsizetype(members.size()));
+    for (const simdjson::dom::key_value_pair member : members) {
+        const V value { member.value, true };
+        out.append({ internUtf8(member.key),
+            isString(value) ? internUtf8(utf8Of(value)) : QString::fromStdString(simdjson::minify(member.value)) });
     }
-    while (out.endsWith(QLatin1Char('-')))
-        out.chop(1);
     return out;
-}
-
-bool isDigest(const QString& d)
-{
-    if (!d.startsWith(QLatin1String("sha256:")) || d.size() != 7 + 64)
-        return false;
-    for (int i = 7; i < d.size(); ++i) {
-        const QChar c = d.at(i);
-        if (!((c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f'))))
-            return false;
-    }
-    return true;
 }
 
 } // namespace
 
-void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QString& dtype)
+std::shared_ptr<Run> extractRun(
+    const Element& documentElement, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
 {
-    static const QStringList dtypes = { QStringLiteral("fp32"), QStringLiteral("fp16"), QStringLiteral("bf16"),
-        QStringLiteral("fp64"), QStringLiteral("fp8"), QStringLiteral("int8"), QStringLiteral("tf32"),
-        QStringLiteral("float32"), QStringLiteral("float16"), QStringLiteral("bfloat16") };
-    params.clear();
-    dtype.clear();
-    if (slug.isEmpty())
-        return;
-    const QStringList parts = slug.split(QLatin1Char('-'), Qt::SkipEmptyParts);
-    for (const QString& part : parts) {
-        if (dtypes.contains(part)) {
-            dtype = part;
-            continue;
-        }
-        // key = leading letters and underscores, value = the rest ("channels_per_group4").
-        int split = 0;
-        while (split < part.size() && (part.at(split).isLetter() || part.at(split) == QLatin1Char('_')))
-            ++split;
-        WorkloadParam p;
-        if (split == 0) { // a bare value ("llama_2_7b" starts with a letter, "7b" does not)
-            p.key = QStringLiteral("value");
-            p.value = part;
-        } else if (split == part.size()) { // a bare word: a flag such as "causal"
-            p.key = part;
-        } else {
-            p.key = part.left(split);
-            p.value = part.mid(split);
-        }
-        bool ok = false;
-        const double n = p.value.toDouble(&ok);
-        if (ok && std::isfinite(n))
-            p.number = n;
-        params.append(p);
-    }
-}
-
-namespace {
-
-template<class V>
-RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagnostics& out,
-    std::string_view sourceText, const std::function<std::string()>& dumpDocument)
-{
-    Reader<V> r(file, out);
+    t_duplicateKeys = duplicateKeys;
+    Reader r(file, out);
+    const V document { documentElement, true };
     if (!isObject(document)) {
         r.error(pointer,
             QStringLiteral("not a kernelindex document: expected an object, found %1").arg(typeNameOf(document)));
@@ -227,91 +256,109 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
     run->pointer = pointer;
 
     // A combined document {run, protocol, environment} or a bare BenchmarkRun.
+    const Path top(pointer);
     V runObject = document;
-    QString runPointer = pointer;
+    const Path runMember(top, "run");
+    const Path* runPath = &top;
     V protocol {};
     V environment {};
     if (memberOf(document, "run")) {
-        runPointer = pointer + QStringLiteral("/run");
-        runObject = r.object(document, "run", pointer);
-        protocol = r.object(document, "protocol", pointer);
-        environment = r.object(document, "environment", pointer);
+        runPath = &runMember;
+        runObject = r.object(document, "run", top);
+        protocol = r.object(document, "protocol", top);
+        environment = r.object(document, "environment", top);
         if (!runObject)
             return nullptr;
     }
-    const QString kind = r.string(runObject, "kind", runPointer);
-    if (kind != QLatin1String("BenchmarkRun")) {
-        r.error(runPointer + QStringLiteral("/kind"),
-            kind.isEmpty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")
-                           : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun").arg(kind));
+    const Path& runPointer = *runPath;
+    const std::string_view kind = r.utf8(runObject, "kind", runPointer);
+    if (kind != "BenchmarkRun") {
+        r.error(Path(runPointer, "kind"),
+            kind.empty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")
+                         : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun")
+                               .arg(QString::fromUtf8(kind.data(), qsizetype(kind.size()))));
         return nullptr;
     }
-    run->apiVersion = r.string(runObject, "apiVersion", runPointer);
+    run->apiVersion = r.shared(runObject, "apiVersion", runPointer);
     if (!run->apiVersion.isEmpty() && run->apiVersion != QLatin1String(kApiVersion))
-        r.warning(runPointer + QStringLiteral("/apiVersion"),
+        r.warning(Path(runPointer, "apiVersion"),
             QStringLiteral("unknown apiVersion \"%1\" (kix knows %2); read as %2")
                 .arg(run->apiVersion, QLatin1String(kApiVersion)));
 
-    const QString specPointer = runPointer + QStringLiteral("/spec");
+    const Path specPointer(runPointer, "spec");
     V spec = r.object(runObject, "spec", runPointer);
     if (!spec) {
         if (!r.failed())
             r.error(specPointer, QStringLiteral("the run has no spec"));
         return nullptr;
     }
-    const QString metadataPointer = runPointer + QStringLiteral("/metadata");
+    const Path metadataPointer(runPointer, "metadata");
     V metadata = r.object(runObject, "metadata", runPointer);
-    run->name = r.string(metadata, "name", metadataPointer);
-    run->title = r.string(metadata, "title", metadataPointer);
+    run->name = r.own(metadata, "name", metadataPointer);
+    run->title = r.shared(metadata, "title", metadataPointer);
     run->labels = keyValues(r.object(metadata, "labels", metadataPointer));
 
-    run->status = r.string(spec, "status", specPointer);
-    const QString observed = r.string(spec, "observedAt", specPointer);
-    if (!observed.isEmpty()) {
-        run->observedAt = QDateTime::fromString(observed, Qt::ISODateWithMs);
+    run->status = r.shared(spec, "status", specPointer);
+    const std::string_view observed = r.utf8(spec, "observedAt", specPointer);
+    if (!observed.empty()) {
+        run->observedAt = parseTime(observed);
         if (!run->observedAt.isValid())
-            r.warning(specPointer + QStringLiteral("/observedAt"),
-                QStringLiteral("observedAt \"%1\" is not an ISO-8601 time").arg(observed));
-        else
-            run->observedAt = run->observedAt.toUTC();
+            r.warning(Path(specPointer, "observedAt"),
+                QStringLiteral("observedAt \"%1\" is not an ISO-8601 time")
+                    .arg(QString::fromUtf8(observed.data(), qsizetype(observed.size()))));
     }
     const char* digestKeys[] = { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" };
     QString* digestFields[]
         = { &run->protocolDigest, &run->workloadDigest, &run->environmentDigest, &run->implementationDigest };
     for (int i = 0; i < 4; ++i) {
-        *digestFields[i] = r.string(spec, digestKeys[i], specPointer);
+        *digestFields[i] = r.shared(spec, digestKeys[i], specPointer);
         if (!digestFields[i]->isEmpty() && !isDigest(*digestFields[i]))
-            r.warning(specPointer + QLatin1Char('/') + QLatin1String(digestKeys[i]),
+            r.warning(Path(specPointer, digestKeys[i]),
                 QStringLiteral("\"%1\" is not a sha256: digest").arg(*digestFields[i]));
     }
 
     // sourceNative: the producer's view, and the externalId that carries the workload.
-    const QString nativePointer = specPointer + QStringLiteral("/sourceNative");
+    const Path nativePointer(specPointer, "sourceNative");
     V native = r.object(spec, "sourceNative", specPointer);
-    run->source = r.string(native, "source", nativePointer);
-    run->externalId = r.string(native, "externalId", nativePointer);
-    if (run->externalId.isEmpty())
-        run->externalId = r.string(spec, "externalId", specPointer);
-    const QString benchmark = r.string(native, "benchmark", nativePointer);
-    const QStringList idParts = run->externalId.split(QLatin1Char('/'));
-    if (idParts.size() >= 6) {
-        run->kernel = idParts[0];
-        run->pass = idParts[1];
-        run->provider = idParts[2];
-        run->gpuSlug = idParts[3];
-        run->workloadSlug = idParts[4];
-    } else if (!benchmark.isEmpty()) {
-        const QStringList b = benchmark.split(QLatin1Char('/'));
-        run->kernel = b.value(0);
-        run->pass = b.value(1);
+    run->source = r.shared(native, "source", nativePointer);
+    std::string_view externalId = r.utf8(native, "externalId", nativePointer);
+    if (externalId.empty())
+        externalId = r.utf8(spec, "externalId", specPointer);
+    run->externalId = QString::fromUtf8(externalId.data(), qsizetype(externalId.size()));
+    const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
+    auto parts = [](std::string_view text, std::string_view* out, int most) {
+        int n = 0;
+        std::size_t from = 0;
+        while (n < most) {
+            const std::size_t slash = text.find('/', from);
+            out[n++] = text.substr(from, slash == std::string_view::npos ? std::string_view::npos : slash - from);
+            if (slash == std::string_view::npos)
+                break;
+            from = slash + 1;
+        }
+        return n;
+    };
+    std::string_view id[6];
+    if (parts(externalId, id, 6) >= 6) {
+        run->kernel = internUtf8(id[0]);
+        run->pass = internUtf8(id[1]);
+        run->provider = internUtf8(id[2]);
+        run->gpuSlug = internUtf8(id[3]);
+        run->workloadSlug = internUtf8(id[4]);
+        setWorkload(id[4], *run);
+    } else if (!benchmark.empty()) {
+        std::string_view b[2];
+        const int n = parts(benchmark, b, 2);
+        run->kernel = internUtf8(b[0]);
+        if (n > 1)
+            run->pass = internUtf8(b[1]);
     }
-    parseWorkloadSlug(run->workloadSlug, run->workload, run->dtype);
 
     // Headline statistics.
-    const QString timingPointer = specPointer + QStringLiteral("/timing");
+    const Path timingPointer(specPointer, "timing");
     V timing = r.object(spec, "timing", specPointer);
+    const Path latencyPointer(timingPointer, "latencyNs");
     V latencyNs = r.object(timing, "latencyNs", timingPointer);
-    const QString latencyPointer = timingPointer + QStringLiteral("/latencyNs");
     run->median = r.number(latencyNs, "median", latencyPointer, true);
     for (const char* stat : { "p20", "p80", "min", "max", "mean" }) {
         const double v = r.number(latencyNs, stat, latencyPointer, true);
@@ -319,56 +366,63 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
             run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
     }
     if (const V samples = memberOf(timing, "samplesNs")) {
-        const QString samplesPointer = timingPointer + QStringLiteral("/samplesNs");
+        const Path samplesPointer(timingPointer, "samplesNs");
         if (!isArray(samples)) {
             r.error(samplesPointer, QStringLiteral("expected an array of numbers, found %1").arg(typeNameOf(samples)));
         } else {
-            run->samples.reserve(sizeOf(samples));
-            forEachElement(samples, [&](std::size_t i, V sample) {
-                const double v = isNumber(sample) && Reader<V>::plausible(numberOf(sample), true)
+            const simdjson::dom::array values = jsondom::asArray(samples.e);
+            run->samples.reserve(values.size());
+            qsizetype i = 0;
+            for (const Element element : values) {
+                const V sample { element, true };
+                const double v = isNumber(sample) && Reader::plausible(numberOf(sample), true)
                     ? numberOf(sample)
-                    : r.checkNumber(sample, samplesPointer + QLatin1Char('/') + QString::number(i), true);
+                    : r.checkNumber(sample, Path(samplesPointer, i), true);
                 if (std::isnan(v))
-                    return false;
+                    break;
                 run->samples.push_back(v);
-                return true;
-            });
+                ++i;
+            }
         }
     }
 
-    const QString measurementsPointer = specPointer + QStringLiteral("/measurements");
+    const Path measurementsPointer(specPointer, "measurements");
     QVector<Measurement> memory;
     if (const V measurements = memberOf(spec, "measurements")) {
         if (!isArray(measurements)) {
             r.error(measurementsPointer, QStringLiteral("expected an array, found %1").arg(typeNameOf(measurements)));
         } else {
-            forEachElement(measurements, [&](std::size_t i, V m) {
-                const QString mp = measurementsPointer + QLatin1Char('/') + QString::number(i);
+            qsizetype i = -1;
+            for (const Element element : jsondom::asArray(measurements.e)) {
+                ++i;
+                const V m { element, true };
+                const Path mp(measurementsPointer, i);
                 if (!isObject(m)) {
                     r.error(mp, QStringLiteral("expected an object, found %1").arg(typeNameOf(m)));
-                    return true;
+                    continue;
                 }
                 Measurement value;
-                value.metric = r.string(m, "metric", mp);
-                value.statistic = r.string(m, "statistic", mp);
-                value.unit = r.string(m, "unit", mp);
+                value.metric = r.shared(m, "metric", mp);
+                value.statistic = r.shared(m, "statistic", mp);
+                value.unit = r.shared(m, "unit", mp);
                 const bool isLatency = value.metric == QLatin1String("latency");
                 bool timeUnit = false;
                 const V raw = memberOf(m, "value");
                 if (!raw) {
-                    r.error(mp + QStringLiteral("/value"), QStringLiteral("the measurement has no value"));
-                    return true;
+                    r.error(Path(mp, "value"), QStringLiteral("the measurement has no value"));
+                    continue;
                 }
-                double v = r.checkNumber(
-                    raw, mp + QStringLiteral("/value"), isLatency && value.unit != QLatin1String("count"));
+                const bool isTime = isLatency && value.unit != QLatin1String("count");
+                double v = isNumber(raw) && Reader::plausible(numberOf(raw), isTime)
+                    ? numberOf(raw)
+                    : r.checkNumber(raw, Path(mp, "value"), isTime);
                 if (std::isnan(v))
-                    return true;
-                if (isLatency && value.unit != QLatin1String("count")) {
+                    continue;
+                if (isTime) {
                     v = toNs(v, value.unit, &timeUnit);
                     if (!timeUnit) {
-                        r.error(mp + QStringLiteral("/unit"),
-                            QStringLiteral("unknown latency unit \"%1\"").arg(value.unit));
-                        return true;
+                        r.error(Path(mp, "unit"), QStringLiteral("unknown latency unit \"%1\"").arg(value.unit));
+                        continue;
                     }
                     value.unit = QStringLiteral("ns");
                     value.value = v;
@@ -389,14 +443,13 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
                     else
                         run->measurements.append(value);
                 }
-                return true;
-            });
+            }
         }
     }
 
     // sourceNative.metrics (ms_20, ms_50, ms_80) fill whatever the spec lacks.
     if (V metrics = r.object(native, "metrics", nativePointer)) {
-        const QString mp = nativePointer + QStringLiteral("/metrics");
+        const Path mp(nativePointer, "metrics");
         const double ms50 = r.number(metrics, "ms_50", mp, true);
         const double ms20 = r.number(metrics, "ms_20", mp, true);
         const double ms80 = r.number(metrics, "ms_80", mp, true);
@@ -429,7 +482,7 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
         return nullptr;
     const bool passed = run->status.isEmpty() || run->status == QLatin1String("passed");
     if (std::isnan(run->median) && passed) {
-        r.error(timingPointer + QStringLiteral("/latencyNs/median"),
+        r.error(Path(latencyPointer, "median"),
             QStringLiteral(
                 "no usable latency: neither timing.latencyNs.median nor sourceNative.metrics.ms_50 is present"));
         return nullptr;
@@ -445,52 +498,47 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
     }
 
     // Protocol and environment of a combined document.
-    const QString protocolPointer = pointer + QStringLiteral("/protocol/spec");
-    V protocolSpec = r.object(protocol, "spec", pointer + QStringLiteral("/protocol"));
+    const Path protocolMember(top, "protocol");
+    const Path protocolPointer(protocolMember, "spec");
+    V protocolSpec = r.object(protocol, "spec", protocolMember);
+    const Path comparabilityPointer(protocolPointer, "comparability");
     V comparability = r.object(protocolSpec, "comparability", protocolPointer);
-    const QString comparabilityPointer = protocolPointer + QStringLiteral("/comparability");
-    run->protocolFamily = r.string(comparability, "family", comparabilityPointer);
-    run->protocolNotes = r.string(comparability, "notes", comparabilityPointer);
+    run->protocolFamily = r.shared(comparability, "family", comparabilityPointer);
+    run->protocolNotes = r.shared(comparability, "notes", comparabilityPointer);
     V measurement = r.object(protocolSpec, "measurement", protocolPointer);
-    run->timer = r.string(measurement, "timer", protocolPointer + QStringLiteral("/measurement"));
+    run->timer = r.shared(measurement, "timer", Path(protocolPointer, "measurement"));
 
-    const QString environmentPointer = pointer + QStringLiteral("/environment/spec");
-    V environmentSpec = r.object(environment, "spec", pointer + QStringLiteral("/environment"));
+    const Path environmentMember(top, "environment");
+    const Path environmentPointer(environmentMember, "spec");
+    V environmentSpec = r.object(environment, "spec", environmentMember);
+    const Path hardwarePointer(environmentPointer, "hardware");
     V hardware = r.object(environmentSpec, "hardware", environmentPointer);
-    const QString hardwarePointer = environmentPointer + QStringLiteral("/hardware");
-    run->gpuVendor = r.string(hardware, "vendor", hardwarePointer);
-    run->gpuProduct = r.string(hardware, "product", hardwarePointer);
-    run->gpuArchitecture = r.string(hardware, "architecture", hardwarePointer);
+    run->gpuVendor = r.shared(hardware, "vendor", hardwarePointer);
+    run->gpuProduct = r.shared(hardware, "product", hardwarePointer);
+    run->gpuArchitecture = r.shared(hardware, "architecture", hardwarePointer);
     run->software = keyValues(r.object(environmentSpec, "software", environmentPointer));
     if (run->gpuSlug.isEmpty())
-        run->gpuSlug = slugify(run->gpuProduct);
+        run->gpuSlug = internUtf8(slugify(run->gpuProduct).toStdString());
     if (r.failed())
         return nullptr;
 
-    // The document as loaded, compact: from its own text when we have it (cheaper than dumping the tree).
-    run->raw = sourceText.empty() ? dumpDocument() : minifyJson(sourceText);
-    internStrings(*run);
     run->finalize();
     return run;
 }
 
-} // namespace
-
 RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out)
 {
-    return runFromDocument(document, file, pointer, out, std::string_view());
-}
-
-RunPtr runFromDocument(
-    const json& document, const QString& file, const QString& pointer, Diagnostics& out, std::string_view sourceText)
-{
-    return extractRun<JsonPtr>(&document, file, pointer, out, sourceText,
-        [&document]() { return document.dump(-1, ' ', false, json::error_handler_t::replace); });
-}
-
-RunPtr runFromTape(const JsonTape& tape, const QString& file, const QString& pointer, Diagnostics& out)
-{
-    return extractRun<TapeRef>(TapeRef { &tape, 0 }, file, pointer, out, tape.text(), {});
+    std::string text = document.dump(-1, ' ', false, json::error_handler_t::replace);
+    Element root;
+    if (const auto error = jsondom::parse(text, false, 64, root)) {
+        out.append(
+            makeError(file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(error))));
+        return nullptr;
+    }
+    std::shared_ptr<Run> run = extractRun(root, file, pointer, out, false); // nlohmann's objects have unique keys
+    if (run)
+        run->raw = RawText(std::move(text));
+    return run;
 }
 
 } // namespace kix

@@ -2,14 +2,19 @@
 
 #include "model/documentparser.h"
 
-#include <QDirIterator>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QSet>
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
+
+#include <dirent.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -17,18 +22,62 @@
 
 namespace kix {
 
+namespace {
+
+bool isRunFileName(const char* name)
+{
+    const char* dot = std::strrchr(name, '.');
+    if (!dot)
+        return false;
+    for (const char* suffix : { ".json", ".jsonl", ".ndjson", ".csv" }) {
+        if (strcasecmp(dot, suffix) == 0)
+            return true;
+    }
+    return false;
+}
+
+// The run files under a folder, recursively; hidden entries and links to folders are skipped (as QDirIterator
+// does by default), and no per-entry stat is needed when the file system reports entry types.
+void findRunFiles(const QByteArray& folder, QStringList& found)
+{
+    DIR* dir = ::opendir(folder.constData());
+    if (!dir)
+        return;
+    while (const dirent* entry = ::readdir(dir)) {
+        if (entry->d_name[0] == '.')
+            continue;
+        const QByteArray path = folder + '/' + entry->d_name;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN || type == DT_LNK) {
+            struct stat info
+            {
+            };
+            if (::stat(path.constData(), &info) != 0)
+                continue;
+            type = S_ISDIR(info.st_mode) ? (entry->d_type == DT_LNK ? DT_LNK : DT_DIR)
+                                         : (S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN);
+        }
+        if (type == DT_DIR)
+            findRunFiles(path, found);
+        else if (type == DT_REG && isRunFileName(entry->d_name))
+            found.append(QFile::decodeName(path));
+    }
+    ::closedir(dir);
+}
+
+} // namespace
+
 QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
 {
-    static const QStringList patterns
-        = { QStringLiteral("*.json"), QStringLiteral("*.jsonl"), QStringLiteral("*.ndjson"), QStringLiteral("*.csv") };
     QStringList files;
     for (const QString& path : paths) {
         const QFileInfo info(path);
         if (info.isDir()) {
             QStringList found;
-            QDirIterator it(path, patterns, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext())
-                found.append(it.next());
+            QByteArray folder = QFile::encodeName(path);
+            while (folder.size() > 1 && folder.endsWith('/'))
+                folder.chop(1);
+            findRunFiles(folder, found);
             std::sort(found.begin(), found.end());
             files += found;
         } else if (info.exists()) {
@@ -87,35 +136,58 @@ LoadResult loadPaths(
     const QStringList files = expandPaths(paths, &result.diagnostics);
     const int total = files.size();
     std::atomic<int> done { 0 };
-    auto parseOne = [&](const QString& file) -> ParseResult {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return {};
-        ParseResult parsed = parseFile(file);
-        const int n = done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (progress)
-            progress(n, total);
-        return parsed;
-    };
-    // Parsing is the cost: spread files over all cores, then merge in file order.
+    // Files are parsed in batches (fewer tasks and result lists), spread over all cores, then merged in order.
     // One file (a big .jsonl bundle, say) parses its own chunks in parallel: call it here, not from a pool thread.
-    const QList<ParseResult> parsed = files.size() == 1
-        ? QList<ParseResult> { parseOne(files.first()) }
-        : QtConcurrent::blockingMapped<QList<ParseResult>>(files, parseOne);
+    struct Batch
+    {
+        int first;
+        int count;
+    };
+    struct BatchResult
+    {
+        ParseResult parsed;
+        int refused = 0;
+    };
+    const int batchSize = std::clamp(total / (8 * std::max(1, QThreadPool::globalInstance()->maxThreadCount())), 1, 64);
+    QVector<Batch> batches;
+    for (int i = 0; i < total; i += batchSize)
+        batches.append({ i, std::min(batchSize, total - i) });
+    auto parseBatch = [&](const Batch& batch) -> BatchResult {
+        BatchResult out;
+        for (int i = batch.first; i < batch.first + batch.count; ++i) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return out;
+            const qsizetype before = out.parsed.diagnostics.size();
+            parseFileInto(files[i], {}, out.parsed);
+            for (qsizetype d = before; d < out.parsed.diagnostics.size(); ++d) {
+                if (out.parsed.diagnostics[d].isError()) {
+                    ++out.refused;
+                    break;
+                }
+            }
+            const int n = done.fetch_add(1, std::memory_order_relaxed) + 1;
+            if (progress)
+                progress(n, total);
+        }
+        return out;
+    };
+    const QList<BatchResult> parsed = batches.size() == 1
+        ? QList<BatchResult> { parseBatch(batches.first()) }
+        : QtConcurrent::blockingMapped<QList<BatchResult>>(batches, parseBatch);
     if (cancel && cancel->load()) {
         result.cancelled = true;
         return result;
     }
     QSet<QByteArray> seen;
-    int runCount = 0;
-    for (const ParseResult& p : parsed)
-        runCount += p.runs.size();
+    qsizetype runCount = 0;
+    for (const BatchResult& p : parsed)
+        runCount += p.parsed.runs.size();
     result.runs.reserve(runCount);
     seen.reserve(runCount);
-    for (const ParseResult& p : parsed) {
-        result.diagnostics += p.diagnostics;
-        if (p.hasErrors())
-            ++result.refusedFiles;
-        result.runs += removeDuplicates(p.runs, seen, result.diagnostics, &result.duplicates);
+    for (const BatchResult& p : parsed) {
+        result.diagnostics += p.parsed.diagnostics;
+        result.refusedFiles += p.refused;
+        result.runs += removeDuplicates(p.parsed.runs, seen, result.diagnostics, &result.duplicates);
     }
     result.files = total;
     return result;

@@ -1,0 +1,154 @@
+// The text fields of a run: workload slugs, times, digests, units.
+#include "model/runfields.h"
+
+#include "model/stringpool.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QStringList>
+
+#include <cmath>
+
+namespace kix {
+
+void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QString& dtype)
+{
+    static const QStringList dtypes = { QStringLiteral("fp32"), QStringLiteral("fp16"), QStringLiteral("bf16"),
+        QStringLiteral("fp64"), QStringLiteral("fp8"), QStringLiteral("int8"), QStringLiteral("tf32"),
+        QStringLiteral("float32"), QStringLiteral("float16"), QStringLiteral("bfloat16") };
+    params.clear();
+    dtype.clear();
+    if (slug.isEmpty())
+        return;
+    const QStringList parts = slug.split(QLatin1Char('-'), Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        if (dtypes.contains(part)) {
+            dtype = part;
+            continue;
+        }
+        // key = leading letters and underscores, value = the rest ("channels_per_group4").
+        int split = 0;
+        while (split < part.size() && (part.at(split).isLetter() || part.at(split) == QLatin1Char('_')))
+            ++split;
+        WorkloadParam p;
+        if (split == 0) { // a bare value ("llama_2_7b" starts with a letter, "7b" does not)
+            p.key = QStringLiteral("value");
+            p.value = part;
+        } else if (split == part.size()) { // a bare word: a flag such as "causal"
+            p.key = part;
+        } else {
+            p.key = part.left(split);
+            p.value = part.mid(split);
+        }
+        bool ok = false;
+        const double n = p.value.toDouble(&ok);
+        if (ok && std::isfinite(n))
+            p.number = n;
+        params.append(p);
+    }
+}
+
+void setWorkload(std::string_view slug, Run& run)
+{
+    struct Parsed
+    {
+        QVector<WorkloadParam> params;
+        QString dtype;
+    };
+    thread_local QHash<QByteArray, Parsed> cache;
+    const QByteArray key = QByteArray::fromRawData(slug.data(), qsizetype(slug.size()));
+    auto it = cache.constFind(key);
+    if (it == cache.cend()) {
+        if (cache.size() >= (1 << 14))
+            cache.clear();
+        Parsed parsed;
+        parseWorkloadSlug(run.workloadSlug, parsed.params, parsed.dtype);
+        for (WorkloadParam& p : parsed.params) {
+            p.key = internUtf8(p.key.toStdString());
+            p.value = internUtf8(p.value.toStdString());
+        }
+        parsed.dtype = internUtf8(parsed.dtype.toStdString());
+        it = cache.insert(QByteArray(slug.data(), qsizetype(slug.size())), parsed);
+    }
+    run.workload = it->params;
+    run.dtype = it->dtype;
+}
+
+QDateTime parseTime(std::string_view t)
+{
+    auto digits = [&](std::size_t at, std::size_t n, int& value) {
+        value = 0;
+        for (std::size_t i = at; i < at + n; ++i) {
+            if (i >= t.size() || t[i] < '0' || t[i] > '9')
+                return false;
+            value = value * 10 + (t[i] - '0');
+        }
+        return true;
+    };
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0, ms = 0;
+    const bool basic = t.size() >= 20 && digits(0, 4, y) && t[4] == '-' && digits(5, 2, mo) && t[7] == '-'
+        && digits(8, 2, d) && t[10] == 'T' && digits(11, 2, h) && t[13] == ':' && digits(14, 2, mi) && t[16] == ':'
+        && digits(17, 2, sec);
+    std::size_t at = 19;
+    bool fast = basic;
+    if (fast && t[at] == '.') { // milliseconds
+        fast = digits(20, 3, ms);
+        at = 23;
+    }
+    fast = fast && at + 1 == t.size() && t[at] == 'Z';
+    if (fast) {
+        const QDate date(y, mo, d);
+        const QTime time(h, mi, sec, ms);
+        if (date.isValid() && time.isValid())
+            return QDateTime(date, time, Qt::UTC);
+    }
+    QDateTime parsed = QDateTime::fromString(QString::fromUtf8(t.data(), qsizetype(t.size())), Qt::ISODateWithMs);
+    return parsed.isValid() ? parsed.toUTC() : parsed;
+}
+
+double toNs(double value, const QString& unit, bool* known)
+{
+    *known = true;
+    if (unit == QLatin1String("ns"))
+        return value;
+    if (unit == QLatin1String("us") || unit == QStringLiteral("µs"))
+        return value * 1e3;
+    if (unit == QLatin1String("ms"))
+        return value * 1e6;
+    if (unit == QLatin1String("s"))
+        return value * 1e9;
+    *known = false;
+    return value;
+}
+
+QString slugify(const QString& text)
+{
+    QString out;
+    bool dash = false;
+    for (const QChar c : text.toLower()) {
+        if (c.isLetterOrNumber()) {
+            out += c;
+            dash = false;
+        } else if (!dash && !out.isEmpty()) {
+            out += QLatin1Char('-');
+            dash = true;
+        }
+    }
+    while (out.endsWith(QLatin1Char('-')))
+        out.chop(1);
+    return out;
+}
+
+bool isDigest(const QString& d)
+{
+    if (!d.startsWith(QLatin1String("sha256:")) || d.size() != 7 + 64)
+        return false;
+    for (int i = 7; i < d.size(); ++i) {
+        const QChar c = d.at(i);
+        if (!((c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f'))))
+            return false;
+    }
+    return true;
+}
+
+} // namespace kix
