@@ -1,5 +1,6 @@
 #include "model/documentparser.h"
 
+#include "model/interop/interop.h"
 #include "model/jsonreader.h"
 #include "model/jsontape.h"
 #include "model/ligercsv.h"
@@ -259,6 +260,10 @@ ParseResult parseText(const QByteArray& input, const QString& file, const ParseL
         parseJsonLines(begin, end, file, limits, result, mapped);
         return result;
     }
+
+    // Hook: other tools' results (nvbench, Google Benchmark, pytest-benchmark JSON), recognised by content.
+    if (interop::mayBeForeign(begin, end) && interop::parseForeign(begin, end, file, limits.maxDepth, result))
+        return result;
 
     const std::string_view text(begin, static_cast<size_t>(end - begin));
     {

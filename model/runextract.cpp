@@ -187,6 +187,14 @@ void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QStr
             dtype = part;
             continue;
         }
+        if (const qsizetype eq = part.indexOf(QLatin1Char('=')); eq > 0) { // "T=I32": values that start with a letter
+            WorkloadParam p { part.left(eq), part.mid(eq + 1) };
+            bool ok = false;
+            const double n = p.value.toDouble(&ok);
+            p.number = ok && std::isfinite(n) ? n : p.number;
+            params.append(p);
+            continue;
+        }
         // key = leading letters and underscores, value = the rest ("channels_per_group4").
         int split = 0;
         while (split < part.size() && (part.at(split).isLetter() || part.at(split) == QLatin1Char('_')))
@@ -242,8 +250,11 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
     const QString kind = r.string(runObject, "kind", runPointer);
     if (kind != QLatin1String("BenchmarkRun")) {
         r.error(runPointer + QStringLiteral("/kind"),
-            kind.isEmpty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")
-                           : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun").arg(kind));
+            kind.isEmpty()
+                ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix "
+                                 "reads kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, "
+                                 "and Liger-Kernel CSV)")
+                : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun").arg(kind));
         return nullptr;
     }
     run->apiVersion = r.string(runObject, "apiVersion", runPointer);
@@ -317,6 +328,12 @@ RunPtr extractRun(V document, const QString& file, const QString& pointer, Diagn
         const double v = r.number(latencyNs, stat, latencyPointer, true);
         if (!std::isnan(v))
             run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
+    }
+    // A run whose primary statistic is not a median (nvbench reports a mean) has that as its headline.
+    if (const QString primary = r.string(timing, "primaryStatistic", timingPointer);
+        std::isnan(run->median) && primary == QLatin1String("mean")) {
+        run->median = r.number(latencyNs, "mean", latencyPointer, true);
+        run->headlineStatistic = primary;
     }
     if (const V samples = memberOf(timing, "samplesNs")) {
         const QString samplesPointer = timingPointer + QStringLiteral("/samplesNs");
