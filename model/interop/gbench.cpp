@@ -207,7 +207,7 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         RunParts parts;
         parts.kernel = slugValue(family);
         parts.pass = "real_time";
-        parts.provider = "gbench";
+        parts.provider = providerFromFile(file, "gbench");
         parts.gpuSlug = liger::slugify("cpu " + host);
         parts.workloadSlug = workloadSlug(params, dtype);
         parts.timestamp = timestamp;

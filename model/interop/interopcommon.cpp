@@ -3,6 +3,8 @@
 #include "model/jsonreader.h"
 #include "model/ligernaming.h"
 
+#include <QFileInfo>
+
 #include <cmath>
 #include <cstdlib>
 
@@ -131,6 +133,12 @@ std::optional<double> asNumber(const json& value)
 std::string toStd(const QString& s)
 {
     return s.toStdString();
+}
+
+std::string providerFromFile(const QString& file, const char* fallback)
+{
+    const QString base = QFileInfo(file).completeBaseName();
+    return base.isEmpty() ? std::string(fallback) : slugValue(base.toStdString());
 }
 
 std::string slugValue(const std::string& value)

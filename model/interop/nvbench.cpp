@@ -162,8 +162,7 @@ ImportResult importNvbench(const json& value, const QString& file)
                     const QString ap = join(join(stp, "axis_values"), a);
                     const json& av = (*axisValues)[a];
                     const json* axisName = av.is_object() ? schema.require(av, "name", ap, Kind::String) : nullptr;
-                    const json* axisValue
-                        = av.is_object() ? schema.require(av, "value", ap, Kind::Scalar) : nullptr;
+                    const json* axisValue = av.is_object() ? schema.require(av, "value", ap, Kind::Scalar) : nullptr;
                     if (!av.is_object())
                         schema.error(ap, QStringLiteral("expected an axis value object, found %1").arg(typeName(av)));
                     if (!axisName || !axisValue)
@@ -179,7 +178,7 @@ ImportResult importNvbench(const json& value, const QString& file)
             RunParts parts;
             parts.kernel = slugValue(benchName);
             parts.pass = "cold_gpu";
-            parts.provider = "nvbench";
+            parts.provider = providerFromFile(file, "nvbench");
             parts.gpuSlug = liger::slugify(device->second.name);
             parts.workloadSlug = workloadSlug(params, {});
             parts.timestamp = "src-" + source;

@@ -125,7 +125,7 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
         const std::string kernel = testName.substr(0, testName.find('['));
         std::vector<std::pair<std::string, std::string>> workloadParams;
         std::string dtype;
-        std::string provider = "pytest";
+        std::string provider = providerFromFile(file, "pytest");
         json workload = { { "test", b.value("fullname", testName) } };
         if (params) {
             for (auto it = params->begin(); it != params->end(); ++it) {
