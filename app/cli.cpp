@@ -1,7 +1,6 @@
 #include "app/cli.h"
 
-#include "model/documentparser.h"
-#include "model/ligercsv.h"
+#include "model/importwriter.h"
 #include "model/runfilter.h"
 #include "model/runloader.h"
 #include "model/runwriter.h"
@@ -196,55 +195,45 @@ int exportCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     return errorCount(result.diagnostics) > 0 ? 1 : 0;
 }
 
-int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& err)
+int importCommand(const QStringList& args, QTextStream& out, QTextStream& err, const QString& name)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Turns a Liger-Kernel all_benchmark_data.csv into kernelindex runs: a folder of .json "
-                       "files, or one .jsonl file."));
-    parser.addPositionalArgument(QStringLiteral("CSV"), QStringLiteral("The Liger benchmark CSV."));
+        QStringLiteral("Turns other tools' results into kernelindex runs: a folder of .json files, or one .jsonl "
+                       "file. Reads nvbench JSON, Google Benchmark JSON, pytest-benchmark JSON and Liger-Kernel's "
+                       "benchmark CSV (recognised by content), and kernelindex files."));
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"), QStringLiteral("Files or folders."), QStringLiteral("FILE..."));
     parser.addOption(
         { QStringLiteral("out"), QStringLiteral("A folder, or a .jsonl file."), QStringLiteral("DIR|FILE") });
     int code = 0;
-    if (!parseArgs(parser, QStringLiteral("import-liger"), args, err, &code))
+    if (!parseArgs(parser, name, args, err, &code))
         return code;
     const QString target = parser.value(QStringLiteral("out"));
-    if (parser.positionalArguments().size() != 1 || target.isEmpty()) {
-        err << "kix import-liger: needs one CSV and --out DIR|FILE.jsonl\n";
+    if (parser.positionalArguments().isEmpty() || target.isEmpty()) {
+        err << "kix " << name << ": needs FILE... and --out DIR|FILE.jsonl\n";
         return 2;
     }
-    const QString csv = parser.positionalArguments().first();
-    QFile f(csv);
-    if (!f.open(QIODevice::ReadOnly)) {
-        err << csv << ": error: /: cannot open: " << f.errorString() << "\n";
+    // Through the loader, so that exactly what kix would load is written.
+    const LoadResult result = loadPaths(parser.positionalArguments());
+    printDiagnostics(result.diagnostics, err);
+    QString error;
+    if (!writeImportedRuns(result.runs, target, &error)) {
+        err << "kix " << name << ": " << error << "\n";
         return 1;
     }
-    // Through the model, so that exactly what kix would load is written.
-    const ParseResult parsed = parseBytes(f.readAll(), csv);
-    printDiagnostics(parsed.diagnostics, err);
-    QString error;
-    if (target.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive)) {
-        if (!writeRuns(parsed.runs, target, ExportFormat::JsonLines, &error)) {
-            err << "kix import-liger: " << error << "\n";
-            return 1;
-        }
-    } else {
-        if (!QDir().mkpath(target)) {
-            err << "kix import-liger: " << target << ": cannot create the folder\n";
-            return 1;
-        }
-        for (const RunPtr& run : parsed.runs) {
-            QString name = run->externalId;
-            name.replace(QLatin1Char('/'), QLatin1Char('_'));
-            const QByteArray doc = QByteArray::fromStdString(nlohmann::json::parse(run->raw).dump(2)) + '\n';
-            if (!writeFileAtomically(QDir(target).filePath(name + QStringLiteral(".json")), doc, &error)) {
-                err << "kix import-liger: " << error << "\n";
-                return 1;
-            }
-        }
-    }
-    out << "imported " << parsed.runs.size() << " runs from " << csv << " into " << target << "\n";
-    return errorCount(parsed.diagnostics) > 0 ? 1 : 0;
+    out << "imported " << result.runs.size() << " runs from " << result.files << " files into " << target << "\n";
+    return errorCount(result.diagnostics) > 0 ? 1 : 0;
+}
+
+int importCommand(const QStringList& args, QTextStream& out, QTextStream& err)
+{
+    return importCommand(args, out, err, QStringLiteral("import"));
+}
+
+int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& err)
+{
+    return importCommand(args, out, err, QStringLiteral("import-liger"));
 }
 
 int summaryCommand(const QStringList& paths, QTextStream& out, QTextStream& err)

@@ -111,6 +111,27 @@ std::vector<long double> exactUCounts(int m, int n)
 
 } // namespace
 
+QString nvbenchStatus(double referenceTime, double candidateTime, double referenceNoise, double candidateNoise)
+{
+    // The smaller of the two noises; one side's when only one records it.
+    double noise = std::nan("");
+    if (std::isfinite(referenceNoise) && std::isfinite(candidateNoise))
+        noise = std::min(referenceNoise, candidateNoise);
+    else
+        noise = std::isfinite(referenceNoise) ? referenceNoise : candidateNoise;
+    if (!(noise > 0))
+        return QStringLiteral("unknown");
+    const double diff = candidateTime - referenceTime;
+    if (std::abs(diff / referenceTime) <= noise)
+        return QStringLiteral("same");
+    return diff < 0 ? QStringLiteral("faster") : QStringLiteral("slower");
+}
+
+double relativeNoise(const Run& run)
+{
+    return measurementOf(run, QStringLiteral("latency_noise"));
+}
+
 double mannWhitneyTwoSidedP(const std::vector<double>& a, const std::vector<double>& b)
 {
     if (a.empty() || b.empty())
@@ -156,22 +177,11 @@ FamilyComparison compareNvbench(const RunList& reference, const RunList& candida
         p.name = ref->title;
         p.referenceTime = ref->median;
         p.candidateTime = cmp->median;
-        p.referenceNoise = measurementOf(*ref, QStringLiteral("latency_noise"));
-        p.candidateNoise = measurementOf(*cmp, QStringLiteral("latency_noise"));
+        p.referenceNoise = relativeNoise(*ref);
+        p.candidateNoise = relativeNoise(*cmp);
         p.diff = p.candidateTime - p.referenceTime;
         p.fracDiff = p.diff / p.referenceTime;
-        // The smaller of the two noises; one side's when only one records it.
-        double noise = std::nan("");
-        if (std::isfinite(p.referenceNoise) && std::isfinite(p.candidateNoise))
-            noise = std::min(p.referenceNoise, p.candidateNoise);
-        else
-            noise = std::isfinite(p.referenceNoise) ? p.referenceNoise : p.candidateNoise;
-        if (!(noise > 0) && !std::isinf(noise))
-            p.status = QStringLiteral("unknown");
-        else if (std::abs(p.fracDiff) <= noise)
-            p.status = QStringLiteral("same");
-        else
-            p.status = p.diff < 0 ? QStringLiteral("faster") : QStringLiteral("slower");
+        p.status = nvbenchStatus(p.referenceTime, p.candidateTime, p.referenceNoise, p.candidateNoise);
         p.warnings = assessComparability(*ref, *cmp).warnings;
         c.pairs.append(p);
     });

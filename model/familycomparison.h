@@ -62,6 +62,13 @@ std::optional<FamilyComparison> compareFamilyFiles(const RunList& runs, double a
 FamilyComparison compareNvbench(const RunList& reference, const RunList& candidate);
 FamilyComparison compareGbench(const RunList& reference, const RunList& candidate, double alpha = 0.05);
 
+// nvbench_compare.py's status of a candidate time against a reference time (any unit) given their relative standard
+// deviations (NaN when absent): "same", "faster", "slower", or "unknown" when neither has a noise. Shared with the
+// general comparison (decideVerdict), so that the window's speed-up verdicts of nvbench pairs are nvbench's.
+QString nvbenchStatus(double referenceTime, double candidateTime, double referenceNoise, double candidateNoise);
+// The relative standard deviation an nvbench run carries (measurement latency_noise); NaN when none.
+double relativeNoise(const Run& run);
+
 // Two-sided Mann-Whitney U p-value as scipy.stats.mannwhitneyu(x, y, alternative="two-sided") with its default
 // method: exact when there are no ties and a sample has at most 8 values, else asymptotic. NaN when a side is empty.
 double mannWhitneyTwoSidedP(const std::vector<double>& a, const std::vector<double>& b);

@@ -1,6 +1,7 @@
 #include "ui/comparecli.h"
 
 #include "model/comparisonreport.h"
+#include "model/familycomparison.h"
 #include "ui/clisupport.h"
 
 namespace kix {
@@ -8,10 +9,11 @@ namespace kix {
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Compare runs with a baseline: baseline median / median per workload, a verdict per pair "
-                       "(Mann-Whitney U where both runs carry samples, else p20-p80 overlap), the geometric mean "
-                       "per provider, and every comparability warning."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Compare runs with a baseline: baseline median / median per workload, a verdict per pair "
+        "(Mann-Whitney U where both runs carry samples, else p20-p80 overlap), the geometric mean "
+        "per provider, and every comparability warning. Two nvbench files, or two Google Benchmark files, are "
+        "compared as nvbench_compare.py and compare.py do."));
     parser.addPositionalArgument(
         QStringLiteral("PATH"), QStringLiteral("Run files or folders."), QStringLiteral("PATH..."));
     const QCommandLineOption filter(
@@ -42,6 +44,14 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 
     bool refused = false;
     const RunList runs = CliSupport::loadRuns(parser.positionalArguments(), parser.value(filter), err, &refused);
+    // Two files of nvbench or of Google Benchmark: compared as that tool compares them (model/familycomparison.h).
+    if (const auto family = parser.isSet(baseline) ? std::nullopt : compareFamilyFiles(runs, a)) {
+        out << QString::fromUtf8(fmt == QLatin1String("json") ? familyComparisonToJson(*family)
+                : fmt == QLatin1String("csv")                 ? familyComparisonToCsv(*family)
+                                                              : familyComparisonToTable(*family));
+        out.flush();
+        return family->pairs.isEmpty() || refused ? 1 : 0;
+    }
     Baseline base;
     QString error;
     if (!CliSupport::baselineFromOption(parser.value(baseline), runs, &base, &error)) {

@@ -126,7 +126,7 @@ void DetailsPane::setRun(const RunPtr& run)
     field(s, QStringLiteral("dtype"), r.dtype);
 
     s = section(m_fields, r.isLatency() ? QStringLiteral("Latency") : QStringLiteral("Memory"));
-    field(s, QStringLiteral("median"),
+    field(s, r.headlineStatistic,
         formatValue(r, r.median) + QStringLiteral("  (") + number(r.median, r.unit) + QLatin1Char(')'));
     field(s, QStringLiteral("p20"), number(r.p20, r.unit));
     field(s, QStringLiteral("p80"), number(r.p80, r.unit));

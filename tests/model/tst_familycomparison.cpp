@@ -1,5 +1,6 @@
 // Two files of one tool compared in that tool's terms. The expected ratios, verdicts and p-values are worked out by
 // hand from the fixtures in tests/data/interop/ (see the comments next to each number).
+#include "model/comparison.h"
 #include "model/familycomparison.h"
 #include "model/runloader.h"
 
@@ -35,6 +36,7 @@ private slots:
     void exactUTest();
     void nvbenchLikeNvbenchCompare();
     void gbenchLikeComparePy();
+    void generalComparisonUsesNvbenchRule();
     void onlyTwoFilesOfOneFamily();
     void reports();
 };
@@ -136,6 +138,30 @@ void TestFamilyComparison::gbenchLikeComparePy()
     QVERIFY(qFuzzyCompare(fill->timeChange, 10.0 / 14));
     QVERIFY(std::abs(fill->timePValue - 0.000412295) < 1e-9);
     QCOMPARE(fill->cpuPValue, 1.0);
+}
+
+void TestFamilyComparison::generalComparisonUsesNvbenchRule()
+{
+    // The window's speed-up (compareRuns) with the reference file's provider as the baseline: same pairs, same
+    // verdicts, ratio = baseline / run.
+    const LoadResult loaded
+        = loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")), dataPath(QStringLiteral("nvbench_cmp.json")) });
+    const Comparison c = compareRuns(loaded.runs, Baseline::ofProvider(QStringLiteral("nvbench_ref")));
+    QCOMPARE(c.pairs.size(), 4);
+    QHash<QString, ComparisonPair> byTitle;
+    for (const ComparisonPair& p : c.pairs) {
+        // the skipped pair has no time: nothing decides it
+        QCOMPARE(p.method,
+            p.run->status == QLatin1String("skipped") ? VerdictMethod::NoSpread : VerdictMethod::NvbenchNoise);
+        byTitle.insert(p.run->title, p);
+    }
+    const ComparisonPair same = byTitle.value(QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^20"));
+    QCOMPARE(same.verdict, Verdict::Same);
+    QVERIFY(qFuzzyCompare(same.ratio, 10000.0 / 10100));
+    const ComparisonPair faster = byTitle.value(QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^24"));
+    QCOMPARE(faster.verdict, Verdict::Faster);
+    QVERIFY(qFuzzyCompare(faster.ratio, 100000.0 / 90000));
+    QCOMPARE(byTitle.value(QStringLiteral("copy · Device=0 T=F64 Elements{io}=2^20")).verdict, Verdict::Slower);
 }
 
 void TestFamilyComparison::onlyTwoFilesOfOneFamily()

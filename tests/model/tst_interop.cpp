@@ -5,6 +5,7 @@
 #include "model/documentparser.h"
 #include "model/interop/interop.h"
 #include "model/runloader.h"
+#include "model/runtablemodel.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -74,6 +75,7 @@ private slots:
     void sniffsByContent();
     void nvbenchStates();
     void nvbenchSkippedState();
+    void tableSaysTheHeadlineIsAMean();
     void gbenchRepetitionsAreSamples();
     void gbenchSingleRepetitionAndErrors();
     void pytestBenchmark();
@@ -153,6 +155,18 @@ void TestInterop::nvbenchSkippedState()
     QCOMPARE(run->status, QStringLiteral("skipped"));
     QCOMPARE(label(*run, QStringLiteral("skip_reason")), QStringLiteral("Not enough device memory."));
     QVERIFY(std::isnan(run->median));
+}
+
+void TestInterop::tableSaysTheHeadlineIsAMean()
+{
+    RunTableModel model;
+    model.setRuns(parseFile(dataPath(QStringLiteral("nvbench_ref.json"))).runs
+        + parseFile(dataPath(QStringLiteral("pytest_benchmark.json"))).runs);
+    const QString nvbench = model.index(0, RunTableModel::MedianColumn).data().toString();
+    QVERIFY2(nvbench.endsWith(QStringLiteral(" (mean)")), qPrintable(nvbench));
+    QVERIFY2(nvbench.startsWith(QStringLiteral("10")), qPrintable(nvbench)); // 10 us
+    const QString pytest = model.index(4, RunTableModel::MedianColumn).data().toString();
+    QVERIFY2(!pytest.contains(QLatin1Char('(')), qPrintable(pytest)); // a true median needs no note
 }
 
 void TestInterop::gbenchRepetitionsAreSamples()
