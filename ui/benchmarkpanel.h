@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/diagnostic.h"
 #include "model/run.h"
 
 #include <QDockWidget>
@@ -56,6 +57,8 @@ public slots:
 
 signals:
     void runsReady(const kix::RunList& runs);
+    // What the model said about a finished run's document: the errors of one it refused, and warnings.
+    void issuesFound(const kix::Diagnostics& diagnostics);
 
 private:
     void onProgress(int job, int index, int total, double fraction, const QString& label);
@@ -68,6 +71,7 @@ private:
     int m_job = 0;
     int m_done = 0;
     int m_failures = 0;
+    int m_refused = 0;
     QCheckBox* m_passes[3] = {};
     QCheckBox* m_dtypes[3] = {};
     QLineEdit* m_shape = nullptr;
@@ -85,7 +89,8 @@ private:
     QLabel* m_cudaNote = nullptr;
 };
 
-// Adds the panel (with its own runner) to the window's right dock area and View menu, wired to addRuns.
+// Adds the panel (with its own runner) to the window's right dock area and View menu, its runs wired to addRuns and
+// its issues to the Issues panel.
 BenchmarkPanel* installBenchmarkPanel(MainWindow& window);
 
 } // namespace kix

@@ -1,9 +1,12 @@
 // The Benchmark panel runs a tiny CPU benchmark offscreen, the run shows in the window's table, and a cancelled
 // job leaves no file behind.
+#include "engine/benchmarkrequest.h"
 #include "engine/benchmarkrunner.h"
 #include "model/documentparser.h"
 #include "model/runtablemodel.h"
 #include "ui/benchmarkpanel.h"
+#include "ui/diagnosticsmodel.h"
+#include "ui/issuespanel.h"
 #include "ui/mainwindow.h"
 #include "ui/runsession.h"
 
@@ -28,8 +31,10 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void formMakesSpecs();
     void badFormSaysWhy();
+    void sweepIsTheBenchGrammar();
     void emptyCudaListSaysWhy();
     void runShowsInTheTable();
+    void refusedDocumentReachesIssues();
     void cancelLeavesNothing();
 };
 
@@ -61,6 +66,46 @@ void TestBenchmarkPanel::formMakesSpecs()
     QCOMPARE(specs.last().channels, qint64(128));
     QCOMPARE(specs.last().pass, Pass::Full);
     QCOMPARE(specs.last().dtype, DType::BF16);
+}
+
+// The panel and `kix bench --sweep` share one grammar and one expansion (engine/benchmarkrequest.h).
+void TestBenchmarkPanel::sweepIsTheBenchGrammar()
+{
+    BenchmarkRunner runner;
+    BenchmarkPanel panel(&runner);
+    panel.passBox(1)->setChecked(false);
+    panel.passBox(2)->setChecked(false);
+    panel.dtypeBox(2)->setChecked(true);
+    panel.sweepEdit()->setText(QStringLiteral("32,64,...,256 hidden=8,16"));
+    QString error;
+    const QVector<BenchmarkSpec> specs = panel.specs(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    BenchmarkRequest request;
+    request.base = specs.first();
+    request.base.channels = 2048; // the form's shape
+    request.base.hidden = 512;
+    request.passes = { Pass::Forward };
+    request.dtypes = { DType::F32, DType::F16 };
+    QString message;
+    SweepAxis channels, hidden;
+    QVERIFY(parseSweepAxis(QStringLiteral("channels=32,64,...,256"), channels, message));
+    QVERIFY(parseSweepAxis(QStringLiteral("hidden=8,16"), hidden, message));
+    request.sweeps = { channels, hidden };
+    const QVector<BenchmarkSpec> expected = expandRequest(request);
+    QCOMPARE(specs.size(), 4 * 2 * 2); // channels × hidden × dtypes
+    QCOMPARE(specs.size(), expected.size());
+    for (int i = 0; i < specs.size(); ++i) {
+        QCOMPARE(specs[i].workloadSlug(), expected[i].workloadSlug());
+        QCOMPARE(specs[i].pass, expected[i].pass);
+    }
+
+    panel.sweepEdit()->setText(QStringLiteral("32,x"));
+    QVERIFY(panel.specs(&error).isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("'x' is not a positive integer")), qPrintable(error));
+    panel.sweepEdit()->setText(QStringLiteral("depth=1,2"));
+    QVERIFY(panel.specs(&error).isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("unknown key 'depth'")), qPrintable(error));
 }
 
 void TestBenchmarkPanel::badFormSaysWhy()
@@ -118,6 +163,41 @@ void TestBenchmarkPanel::runShowsInTheTable()
     QCOMPARE(inTable.size(), 1);
     QCOMPARE(inTable.first()->externalId, parsed.runs.first()->externalId);
     QVERIFY(panel->statusLabel()->text().startsWith(QStringLiteral("Done: 1 run(s)")));
+}
+
+// A document the engine wrote but the model refuses is an issue the user sees, not a run that silently vanishes.
+void TestBenchmarkPanel::refusedDocumentReachesIssues()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    BenchmarkPanel* panel = installBenchmarkPanel(window);
+    auto* runner = window.findChild<BenchmarkRunner*>();
+    QVERIFY(runner);
+    tinyForm(*panel, dir.path());
+    QSignalSpy started(runner, &BenchmarkRunner::started);
+    panel->runButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->runButton()->isEnabled(), 60000);
+    QCOMPARE(started.count(), 1);
+    const int job = started.first().at(0).toInt();
+    DiagnosticsModel* issues = window.session()->diagnostics();
+    const int before = issues->rowCount();
+    QCOMPARE(window.session()->model()->runs().size(), 1);
+
+    QSignalSpy found(panel, &BenchmarkPanel::issuesFound);
+    BenchmarkResult refused;
+    refused.status = BenchmarkResult::Status::Passed;
+    refused.document = nlohmann::json { { "apiVersion", "kernelindex/v1" }, { "run", { { "spec", 42 } } } };
+    refused.filePath = dir.filePath(QStringLiteral("refused.json"));
+    emit runner->resultReady(job, refused);
+
+    QCOMPARE(found.count(), 1);
+    const Diagnostics diagnostics = found.first().at(0).value<Diagnostics>();
+    QVERIFY(!diagnostics.isEmpty());
+    QVERIFY(diagnostics.first().isError());
+    QCOMPARE(diagnostics.first().file, refused.filePath);
+    QVERIFY(issues->rowCount() > before);
+    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("refused")));
+    QCOMPARE(window.session()->model()->runs().size(), 1); // nothing added
 }
 
 void TestBenchmarkPanel::cancelLeavesNothing()
