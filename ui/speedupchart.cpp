@@ -15,6 +15,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kix {
@@ -179,6 +180,10 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
                                           "p20–p80 overlap = ambiguous")
                                .arg(m_comparison.alpha);
     subtitles << QStringLiteral("speed-up = baseline median / run median; above 1× the run is faster") << method;
+    if (std::any_of(m_comparison.pairs.cbegin(), m_comparison.pairs.cend(),
+            [](const ComparisonPair& p) { return p.method == VerdictMethod::NvbenchNoise; }))
+        subtitles << QStringLiteral("nvbench pairs: headline = mean cold GPU time; same when |%diff| ≤ the smaller "
+                                    "relative stdev (nvbench_compare)");
     if (dropped > 0)
         subtitles << QStringLiteral("%1 pair(s) beyond %2 workloads / %3 sets not drawn")
                          .arg(dropped)

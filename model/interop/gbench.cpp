@@ -217,7 +217,7 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         parts.status = status;
         parts.workload = workload;
         parts.implementation = { { "tool", "gbench" }, { "benchmark", instance.runName },
-            { "executable", software.value("executable", std::string()) } };
+            { "executable", software.value("executable", std::string()) }, { "provider", parts.provider } };
         parts.protocol = protocol;
         parts.environment = environment;
         parts.sourceNative = { { "source", "google-benchmark" }, { "name", instance.runName } };

@@ -185,7 +185,8 @@ ImportResult importNvbench(const json& value, const QString& file)
             parts.title = benchName + " · " + stateName->get<std::string>();
             parts.sourceNative = { { "source", "nvbench" }, { "state", stateName->get<std::string>() } };
             parts.workload = workload;
-            parts.implementation = { { "tool", "nvbench" }, { "benchmark", benchName } };
+            parts.implementation
+                = { { "tool", "nvbench" }, { "benchmark", benchName }, { "provider", parts.provider } };
             parts.protocol = protocol;
             parts.environment = device->second.environment;
 

@@ -160,6 +160,9 @@ void TestFamilyComparison::generalComparisonUsesNvbenchRule()
     QVERIFY(qFuzzyCompare(same.ratio, 10000.0 / 10100));
     const ComparisonPair faster = byTitle.value(QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^24"));
     QCOMPARE(faster.verdict, Verdict::Faster);
+    // one file per build: the two files' runs are different implementations of the same workload
+    QVERIFY(faster.run->implementationDigest != faster.baseline->implementationDigest);
+    QCOMPARE(faster.run->workloadDigest, faster.baseline->workloadDigest);
     QVERIFY(qFuzzyCompare(faster.ratio, 100000.0 / 90000));
     QCOMPARE(byTitle.value(QStringLiteral("copy · Device=0 T=F64 Elements{io}=2^20")).verdict, Verdict::Slower);
 }
