@@ -20,8 +20,6 @@ enum class Format { Unknown, Nvbench, GoogleBenchmark, PytestBenchmark };
 QString formatName(Format format);
 // The protocol family the runs of a format get ("nvbench_cold", "gbench", "pytest_benchmark").
 QString familyOf(Format format);
-// The sentence that says what kix reads, for a JSON file it does not recognise.
-QString knownFormatsSentence();
 
 // Decides by content, never by file name: the top-level keys and the shape of the first benchmark entry. A file
 // that breaks its format's schema is still recognised when its top level says which format it means to be.

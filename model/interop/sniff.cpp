@@ -39,12 +39,6 @@ QString familyOf(Format format)
     return {};
 }
 
-QString knownFormatsSentence()
-{
-    return QStringLiteral("kix reads kernelindex documents ({run, protocol, environment} or a BenchmarkRun), nvbench "
-                          "JSON, Google Benchmark JSON, pytest-benchmark JSON and Liger-Kernel benchmark CSV");
-}
-
 namespace {
 
 bool has(const json& object, const char* key)
