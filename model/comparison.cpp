@@ -1,5 +1,6 @@
 #include "model/comparison.h"
 
+#include "model/familycomparison.h"
 #include "model/workload.h"
 
 #include <QHash>
@@ -33,6 +34,8 @@ QString verdictMethodName(VerdictMethod method)
         return QStringLiteral("mann-whitney");
     case VerdictMethod::Intervals:
         return QStringLiteral("p20-p80");
+    case VerdictMethod::NvbenchNoise:
+        return QStringLiteral("nvbench-noise");
     case VerdictMethod::NoSpread:
         break;
     }
@@ -163,6 +166,16 @@ void decideVerdictCore(const Run& b, const Run& r, double alpha, ComparisonPair&
         else
             pair.verdict = Verdict::Same;
         return;
+    }
+    if (b.protocolFamily == QLatin1String("nvbench_cold") && r.protocolFamily == b.protocolFamily) {
+        const QString status = nvbenchStatus(b.median, r.median, relativeNoise(b), relativeNoise(r));
+        if (status != QLatin1String("unknown")) {
+            pair.method = VerdictMethod::NvbenchNoise;
+            pair.verdict = status == QLatin1String("same") ? Verdict::Same
+                : status == QLatin1String("faster")        ? Verdict::Faster
+                                                           : Verdict::Slower;
+            return;
+        }
     }
     double blo, bhi, rlo, rhi;
     if (!interval(b, blo, bhi) || !interval(r, rlo, rhi)) {

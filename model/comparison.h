@@ -22,8 +22,9 @@ enum class VerdictMethod {
     MannWhitney, // both runs carry raw samples
     Intervals, // p20-p80 intervals
     NoSpread, // a run lacks p20/p80 and samples: nothing can be decided
+    NvbenchNoise, // two nvbench runs: nvbench_compare's rule, |%diff| against the smaller relative stdev
 };
-QString verdictMethodName(VerdictMethod method); // "mann-whitney", "p20-p80", "no-spread"
+QString verdictMethodName(VerdictMethod method); // "mann-whitney", "p20-p80", "no-spread", "nvbench-noise"
 
 // The baseline: either the first provider of a preference list that a workload has (the default list is
 // huggingface, torch), or one run that every other run is compared with.

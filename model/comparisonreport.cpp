@@ -32,7 +32,8 @@ Json runJson(const Run& run)
     j["externalId"] = run.externalId.toStdString();
     j["provider"] = run.provider.toStdString();
     j["gpu"] = run.gpuDisplayName().toStdString();
-    j["medianNs"] = number(run.median);
+    j["medianNs"] = number(run.median); // the headline: a mean for nvbench runs, as headlineStatistic says
+    j["headlineStatistic"] = run.headlineStatistic.toStdString();
     j["p20Ns"] = number(run.p20);
     j["p80Ns"] = number(run.p80);
     j["samples"] = run.samples.size();

@@ -1,5 +1,6 @@
 #include "model/documentparser.h"
 
+#include "model/interop/interop.h"
 #include "model/jsondom.h"
 #include "model/jsonreader.h"
 #include "model/ligercsv.h"
@@ -85,7 +86,8 @@ void refuseForeignDocument(Element document, const QString& file, const QString&
                 .arg(jsondom::typeName(document))));
     else
         out.append(makeError(file, pointer + QStringLiteral("/kind"),
-            QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")));
+            QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix reads "
+                           "kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, and Liger-Kernel CSV)")));
 }
 
 // Every document goes through here; the caller gives the run its raw text.
@@ -306,6 +308,10 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         parseJsonLines(begin, end, file, limits, result, mapped);
         return;
     }
+
+    // Hook: other tools' results (nvbench, Google Benchmark, pytest-benchmark JSON), recognised by content.
+    if (interop::mayBeForeign(begin, end) && interop::parseForeign(begin, end, file, limits.maxDepth, result))
+        return;
 
     const std::string_view text(begin, static_cast<size_t>(end - begin));
     Element root;

@@ -112,7 +112,8 @@ struct Run
     // Headline statistics. Latency runs are in ns; memory runs (Liger "memory" rows) in MB.
     Metric metric = Metric::Latency;
     QString unit = QStringLiteral("ns");
-    double median = std::numeric_limits<double>::quiet_NaN();
+    double median = std::numeric_limits<double>::quiet_NaN(); // the headline value: see headlineStatistic
+    QString headlineStatistic = QStringLiteral("median"); // "mean" for nvbench runs (timing.primaryStatistic)
     double p20 = std::numeric_limits<double>::quiet_NaN();
     double p80 = std::numeric_limits<double>::quiet_NaN();
     QVector<Measurement> statistics; // every other statistic of the headline metric (min, max, mean, ...)

@@ -274,7 +274,9 @@ std::shared_ptr<Run> extractRun(
     const std::string_view kind = r.utf8(runObject, "kind", runPointer);
     if (kind != "BenchmarkRun") {
         r.error(Path(runPointer, "kind"),
-            kind.empty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun")
+            kind.empty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix "
+                                          "reads kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, "
+                                          "and Liger-Kernel CSV)")
                          : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun")
                                .arg(QString::fromUtf8(kind.data(), qsizetype(kind.size()))));
         return nullptr;
@@ -364,6 +366,11 @@ std::shared_ptr<Run> extractRun(
         const double v = r.number(latencyNs, stat, latencyPointer, true);
         if (!std::isnan(v))
             run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
+    }
+    // A run whose primary statistic is not a median (nvbench reports a mean) has that as its headline.
+    if (std::isnan(run->median) && r.utf8(timing, "primaryStatistic", timingPointer) == "mean") {
+        run->median = r.number(latencyNs, "mean", latencyPointer, true);
+        run->headlineStatistic = QStringLiteral("mean");
     }
     if (const V samples = memberOf(timing, "samplesNs")) {
         const Path samplesPointer(timingPointer, "samplesNs");

@@ -26,6 +26,14 @@ void parseWorkloadSlug(const QString& slug, QVector<WorkloadParam>& params, QStr
             dtype = part;
             continue;
         }
+        if (const qsizetype eq = part.indexOf(QLatin1Char('=')); eq > 0) { // "T=I32": values that start with a letter
+            WorkloadParam p { part.left(eq), part.mid(eq + 1) };
+            bool ok = false;
+            const double n = p.value.toDouble(&ok);
+            p.number = ok && std::isfinite(n) ? n : p.number;
+            params.append(p);
+            continue;
+        }
         // key = leading letters and underscores, value = the rest ("channels_per_group4").
         int split = 0;
         while (split < part.size() && (part.at(split).isLetter() || part.at(split) == QLatin1Char('_')))

@@ -174,8 +174,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         return m_workloadKeys.isEmpty() ? run.workloadSlug : paramsLabel(run, m_workloadKeys);
     case DtypeColumn:
         return run.dtype;
-    case MedianColumn:
-        return formatValue(run, run.median);
+    case MedianColumn: // a headline that is not a median (nvbench's mean) says so
+        return run.headlineStatistic == QLatin1String("median")
+            ? formatValue(run, run.median)
+            : formatValue(run, run.median) + QStringLiteral(" (") + run.headlineStatistic + QLatin1Char(')');
     case P20Column:
         return formatValue(run, run.p20);
     case P80Column:

@@ -141,7 +141,7 @@ void DetailsPane::setRun(const RunPtr& run)
     };
     s = section(m_fields,
         r.isLatency() ? QStringLiteral("Latency (%1)").arg(scale.unit) : QStringLiteral("Memory (%1)").arg(r.unit));
-    timed(QStringLiteral("median"), r.median);
+    timed(r.headlineStatistic, r.median);
     timed(QStringLiteral("p20"), r.p20);
     timed(QStringLiteral("p80"), r.p80);
     const double spread = r.spread();

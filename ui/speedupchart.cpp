@@ -15,6 +15,7 @@
 #include <QSet>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kix {
@@ -249,6 +250,10 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
         subtitles << first.join(QStringLiteral(" — "));
     // How verdicts are decided is in the legend's shapes, each bar's read-out and the table's "Why" column: the
     // title stays two lines so the plot keeps its height.
+    if (std::any_of(m_comparison.pairs.cbegin(), m_comparison.pairs.cend(),
+            [](const ComparisonPair& p) { return p.method == VerdictMethod::NvbenchNoise; }))
+        subtitles << QStringLiteral("nvbench pairs: headline = mean cold GPU time; same when |%diff| ≤ the smaller "
+                                    "relative stdev (nvbench_compare)");
     if (dropped > 0)
         subtitles << QStringLiteral("%1 pair(s) beyond %2 workloads / %3 sets not drawn")
                          .arg(dropped)

@@ -35,7 +35,8 @@ QString overviewUsage();
 int validateCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int listCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int exportCommand(const QStringList& args, QTextStream& out, QTextStream& err);
-int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int importCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& err); // alias of import
 int summaryCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);

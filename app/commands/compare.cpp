@@ -3,16 +3,21 @@
 #include "app/commands/commands.h"
 
 #include "model/comparisonreport.h"
+#include "model/familycomparison.h"
+#include "model/familycomparisonreport.h"
 
 namespace kix::cli {
 
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     CommandLine cl(QStringLiteral("compare"),
-        QStringLiteral("Compares runs with a baseline: baseline median / median per workload, a verdict per pair "
-                       "(Mann-Whitney U where both runs carry samples, else p20-p80 overlap), the geometric mean "
-                       "per provider, and every comparability warning. Exit 1 when an input is refused (the rest "
-                       "is compared), when nothing can be compared or when the baseline names nothing."),
+        QStringLiteral(
+            "Compares runs with a baseline: baseline median / median per workload, a verdict per pair "
+            "(Mann-Whitney U where both runs carry samples, else p20-p80 overlap), the geometric mean "
+            "per provider, and every comparability warning. Exit 1 when an input is refused (the rest "
+            "is compared), when nothing can be compared or when the baseline names nothing. Two nvbench files, or two "
+            "Google Benchmark files, without --baseline are compared as nvbench_compare.py and "
+            "compare.py do."),
         out, err);
     cl.addPaths();
     cl.addFilter();
@@ -33,6 +38,17 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         return cl.usageError(QStringLiteral("--alpha must be a number between 0 and 1"));
 
     const RunList runs = cl.loadRuns();
+    // Two files of nvbench or of Google Benchmark: compared as that tool compares them (model/familycomparison.h).
+    if (const auto family = cl.isSet(baseline) ? std::nullopt : compareFamilyFiles(runs, a)) {
+        out << QString::fromUtf8(cl.format() == QLatin1String("json") ? familyComparisonToJson(*family)
+                : cl.format() == QLatin1String("csv")                 ? familyComparisonToCsv(*family)
+                                                                      : familyComparisonToTable(*family));
+        out.flush();
+        if (family->pairs.isEmpty())
+            return cl.fail(QStringLiteral("nothing to compare between %1 and %2")
+                               .arg(family->referenceFile, family->candidateFile));
+        return cl.finish();
+    }
     Baseline base;
     QString error;
     if (!baselineFromOption(cl.value(baseline), runs, &base, &error))

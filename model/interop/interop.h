@@ -1,0 +1,48 @@
+#pragma once
+// Other benchmark tools' JSON results (nvbench, Google Benchmark, pytest-benchmark), recognised by their content
+// and turned into kernelindex documents ({run, protocol, environment}) that then go through the normal kernelindex
+// parsing. Each importer takes an already parsed JSON value, so it does not depend on how the loader reads text.
+
+#include "model/diagnostic.h"
+#include "model/documentparser.h"
+
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace kix::interop {
+
+enum class Format { Unknown, Nvbench, GoogleBenchmark, PytestBenchmark };
+
+// "nvbench JSON", "Google Benchmark JSON", "pytest-benchmark JSON"; "" for Unknown.
+QString formatName(Format format);
+// The protocol family the runs of a format get ("nvbench_cold", "gbench", "pytest_benchmark").
+QString familyOf(Format format);
+
+// Decides by content, never by file name: the top-level keys and the shape of the first benchmark entry. A file
+// that breaks its format's schema is still recognised when its top level says which format it means to be.
+Format sniffFormat(const nlohmann::json& value);
+
+struct ImportResult
+{
+    Format format = Format::Unknown;
+    std::vector<nlohmann::json> documents; // kernelindex documents
+    std::vector<QString> pointers; // where each document came from in the source file ("/benchmarks/0/states/2")
+    Diagnostics diagnostics; // errors name the source file, the JSON pointer into it and the reason
+};
+
+ImportResult importNvbench(const nlohmann::json& value, const QString& file);
+ImportResult importGoogleBenchmark(const nlohmann::json& value, const QString& file);
+ImportResult importPytestBenchmark(const nlohmann::json& value, const QString& file);
+// Sniffs and dispatches; format Unknown (and nothing else) when the value is none of the three.
+ImportResult importForeign(const nlohmann::json& value, const QString& file);
+
+// The loader's hook. Cheap test first: could this text be one of the formats (a top-level "benchmarks" key)?
+bool mayBeForeign(const char* begin, const char* end);
+// Parses the text, and when it is one of the formats imports it and adds its runs and diagnostics to `result`
+// (each run located by its pointer in the source file). Returns false, leaving `result` alone, otherwise.
+bool parseForeign(const char* begin, const char* end, const QString& file, int maxDepth, ParseResult& result);
+
+} // namespace kix::interop

@@ -1,0 +1,181 @@
+// kix list, import and compare on nvbench, Google Benchmark and pytest-benchmark JSON, through the real binary.
+#include "model/documentparser.h"
+#include "model/runloader.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace kix;
+
+namespace {
+
+struct Result
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Result runKix(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(KIX_BINARY), args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+}
+
+QString data(const QString& name)
+{
+    return QStringLiteral(KIX_TEST_DATA_DIR "/interop/") + name;
+}
+
+QStringList fixtures()
+{
+    return { data(QStringLiteral("nvbench_ref.json")), data(QStringLiteral("gbench_new.json")),
+        data(QStringLiteral("pytest_benchmark.json")) };
+}
+
+} // namespace
+
+class TestKixInterop : public QObject
+{
+    Q_OBJECT
+private slots:
+    void listShowsEveryFormat();
+    void importWritesKernelindexThatLoadsBack_data();
+    void importWritesKernelindexThatLoadsBack();
+    void importRefusesBadInputButWritesTheRest();
+    void compareNvbenchFiles();
+    void compareGbenchFiles();
+    void compareAcrossFamiliesWarns();
+};
+
+void TestKixInterop::listShowsEveryFormat()
+{
+    const Result r = runKix(
+        QStringList { QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json") } + fixtures());
+    QCOMPARE(r.code, 0);
+    const nlohmann::json rows = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(rows.size(), std::size_t(4 + 4 + 2)); // nvbench states, gbench instances, pytest benchmarks
+    QStringList kernels;
+    for (const auto& row : rows)
+        kernels << QString::fromStdString(row["kernel"].get<std::string>());
+    QVERIFY(kernels.contains(QStringLiteral("copy")));
+    QVERIFY(kernels.contains(QStringLiteral("BM_copy")));
+    QVERIFY(kernels.contains(QStringLiteral("test_softmax")));
+}
+
+void TestKixInterop::importWritesKernelindexThatLoadsBack_data()
+{
+    QTest::addColumn<QString>("target");
+    QTest::newRow("folder") << QStringLiteral("runs");
+    QTest::newRow("jsonl") << QStringLiteral("runs.jsonl");
+}
+
+void TestKixInterop::importWritesKernelindexThatLoadsBack()
+{
+    QFETCH(QString, target);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(target);
+    const Result r
+        = runKix(QStringList { QStringLiteral("import") } + fixtures() + QStringList { QStringLiteral("--out"), out });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains(QStringLiteral("imported 10 runs from 3 files")));
+    const Result validate = runKix({ QStringLiteral("validate"), out });
+    QCOMPARE(validate.code, 0);
+    QVERIFY(validate.out.isEmpty());
+
+    // the written documents load back as the same runs, and no longer need the importers
+    const LoadResult original = loadPaths(fixtures());
+    const LoadResult again = loadPaths({ out });
+    QCOMPARE(again.runs.size(), original.runs.size());
+    QHash<QString, RunPtr> byId;
+    for (const RunPtr& run : again.runs)
+        byId.insert(run->identityKey(), run);
+    for (const RunPtr& run : original.runs) {
+        const RunPtr back = byId.value(run->identityKey());
+        QVERIFY2(back, qPrintable(run->externalId));
+        QCOMPARE(back->raw, run->raw);
+        QCOMPARE(back->headlineStatistic, run->headlineStatistic);
+        QCOMPARE(back->samples, run->samples);
+    }
+    if (target == QLatin1String("runs")) // one file per run
+        QCOMPARE(QDir(out).entryList({ QStringLiteral("*.json") }, QDir::Files).size(), 10);
+}
+
+void TestKixInterop::importRefusesBadInputButWritesTheRest()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("runs.jsonl"));
+    const Result r = runKix({ QStringLiteral("import"), data(QStringLiteral("bad")), QStringLiteral("--out"), out });
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("nvbench_bad_value.json: error: /benchmarks/0/states/1/summaries/1/data/0/"
+                                           "value: expected a number")),
+        qPrintable(r.err));
+    QVERIFY(r.err.contains(QStringLiteral("unknown.json: error: /kind: not a kernelindex document")));
+    QCOMPARE(parseFile(out).runs.size(), 4);
+}
+
+void TestKixInterop::compareNvbenchFiles()
+{
+    const Result r = runKix({ QStringLiteral("compare"), data(QStringLiteral("nvbench_ref.json")),
+        data(QStringLiteral("nvbench_cmp.json")), QStringLiteral("--format"), QStringLiteral("csv") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    // hand-computed: +1% within the smaller noise 2%; -10% beyond 1%; +25% beyond 4%
+    QCOMPARE(r.out,
+        QStringLiteral("state,ref_time_ns,ref_noise,cmp_time_ns,cmp_noise,diff_ns,frac_diff,status\n"
+                       "copy · Device=0 T=I32 Elements{io}=2^20,10000,0.02,10100,0.03,100,0.01,same\n"
+                       "copy · Device=0 T=I32 Elements{io}=2^24,100000,0.01,90000,0.015,-10000,-0.1,faster\n"
+                       "copy · Device=0 T=F64 Elements{io}=2^20,20000,0.05,25000,0.04,5000,0.25,slower\n"));
+    const Result table = runKix({ QStringLiteral("compare"), data(QStringLiteral("nvbench_ref.json")),
+        data(QStringLiteral("nvbench_cmp.json")) });
+    QVERIFY(table.out.contains(QStringLiteral("3 pairs: 1 faster, 1 slower, 1 same within the noise, 0 unknown")));
+}
+
+void TestKixInterop::compareGbenchFiles()
+{
+    const Result r = runKix({ QStringLiteral("compare"), data(QStringLiteral("gbench_base.json")),
+        data(QStringLiteral("gbench_new.json")), QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(QString::fromStdString(j["family"].get<std::string>()), QStringLiteral("gbench"));
+    QCOMPARE(j["pairs"].size(), std::size_t(3));
+    const auto& copy = j["pairs"][0];
+    QCOMPARE(QString::fromStdString(copy["name"].get<std::string>()), QStringLiteral("BM_copy/8/64"));
+    QVERIFY(qFuzzyCompare(copy["timeChange"].get<double>(), 3.0 / 11)); // 110 -> 140 ns
+    QCOMPARE(copy["timePValue"].get<double>(), 0.1); // exact U test, 3 vs 3, no overlap
+}
+
+void TestKixInterop::compareAcrossFamiliesWarns()
+{
+    // an nvbench file and a pytest-benchmark file: the general comparison, with the family difference named
+    const Result r = runKix({ QStringLiteral("compare"), data(QStringLiteral("pytest_benchmark.json")),
+        QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["pairs"].size(), std::size_t(1)); // triton against the torch baseline
+    // 125 us (triton) against 225 us (torch): every triton round is faster, 6 vs 6 samples
+    QVERIFY(qFuzzyCompare(j["pairs"][0]["ratio"].get<double>(), 225.0 / 125));
+    QCOMPARE(QString::fromStdString(j["pairs"][0]["verdict"].get<std::string>()), QStringLiteral("faster"));
+
+    const RunPtr nv = parseFile(data(QStringLiteral("nvbench_ref.json"))).runs.first();
+    const Result mixed = runKix({ QStringLiteral("compare"), data(QStringLiteral("pytest_benchmark.json")),
+        data(QStringLiteral("nvbench_ref.json")), QStringLiteral("--baseline"), QStringLiteral("run:") + nv->externalId,
+        QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(
+        mixed.out.contains(QStringLiteral("different protocol family: nvbench_cold (baseline) vs pytest_benchmark")),
+        qPrintable(mixed.out + mixed.err));
+}
+
+QTEST_GUILESS_MAIN(TestKixInterop)
+#include "tst_kixinterop.moc"
