@@ -2,6 +2,7 @@
 
 #include "model/quantiledata.h"
 #include "model/sweep.h"
+#include "ui/historychart.h"
 #include "ui/quantilechart.h"
 #include "ui/speedupchart.h"
 #include "ui/sweepchart.h"
@@ -123,6 +124,9 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& runs, const Ch
         chart = std::make_unique<SpeedupChart>(std::move(comparison), options);
         break;
     }
+    case ChartKind::History:
+        chart = buildHistoryChart(runs, options, out);
+        break;
     }
     return chart;
 }

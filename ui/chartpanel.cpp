@@ -48,7 +48,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_pairsModel(new ComparisonModel(this))
     , m_timer(new QTimer(this))
 {
-    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup })
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History })
         m_tabs->addTab(chartKindTitle(kind));
     m_tabs->setDrawBase(false);
     m_x->setToolTip(QStringLiteral("The workload parameter on the x axis"));
@@ -228,7 +228,7 @@ QChart* ChartPanel::chart() const
 void ChartPanel::updateChoosers()
 {
     m_log->setEnabled(m_kind != ChartKind::Speedup);
-    const bool sweep = m_kind == ChartKind::Sweep;
+    const bool sweep = m_kind == ChartKind::Sweep || m_kind == ChartKind::History; // history: time or label
     m_x->clear();
     m_x->addItems(m_info.xCandidates);
     m_x->setCurrentText(m_info.xParam);
