@@ -6,6 +6,7 @@
 
 #include "runfactory.h"
 
+#include <QFileInfo>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -68,6 +69,7 @@ private slots:
     void since();
     void reports();
     void seriesKeySeparatesWhatIsNotComparable();
+    void realLigerCsvTwoReleases();
 };
 
 void TestHistory::seriesFromReleases()
@@ -249,6 +251,49 @@ void TestHistory::seriesKeySeparatesWhatIsNotComparable()
     QCOMPARE(h.series.size(), 5);
     QVERIFY(h.changes.isEmpty()); // a 2× "step" across dtypes is never compared
     QVERIFY(h.notes.join(QLatin1Char(' ')).contains(QStringLiteral("5 of 5 series have a single run")));
+}
+
+// The real Liger CSV (one release per row) as release A, and a made-up release B a year later: every value 1 % higher
+// (under the threshold) and liger's group_norm latencies 25 % higher. Only those may be reported.
+void TestHistory::realLigerCsvTwoReleases()
+{
+    const QString shared = qEnvironmentVariable("KIX_SHARED_DIR");
+    const QString csv = shared + QStringLiteral("/data/liger/all_benchmark_data.csv");
+    if (shared.isEmpty() || !QFileInfo::exists(csv))
+        QSKIP("the shared Liger CSV is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
+    const LoadResult a = loadPaths({ csv });
+    QVERIFY(a.runs.size() > 2000);
+    RunList runs = a.runs;
+    int slowed = 0;
+    for (const RunPtr& run : a.runs) {
+        auto b = std::make_shared<Run>(*run);
+        b->observedAt = QDateTime(QDate(2027, 1, 1), QTime(0, 0), Qt::UTC);
+        const bool slower
+            = run->kernel == QLatin1String("group_norm") && run->provider == QLatin1String("liger") && run->isLatency();
+        const double f = slower ? 1.25 : 1.01;
+        slowed += slower ? 1 : 0;
+        b->median *= f;
+        b->p20 *= f;
+        b->p80 *= f;
+        b->externalId += QStringLiteral("-b");
+        b->finalize();
+        runs << b;
+    }
+    QVERIFY(slowed > 0);
+    const History h = buildHistory(runs);
+    QCOMPARE(h.series.size(), a.runs.size()); // each row of the CSV is its own series: nothing merged
+    QVERIFY(h.unplaceable.isEmpty());
+    int found = 0;
+    for (const HistoryChange& c : h.changes) {
+        QCOMPARE(c.kind, ChangeKind::Regression);
+        QCOMPARE(c.after->kernel, QStringLiteral("group_norm"));
+        QCOMPARE(c.after->provider, QStringLiteral("liger"));
+        QVERIFY(std::abs(c.change.ratio - 1.25) < 1e-6);
+        QVERIFY(!c.change.confirmed);
+        ++found;
+    }
+    qInfo("%d of %d slowed group_norm series reported", found, slowed);
+    QVERIFY2(found * 2 >= slowed, qPrintable(QStringLiteral("%1 of %2").arg(found).arg(slowed))); // most are clear
 }
 
 QTEST_GUILESS_MAIN(TestHistory)
