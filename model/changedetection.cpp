@@ -16,7 +16,7 @@ constexpr double kP20P80Span = 1.6832; // a normal's p20-p80 spans 1.6832 standa
 double upperNormalQuantile(double p)
 {
     double lo = 0, hi = 40;
-    for (int i = 0; i < 200; ++i) {
+    for (int i = 0; i < 64; ++i) {
         const double mid = (lo + hi) / 2;
         if (0.5 * std::erfc(mid / std::sqrt(2.0)) > p)
             lo = mid;
@@ -73,7 +73,13 @@ public:
         // Every point is a candidate: Bonferroni over the n - 1 places a change could be.
         const double candidates = std::max(1.0, double(points.size()) - 1);
         m_pCritical = std::clamp(options.alpha, 1e-300, 0.5) / candidates;
-        m_zCritical = upperNormalQuantile(m_pCritical / 2);
+        // Most series share a length and alpha: remember the last answer (one per thread).
+        thread_local double lastP = -1, lastZ = 0;
+        if (m_pCritical != lastP) {
+            lastP = m_pCritical;
+            lastZ = upperNormalQuantile(m_pCritical / 2);
+        }
+        m_zCritical = lastZ;
     }
 
     QVector<LevelChange> run();

@@ -3,9 +3,12 @@
 #include "model/quantiledata.h"
 
 #include <QDate>
+#include <QHash>
 
+#include <QHash>
 #include <algorithm>
 #include <cmath>
+
 #include <map>
 
 namespace kix {
@@ -124,7 +127,7 @@ QString seriesTitle(const Run& run)
 History buildHistory(const RunList& runs, const HistoryOptions& options)
 {
     History history;
-    std::map<QString, int> index; // key id -> series, in key order
+    QHash<QString, int> index; // key id -> series
     std::vector<HistorySeries> series;
     std::vector<QString> ids;
     for (const RunPtr& run : runs) {
@@ -138,18 +141,24 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
         }
         const SeriesKey key = SeriesKey::of(*run);
         const QString id = key.id();
-        auto it = index.find(id);
-        if (it == index.end()) {
-            it = index.emplace(id, int(series.size())).first;
+        auto it = index.constFind(id);
+        if (it == index.constEnd()) {
+            it = index.insert(id, int(series.size()));
+            ids.push_back(id);
             HistorySeries s;
             s.key = key;
             s.title = seriesTitle(*run);
             s.unit = run->unit;
             series.push_back(std::move(s));
         }
-        series[size_t(it->second)].points.append({ run, historyLabel(*run), false });
+        series[size_t(*it)].points.append({ run, historyLabel(*run), false });
     }
-    for (const auto& [id, i] : index)
+    std::vector<int> order(series.size()); // series in key order
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::sort(order.begin(), order.end(), [&ids](int a, int b) { return ids[size_t(a)] < ids[size_t(b)]; });
+    history.series.reserve(qsizetype(series.size()));
+    for (int i : order)
         history.series.append(std::move(series[size_t(i)]));
 
     for (int s = 0; s < history.series.size(); ++s) {

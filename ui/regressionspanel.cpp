@@ -12,6 +12,7 @@
 #include <QAbstractTableModel>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelection>
@@ -20,6 +21,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace kix {
 
@@ -182,7 +184,22 @@ void RegressionsPanel::rebuild()
 {
     HistoryOptions options;
     options.detection.threshold = threshold();
-    m_model->setHistory(buildHistory(m_runs, options));
+    const int generation = ++m_generation;
+    m_building = true;
+    m_summary->setText(QStringLiteral("Finding changes in %1 runs…").arg(m_runs.size()));
+    auto* watcher = new QFutureWatcher<History>(this);
+    connect(watcher, &QFutureWatcher<History>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation)
+            showHistory(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([runs = m_runs, options] { return buildHistory(runs, options); }));
+}
+
+void RegressionsPanel::showHistory(History history)
+{
+    m_model->setHistory(std::move(history));
+    m_building = false;
     const History& h = m_model->history();
     QString text = QStringLiteral("%1 regression(s) · %2 improvement(s) · %3 outlier(s) in %4 series")
                        .arg(h.count(ChangeKind::Regression))
@@ -194,6 +211,7 @@ void RegressionsPanel::rebuild()
     if (h.sameTimeRuns > 0)
         text += QStringLiteral(" · %1 run(s) at the same time as another").arg(h.sameTimeRuns);
     m_summary->setText(text);
+    emit rebuilt();
 }
 
 RunList RegressionsPanel::seriesRuns(int row) const

@@ -35,18 +35,24 @@ public:
     // The runs of the series a row belongs to, in time order (empty for an unplaceable run's row).
     RunList seriesRuns(int row) const;
     void activateRow(int row);
+    // The history is built off the GUI thread (100k runs take a second or two); true until it is shown.
+    bool isBuilding() const { return m_building; }
 
 signals:
     void seriesActivated(const kix::RunList& runs, const QString& series);
+    void rebuilt();
 
 private:
     void rebuild();
+    void showHistory(History history);
 
     RunList m_runs;
     HistoryChangesModel* m_model;
     QTableView* m_view;
     QLabel* m_summary;
     QDoubleSpinBox* m_threshold;
+    int m_generation = 0; // a newer rebuild makes older results stale
+    bool m_building = false;
 };
 
 // Adds the panel to the window as the "Regressions" dock, fed with every loaded run; a click selects the series'

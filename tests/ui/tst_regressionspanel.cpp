@@ -51,6 +51,8 @@ void TestRegressionsPanel::rowsLargestFirst()
 {
     RegressionsPanel panel;
     panel.setRuns(loadPaths({ historyDir() }).runs);
+    QVERIFY(panel.isBuilding());
+    QTRY_VERIFY(!panel.isBuilding());
     QAbstractItemModel* model = panel.view()->model();
     QCOMPARE(model->rowCount(), 5); // 4 changes and 1 unplaceable run
     QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("outlier"));
@@ -73,6 +75,7 @@ void TestRegressionsPanel::rowsLargestFirst()
     QVERIFY(panel.summary().contains(QStringLiteral("2 run(s) at the same time")));
 
     panel.setThreshold(0.25);
+    QTRY_VERIFY(!panel.isBuilding());
     QCOMPARE(model->rowCount(), 4); // the 1.199× regression is under 25 %
     QVERIFY(panel.seriesRuns(3).isEmpty()); // the unplaceable row has no series
     QCOMPARE(panel.seriesRuns(0).size(), 4);
