@@ -1,9 +1,7 @@
-// kix: the desktop explorer for kernelindex benchmark runs, and its headless CLI.
-#include "app/benchcommand.h"
-#include "app/cli.h"
+// kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
+// the window and a command (app/commands/).
+#include "app/commands/commands.h"
 #include "ui/benchmarkpanel.h"
-#include "ui/chartcli.h"
-#include "ui/comparecli.h"
 #include "ui/display.h"
 #include "ui/mainwindow.h"
 
@@ -13,50 +11,34 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 #include <QTextStream>
 
 #include <cstdio>
-#include <functional>
-#include <map>
+#include <memory>
 
 namespace {
-
-using Command = std::function<int(const QStringList&, QTextStream&, QTextStream&)>;
-
-const std::map<QString, std::pair<Command, const char*>>& commands()
-{
-    static const std::map<QString, std::pair<Command, const char*>> table = {
-        { QStringLiteral("validate"), { kix::validateCommand, "check files: one line per problem" } },
-        { QStringLiteral("list"), { kix::listCommand, "a row per run (table, csv or json)" } },
-        { QStringLiteral("export"), { kix::exportCommand, "write loaded runs to .json, .jsonl or .csv" } },
-        { QStringLiteral("import-liger"), { kix::importLigerCommand, "turn a Liger-Kernel benchmark CSV into runs" } },
-        { QStringLiteral("compare"), { kix::compareCommand, "speed-ups against a baseline, verdicts and warnings" } },
-        { QStringLiteral("chart"), { kix::chartCommand, "a quantile, sweep or speed-up chart as PNG, SVG or PDF" } },
-        { QStringLiteral("bench"), { kix::benchCommand, "GroupNorm benchmarks on this machine (CUDA or CPU)" } },
-        { QStringLiteral("summary"),
-            { [](const QStringList& a, QTextStream& o, QTextStream& e) { return kix::summaryCommand(a, o, e); },
-                "the headless summary kix prints without a display" } },
-    };
-    return table;
-}
-
-QString usage()
-{
-    QString text
-        = QStringLiteral("Usage: kix [PATH...]            open the explorer on PATHs (default: the bundled runs)\n"
-                         "       kix COMMAND [ARGS...]     run a headless command\n\nCommands:\n");
-    for (const auto& [name, entry] : commands())
-        text += QStringLiteral("  %1 %2\n").arg(name, -14).arg(QLatin1String(entry.second));
-    text += QStringLiteral("\n  kix COMMAND --help  for a command's options\n  kix --version\n");
-    return text;
-}
 
 // The runs a new user sees first: the bundled folder in the source tree, else those compiled in.
 QString bundledRuns()
 {
     const QString source = QStringLiteral(KIX_SOURCE_DIR "/resources/runs");
     return QFileInfo(source).isDir() ? source : QStringLiteral(":/runs");
+}
+
+// A command that draws needs a QApplication even headless: without a display, the offscreen platform draws.
+int runHeadless(int argc, char** argv, const kix::cli::Command& command, const QStringList& args)
+{
+    std::unique_ptr<QCoreApplication> app;
+    if (command.needsWidgets) {
+        if (!kix::hasDisplay())
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argv);
+    } else {
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    }
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    return kix::cli::runCommand(QLatin1String(command.name), args, out, err);
 }
 
 } // namespace
@@ -75,40 +57,23 @@ int main(int argc, char** argv)
         return 0;
     }
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
-        out << usage();
+        out << kix::cli::overviewUsage();
         return 0;
     }
-    // Qt Charts needs a GUI application even headless: without a display, the offscreen platform draws.
-    const bool display = kix::hasDisplay();
-    const auto command = commands().find(first);
-    if (command != commands().end()) {
-        if (first == QLatin1String("chart")) {
-            if (!display)
-                qputenv("QT_QPA_PLATFORM", "offscreen");
-            QApplication app(argc, argv);
-            return command->second.first(args.mid(1), out, err);
-        }
-        QCoreApplication app(argc, argv);
-        return command->second.first(args.mid(1), out, err);
-    }
+    if (const kix::cli::Command* command = kix::cli::findCommand(first))
+        return runHeadless(argc, argv, *command, args.mid(1));
     if (first.startsWith(QLatin1Char('-'))) {
-        err << "kix: unknown option " << first << "\n\n" << usage();
+        err << "kix: unknown option " << first << "\n\n" << kix::cli::overviewUsage();
         return 2;
     }
     const QStringList paths = args.isEmpty() ? QStringList { bundledRuns() } : args;
-    if (!display) {
-        // No window to show: the headless summary, and the quantile chart of the same runs as a file.
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        QApplication app(argc, argv);
-        const int status = kix::summaryCommand(paths, out, err);
+    if (!kix::hasDisplay()) {
+        // No window to show: the summary, and the quantile chart of the same runs as a file.
+        err << "kix: no display; printing the summary instead of opening the window\n";
+        err.flush();
         const QString chart = QDir::current().absoluteFilePath(QStringLiteral("kix-summary.png"));
-        QStringList chartArgs = paths;
-        chartArgs << QStringLiteral("--kind") << QStringLiteral("quantiles") << QStringLiteral("--out") << chart;
-        QString chartOut;
-        QTextStream chartStream(&chartOut);
-        if (kix::chartCommand(chartArgs, chartStream, err) == 0)
-            out << "\nNo display: the quantile chart of these runs is in " << chart << "\n";
-        return status;
+        return runHeadless(argc, argv, *kix::cli::findCommand(QStringLiteral("summary")),
+            paths + QStringList { QStringLiteral("--chart"), chart });
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("kix"));

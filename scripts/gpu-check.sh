@@ -91,7 +91,7 @@ else
     CHECK=$BUILD/standalone/kernels/cuda/kix_cuda_check
 fi
 [ -x "$CHECK" ] || { echo "gpu-check: FAILED: no kix_cuda_check"; exit 2; }
-# `kix bench` is used when this kix has it (the app wires engine/benchcli); else kix_cuda_check times.
+# `kix bench` is used when this kix has it (app/commands/bench.cpp); else kix_cuda_check times.
 if [ -n "$KIX" ] && "$KIX" bench --help >/dev/null 2>&1; then echo "timing with: kix bench"; else KIX=""; echo "timing with: kix_cuda_check (kix bench not available)"; fi
 echo "build done after $(elapsed)s"
 

@@ -1,5 +1,6 @@
 #include "ui/benchmarkpanel.h"
 
+#include "engine/benchmarkrequest.h"
 #include "engine/benchmarkrunner.h"
 #include "engine/benchmarkspec.h"
 #include "model/documentparser.h"
@@ -72,9 +73,12 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
     m_channelsPerGroup->setValue(4);
     form->addRow(QStringLiteral("Channels per group"), m_channelsPerGroup);
     m_sweep = new QLineEdit(body);
-    m_sweep->setPlaceholderText(QStringLiteral("e.g. 32,64,128,256,512,1024,2048 (Liger's sweep)"));
-    m_sweep->setToolTip(QStringLiteral("Channels to sweep; empty runs the shape's C only"));
-    form->addRow(QStringLiteral("Sweep channels"), m_sweep);
+    m_sweep->setPlaceholderText(QStringLiteral("e.g. 32,64,...,2048 (Liger's channel sweep)"));
+    m_sweep->setToolTip(QStringLiteral(
+        "The sweep grammar of kix bench --sweep: channel values (32,64,128 or 32,64,...,2048), or KEY=VALUES with "
+        "KEY batch, channels, hidden or channels_per_group; several separated by spaces sweep their cross "
+        "product. Empty runs the shape only."));
+    form->addRow(QStringLiteral("Sweep"), m_sweep);
 
     auto* dtypes = new QHBoxLayout;
     const QStringList dtypeNames = { QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16") };
@@ -189,39 +193,39 @@ QVector<BenchmarkSpec> BenchmarkPanel::specs(QString* error) const
         *error = QStringLiteral("The shape must be three positive numbers M,C,H (e.g. 128,2048,512).");
         return {};
     }
-    QVector<qint64> channels;
-    if (!parseSizes(m_sweep->text(), channels)) {
-        *error = QStringLiteral("The sweep must be positive channel counts separated by commas.");
+    BenchmarkRequest request;
+    request.base.batch = shape[0];
+    request.base.channels = shape[1];
+    request.base.hidden = shape[2];
+    request.base.channelsPerGroup = m_channelsPerGroup->value();
+    request.base.device = m_device->currentData().toString();
+    request.base.implementation = m_implementation->currentData().toString();
+    request.base.timing.warmupMs = m_warmup->value();
+    request.base.timing.repMs = m_rep->value();
+    // The grammar of `kix bench --sweep`; bare values sweep the channels.
+    for (const QString& term : m_sweep->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        SweepAxis axis;
+        QString message;
+        const bool ok = term.contains(QLatin1Char('='))
+            ? parseSweepAxis(term, axis, message)
+            : parseSweepAxis(QStringLiteral("channels=") + term, axis, message);
+        if (!ok) {
+            *error = QStringLiteral("Sweep: %1.").arg(message);
+            return {};
+        }
+        request.sweeps.append(axis);
+    }
+    for (int p = 0; p < 3; ++p)
+        if (m_passes[p]->isChecked())
+            request.passes.append(static_cast<Pass>(p));
+    for (int t = 0; t < 3; ++t)
+        if (m_dtypes[t]->isChecked())
+            request.dtypes.append(static_cast<DType>(t));
+    if (request.passes.isEmpty() || request.dtypes.isEmpty()) {
+        *error = QStringLiteral("Choose at least one pass and one dtype.");
         return {};
     }
-    if (channels.isEmpty())
-        channels.append(shape[1]);
-    QVector<BenchmarkSpec> out;
-    for (int p = 0; p < 3; ++p) {
-        if (!m_passes[p]->isChecked())
-            continue;
-        for (int t = 0; t < 3; ++t) {
-            if (!m_dtypes[t]->isChecked())
-                continue;
-            for (const qint64 c : channels) {
-                BenchmarkSpec spec;
-                spec.pass = static_cast<Pass>(p);
-                spec.dtype = static_cast<DType>(t);
-                spec.batch = shape[0];
-                spec.channels = c;
-                spec.hidden = shape[2];
-                spec.channelsPerGroup = m_channelsPerGroup->value();
-                spec.device = m_device->currentData().toString();
-                spec.implementation = m_implementation->currentData().toString();
-                spec.timing.warmupMs = m_warmup->value();
-                spec.timing.repMs = m_rep->value();
-                out.append(spec);
-            }
-        }
-    }
-    if (out.isEmpty())
-        *error = QStringLiteral("Choose at least one pass and one dtype.");
-    return out;
+    return expandRequest(request);
 }
 
 void BenchmarkPanel::start()

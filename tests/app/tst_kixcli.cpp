@@ -67,6 +67,7 @@ class TestKixCli : public QObject
     Q_OBJECT
 private slots:
     void helpAndVersion();
+    void commandPolicy();
     void validateExitCodes_data();
     void validateExitCodes();
     void validatePrintsOneLinePerProblem();
@@ -88,6 +89,34 @@ void TestKixCli::helpAndVersion()
         QVERIFY2(help.out.contains(QLatin1String(command)), command);
     QCOMPARE(runKix({ QStringLiteral("--frobnicate") }).code, 2);
     QCOMPARE(runKix({ QStringLiteral("list"), QStringLiteral("--help") }).code, 0);
+}
+
+void TestKixCli::commandPolicy()
+{
+    // --help on stdout, exit 0, for every command
+    for (const char* command :
+        { "validate", "list", "export", "import-liger", "summary", "compare", "chart", "bench" }) {
+        const Result help = runKix({ QLatin1String(command), QStringLiteral("--help") });
+        QVERIFY2(help.code == 0, command);
+        QVERIFY2(help.out.startsWith(QStringLiteral("Usage: kix ") + QLatin1String(command)), qPrintable(help.out));
+        QVERIFY2(!help.err.contains(QStringLiteral("Usage")), qPrintable(help.err)); // Qt may warn there
+    }
+    // a usage error: one line, then the usage, on stderr; exit 2
+    const Result usage = runKix({ QStringLiteral("compare"), QStringLiteral("--frobnicate"), seed() });
+    QCOMPARE(usage.code, 2);
+    QVERIFY(usage.out.isEmpty());
+    QVERIFY2(usage.err.startsWith(QStringLiteral("kix compare: Unknown option 'frobnicate'.\n\nUsage: kix compare")),
+        qPrintable(usage.err));
+    // a missing input is named, the good file is still listed, exit 1
+    const QString missing = QStringLiteral("/nonexistent/kix/missing.json");
+    const Result list = runKix({ QStringLiteral("list"), missing, seed() });
+    QCOMPARE(list.code, 1);
+    QVERIFY(list.err.contains(missing + QStringLiteral(": error: ")));
+    QVERIFY(list.out.contains(QStringLiteral("group_norm  backward  huggingface")));
+    const Result compare = runKix({ QStringLiteral("compare"), missing, data(QStringLiteral("good")), seed() });
+    QCOMPARE(compare.code, 1);
+    QVERIFY(compare.err.contains(missing + QStringLiteral(": error: ")));
+    QVERIFY2(compare.out.contains(QStringLiteral("baseline: huggingface")), qPrintable(compare.out + compare.err));
 }
 
 void TestKixCli::validateExitCodes_data()

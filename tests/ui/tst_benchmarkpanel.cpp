@@ -1,5 +1,6 @@
 // The Benchmark panel runs a tiny CPU benchmark offscreen, the run shows in the window's table, and a cancelled
 // job leaves no file behind.
+#include "engine/benchmarkrequest.h"
 #include "engine/benchmarkrunner.h"
 #include "model/documentparser.h"
 #include "model/runtablemodel.h"
@@ -28,6 +29,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void formMakesSpecs();
     void badFormSaysWhy();
+    void sweepIsTheBenchGrammar();
     void emptyCudaListSaysWhy();
     void runShowsInTheTable();
     void cancelLeavesNothing();
@@ -61,6 +63,46 @@ void TestBenchmarkPanel::formMakesSpecs()
     QCOMPARE(specs.last().channels, qint64(128));
     QCOMPARE(specs.last().pass, Pass::Full);
     QCOMPARE(specs.last().dtype, DType::BF16);
+}
+
+// The panel and `kix bench --sweep` share one grammar and one expansion (engine/benchmarkrequest.h).
+void TestBenchmarkPanel::sweepIsTheBenchGrammar()
+{
+    BenchmarkRunner runner;
+    BenchmarkPanel panel(&runner);
+    panel.passBox(1)->setChecked(false);
+    panel.passBox(2)->setChecked(false);
+    panel.dtypeBox(2)->setChecked(true);
+    panel.sweepEdit()->setText(QStringLiteral("32,64,...,256 hidden=8,16"));
+    QString error;
+    const QVector<BenchmarkSpec> specs = panel.specs(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    BenchmarkRequest request;
+    request.base = specs.first();
+    request.base.channels = 2048; // the form's shape
+    request.base.hidden = 512;
+    request.passes = { Pass::Forward };
+    request.dtypes = { DType::F32, DType::F16 };
+    QString message;
+    SweepAxis channels, hidden;
+    QVERIFY(parseSweepAxis(QStringLiteral("channels=32,64,...,256"), channels, message));
+    QVERIFY(parseSweepAxis(QStringLiteral("hidden=8,16"), hidden, message));
+    request.sweeps = { channels, hidden };
+    const QVector<BenchmarkSpec> expected = expandRequest(request);
+    QCOMPARE(specs.size(), 4 * 2 * 2); // channels × hidden × dtypes
+    QCOMPARE(specs.size(), expected.size());
+    for (int i = 0; i < specs.size(); ++i) {
+        QCOMPARE(specs[i].workloadSlug(), expected[i].workloadSlug());
+        QCOMPARE(specs[i].pass, expected[i].pass);
+    }
+
+    panel.sweepEdit()->setText(QStringLiteral("32,x"));
+    QVERIFY(panel.specs(&error).isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("'x' is not a positive integer")), qPrintable(error));
+    panel.sweepEdit()->setText(QStringLiteral("depth=1,2"));
+    QVERIFY(panel.specs(&error).isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("unknown key 'depth'")), qPrintable(error));
 }
 
 void TestBenchmarkPanel::badFormSaysWhy()

@@ -1,8 +1,9 @@
-// kix compare and kix chart, called as the app calls them: output, files, exit codes.
-#include "ui/chartcli.h"
-#include "ui/comparecli.h"
+// The headless commands in-process, through the registry as main calls them: the policy every command follows
+// (--help, usage errors, refused inputs), and compare, chart, list and the others' output, files and exit codes.
+#include "app/commands/commandline.h"
+#include "app/commands/commands.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include <QFile>
 #include <QImageReader>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 using namespace kix;
+using namespace kix::cli;
 
 namespace {
 
@@ -22,12 +24,11 @@ struct Result
     QString err;
 };
 
-template<typename Command>
-Result run(Command command, const QStringList& args)
+Result run(const char* command, const QStringList& args)
 {
     QString out, err;
     QTextStream o(&out), e(&err);
-    const int code = command(args, o, e);
+    const int code = runCommand(QLatin1String(command), args, o, e);
     o.flush();
     e.flush();
     return { code, out, err };
@@ -41,7 +42,7 @@ QStringList goodFiles()
 
 } // namespace
 
-class TestCli : public QObject
+class TestCommands : public QObject
 {
     Q_OBJECT
 private slots:
@@ -59,10 +60,9 @@ private:
     QTemporaryDir m_dir;
 };
 
-void TestCli::compareJson()
+void TestCommands::compareJson()
 {
-    const Result r
-        = run(compareCommand, goodFiles() + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    const Result r = run("compare", goodFiles() + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
     QCOMPARE(r.code, 0);
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["pairs"].size(), size_t(17));
@@ -78,21 +78,21 @@ void TestCli::compareJson()
     QCOMPARE(j["skippedNonLatency"].get<int>(), 2);
 }
 
-void TestCli::compareTableAndCsv()
+void TestCommands::compareTableAndCsv()
 {
-    Result r = run(compareCommand, goodFiles());
+    Result r = run("compare", goodFiles());
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains(QStringLiteral("baseline: huggingface")));
     QVERIFY(r.out.contains(QStringLiteral("geomean speed-up")));
     QVERIFY(r.out.contains(QStringLiteral("different GPU: NVIDIA B200 (baseline) vs NVIDIA A100-SXM4-80GB")));
-    r = run(compareCommand, goodFiles() + QStringList { QStringLiteral("--format=csv") });
+    r = run("compare", goodFiles() + QStringList { QStringLiteral("--format=csv") });
     QCOMPARE(r.code, 0);
     QCOMPARE(r.out.count(QLatin1Char('\n')), 18);
 }
 
-void TestCli::compareFilterAndBaseline()
+void TestCommands::compareFilterAndBaseline()
 {
-    const Result r = run(compareCommand,
+    const Result r = run("compare",
         goodFiles()
             + QStringList { QStringLiteral("--filter"), QStringLiteral("backward b200"), QStringLiteral("--baseline"),
                 QStringLiteral("liger"), QStringLiteral("--format"), QStringLiteral("json") });
@@ -105,7 +105,7 @@ void TestCli::compareFilterAndBaseline()
     }
 }
 
-void TestCli::compareFailures_data()
+void TestCommands::compareFailures_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("code");
@@ -122,17 +122,17 @@ void TestCli::compareFailures_data()
                                         << QStringLiteral("nothing to compare");
 }
 
-void TestCli::compareFailures()
+void TestCommands::compareFailures()
 {
     QFETCH(QStringList, args);
     QFETCH(int, code);
     QFETCH(QString, message);
-    const Result r = run(compareCommand, args);
+    const Result r = run("compare", args);
     QCOMPARE(r.code, code);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }
 
-void TestCli::chartFiles_data()
+void TestCommands::chartFiles_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("file");
@@ -148,14 +148,14 @@ void TestCli::chartFiles_data()
                                                QStringLiteral("--size"), QStringLiteral("1500x1000") };
 }
 
-void TestCli::chartFiles()
+void TestCommands::chartFiles()
 {
     QFETCH(QString, kind);
     QFETCH(QString, file);
     QFETCH(QStringList, extra);
     const QString path = m_dir.filePath(file);
-    const Result r = run(chartCommand,
-        goodFiles() + QStringList { QStringLiteral("--kind"), kind, QStringLiteral("--out"), path } + extra);
+    const Result r = run(
+        "chart", goodFiles() + QStringList { QStringLiteral("--kind"), kind, QStringLiteral("--out"), path } + extra);
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(r.out.contains(QStringLiteral("wrote ")));
     QFile f(path);
@@ -177,7 +177,7 @@ void TestCli::chartFiles()
         QVERIFY(r.err.contains(QStringLiteral("memory run(s) not shown")));
 }
 
-void TestCli::chartFailures_data()
+void TestCommands::chartFailures_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("code");
@@ -200,15 +200,15 @@ void TestCli::chartFailures_data()
                                   << 1;
 }
 
-void TestCli::chartFailures()
+void TestCommands::chartFailures()
 {
     QFETCH(QStringList, args);
     QFETCH(int, code);
-    const Result r = run(chartCommand, args);
+    const Result r = run("chart", args);
     QCOMPARE(r.code, code);
     QVERIFY(!r.err.isEmpty());
     QVERIFY(!QFile::exists(QStringLiteral("/tmp/kix-cli-never-written.png")));
 }
 
-QTEST_MAIN(TestCli)
-#include "tst_cli.moc"
+QTEST_MAIN(TestCommands)
+#include "tst_commands.moc"

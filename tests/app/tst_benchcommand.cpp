@@ -1,10 +1,11 @@
-// `kix bench`: usage errors (exit 2), device failures (exit 1), sweeps, and a tiny run that writes one
+// `kix bench` in-process: usage errors (exit 2), device failures (exit 1), sweeps, and a tiny run that writes one
 // document per (pass, shape, dtype, implementation).
 
-#include "engine/benchcli.h"
+#include "app/commands/bench.h"
+#include "app/commands/commandline.h"
 #include "kix/config.h"
 #include "model/documentparser.h"
-#include "smallcpu.h"
+#include "tests/engine/smallcpu.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,6 +13,7 @@
 #include <QTest>
 
 using namespace kix;
+using namespace kix::cli;
 using namespace kix::test;
 
 namespace {
@@ -29,7 +31,7 @@ Outcome benchWith(BackendRegistry* registry, const QStringList& args)
     Outcome o;
     QTextStream out(&o.out);
     QTextStream err(&o.err);
-    o.code = runBenchCommand(args, out, err, registry);
+    o.code = runBench(args, out, err, registry);
     out.flush();
     err.flush();
     return o;
@@ -71,7 +73,7 @@ const QStringList kFast
 
 } // namespace
 
-class TestBenchCli : public QObject
+class TestBenchCommand : public QObject
 {
     Q_OBJECT
 
@@ -84,14 +86,12 @@ private slots:
     void cudaGraphOption();
     void runWarningIsShown();
     void help();
-    void sweepValues_data();
-    void sweepValues();
     void writesOneFilePerRun();
     void sweepsAShapeKey();
     void refusedSpecRunsNothing();
 };
 
-void TestBenchCli::usageErrors_data()
+void TestBenchCommand::usageErrors_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -127,32 +127,32 @@ void TestBenchCli::usageErrors_data()
                                        << "repetition time";
 }
 
-void TestBenchCli::usageErrors()
+void TestBenchCommand::usageErrors()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, message);
     const Outcome o = bench(args);
-    QCOMPARE(o.code, int(BenchUsage));
+    QCOMPARE(o.code, int(ExitUsage));
     QVERIFY2(o.err.contains(message), qPrintable(o.err));
     QVERIFY(o.err.startsWith(QStringLiteral("kix bench: ")));
     QVERIFY(!QFileInfo::exists(QStringLiteral("/nonexistent/never-written")));
 }
 
-void TestBenchCli::missingDeviceIsAFailure()
+void TestBenchCommand::missingDeviceIsAFailure()
 {
     QTemporaryDir dir;
     const Outcome o
         = bench({ QStringLiteral("--device"), QStringLiteral("cuda:5"), QStringLiteral("--out"), dir.path() });
-    QCOMPARE(o.code, int(BenchFailure));
+    QCOMPARE(o.code, int(ExitFailure));
     QVERIFY2(o.err.contains(QStringLiteral("cuda")), qPrintable(o.err));
     QVERIFY(jsonFiles(dir.path()).isEmpty());
     const Outcome bad
         = bench({ QStringLiteral("--device"), QStringLiteral("tpu"), QStringLiteral("--out"), dir.path() });
-    QCOMPARE(bad.code, int(BenchFailure));
+    QCOMPARE(bad.code, int(ExitFailure));
     QVERIFY(bad.err.contains(QStringLiteral("unknown device 'tpu'")));
 }
 
-void TestBenchCli::unavailableDeviceSaysWhy()
+void TestBenchCommand::unavailableDeviceSaysWhy()
 {
     QTemporaryDir dir;
     const QString reason = QStringLiteral("cudaErrorNoDevice (no CUDA-capable device is detected)");
@@ -160,7 +160,7 @@ void TestBenchCli::unavailableDeviceSaysWhy()
     for (const QString& device : { QStringLiteral("cuda"), QStringLiteral("cuda:1") }) {
         const Outcome o
             = benchWith(registry.get(), { QStringLiteral("--device"), device, QStringLiteral("--out"), dir.path() });
-        QCOMPARE(o.code, int(BenchFailure));
+        QCOMPARE(o.code, int(ExitFailure));
         QVERIFY2(o.err.contains(QStringLiteral("no usable cuda device: ") + reason), qPrintable(o.err));
     }
     // A backend with nothing to say keeps the plain message.
@@ -174,7 +174,7 @@ void TestBenchCli::unavailableDeviceSaysWhy()
             QStringLiteral("2,8,16"), QStringLiteral("--channels-per-group"), QStringLiteral("2"),
             QStringLiteral("--pass"), QStringLiteral("forward"), QStringLiteral("--out"), dir.path() }
             + kFast);
-    QVERIFY2(autoRun.code == BenchOk, qPrintable(autoRun.err));
+    QVERIFY2(autoRun.code == ExitOk, qPrintable(autoRun.err));
     QVERIFY(autoRun.err.contains(QStringLiteral(" on cpu")));
     QVERIFY2(autoRun.err.contains(QStringLiteral("no usable cuda device (%1); using cpu").arg(reason)),
         qPrintable(autoRun.err));
@@ -185,10 +185,10 @@ void TestBenchCli::unavailableDeviceSaysWhy()
             QStringLiteral("2,8,16"), QStringLiteral("--channels-per-group"), QStringLiteral("2"),
             QStringLiteral("--pass"), QStringLiteral("forward"), QStringLiteral("--out"), dir.path() }
             + kFast);
-    QVERIFY2(cpuRun.code == BenchOk && !cpuRun.err.contains(QStringLiteral("usable")), qPrintable(cpuRun.err));
+    QVERIFY2(cpuRun.code == ExitOk && !cpuRun.err.contains(QStringLiteral("usable")), qPrintable(cpuRun.err));
 }
 
-void TestBenchCli::builtInCudaSaysWhy()
+void TestBenchCommand::builtInCudaSaysWhy()
 {
     // The backends this kix was built with, on this machine: a GPU-less machine must hear why.
     BackendRegistry builtIn;
@@ -213,14 +213,14 @@ void TestBenchCli::builtInCudaSaysWhy()
     for (const QString& device : { QStringLiteral("cuda"), QStringLiteral("cuda:0") }) {
         const Outcome o
             = benchWith(nullptr, { QStringLiteral("--device"), device, QStringLiteral("--out"), dir.path() });
-        QCOMPARE(o.code, int(BenchFailure));
+        QCOMPARE(o.code, int(ExitFailure));
         QVERIFY2(o.err.contains(expected), qPrintable(o.err));
         QVERIFY(!o.err.contains(QStringLiteral("no cuda device found")));
     }
     QVERIFY(jsonFiles(dir.path()).isEmpty());
 }
 
-void TestBenchCli::cudaGraphOption()
+void TestBenchCommand::cudaGraphOption()
 {
     qunsetenv("KIX_CUDA_GRAPH");
     QTemporaryDir dir;
@@ -232,7 +232,7 @@ void TestBenchCli::cudaGraphOption()
     const Outcome cpu = bench(QStringList { QStringLiteral("--device"), QStringLiteral("cpu"),
                                   QStringLiteral("--cuda-graph"), QStringLiteral("--out"), dir.path() }
         + tiny);
-    QCOMPARE(cpu.code, int(BenchUsage));
+    QCOMPARE(cpu.code, int(ExitUsage));
     QVERIFY2(cpu.err.contains(QStringLiteral("CUDA-graph replay needs a CUDA device, not cpu")), qPrintable(cpu.err));
     QVERIFY(jsonFiles(dir.path()).isEmpty());
     QVERIFY(bench({ QStringLiteral("--help") }).out.contains(QStringLiteral("--cuda-graph")));
@@ -250,7 +250,7 @@ void TestBenchCli::cudaGraphOption()
         if (graph)
             args << QStringLiteral("--cuda-graph");
         const Outcome o = benchWith(&registry, args);
-        QVERIFY2(o.code == BenchOk, qPrintable(o.err));
+        QVERIFY2(o.code == ExitOk, qPrintable(o.err));
         QCOMPARE(cuda->lastSpec.timing.cudaGraph, graph); // what the backend was asked to run
         const nlohmann::json doc = onlyDocument(out.path());
         QVERIFY(doc.is_object());
@@ -277,12 +277,12 @@ void TestBenchCli::cudaGraphOption()
         QStringList { QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--out"), envDir.path() }
             + tiny);
     qunsetenv("KIX_CUDA_GRAPH");
-    QVERIFY2(onCuda.code == BenchOk, qPrintable(onCuda.err));
+    QVERIFY2(onCuda.code == ExitOk, qPrintable(onCuda.err));
     QVERIFY(cuda->lastSpec.timing.cudaGraph);
-    QVERIFY2(onCpu.code == BenchOk, qPrintable(onCpu.err));
+    QVERIFY2(onCpu.code == ExitOk, qPrintable(onCpu.err));
 }
 
-void TestBenchCli::runWarningIsShown()
+void TestBenchCommand::runWarningIsShown()
 {
     QTemporaryDir dir;
     auto registry = smallCpuRegistry(std::make_unique<DetailedCpuBackend>());
@@ -291,7 +291,7 @@ void TestBenchCli::runWarningIsShown()
             QStringLiteral("2"), QStringLiteral("--pass"), QStringLiteral("forward"), QStringLiteral("--out"),
             dir.path() }
             + kFast);
-    QVERIFY2(o.code == BenchOk, qPrintable(o.err));
+    QVERIFY2(o.code == ExitOk, qPrintable(o.err));
     QVERIFY2(o.err.contains(QStringLiteral("  warning: SM clock 900 MHz after the repetitions (simulated)")),
         qPrintable(o.err));
     const nlohmann::json doc = onlyDocument(dir.path());
@@ -313,39 +313,14 @@ void TestBenchCli::runWarningIsShown()
         !onlyDocument(plainDir.path()).at("run").at("spec").at("sourceNative").at("engine").contains("deviceDetails"));
 }
 
-void TestBenchCli::help()
+void TestBenchCommand::help()
 {
     const Outcome o = bench({ QStringLiteral("--help") });
-    QCOMPARE(o.code, int(BenchOk));
+    QCOMPARE(o.code, int(ExitOk));
     QVERIFY(o.out.contains(QStringLiteral("Usage: kix bench")));
 }
 
-void TestBenchCli::sweepValues_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QList<qint64>>("expected");
-    QTest::newRow("list") << "4,8,12" << QList<qint64> { 4, 8, 12 };
-    QTest::newRow("geometric") << "32,64,...,2048" << QList<qint64> { 32, 64, 128, 256, 512, 1024, 2048 };
-    QTest::newRow("arithmetic") << "1,2,...,5" << QList<qint64> { 1, 2, 3, 4, 5 };
-    QTest::newRow("arithmetic step") << "100,250,...,850" << QList<qint64> { 100, 250, 400, 550, 700, 850 };
-    QTest::newRow("geometric wins a tie") << "100,300,...,900" << QList<qint64> { 100, 300, 900 };
-    QTest::newRow("single") << "7" << QList<qint64> { 7 };
-}
-
-void TestBenchCli::sweepValues()
-{
-    QFETCH(QString, text);
-    QFETCH(QList<qint64>, expected);
-    QList<qint64> values;
-    QString error;
-    QVERIFY2(parseSweepValues(text, values, error), qPrintable(error));
-    QCOMPARE(values, expected);
-    for (const QString& bad : { QStringLiteral("32,...,64"), QStringLiteral("8,4,...,2"), QStringLiteral("3,5,...,10"),
-             QStringLiteral(""), QStringLiteral("0,1") })
-        QVERIFY2(!parseSweepValues(bad, values, error), qPrintable(bad));
-}
-
-void TestBenchCli::writesOneFilePerRun()
+void TestBenchCommand::writesOneFilePerRun()
 {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("runs")); // created on demand
@@ -354,7 +329,7 @@ void TestBenchCli::writesOneFilePerRun()
                                 QStringLiteral("--pass"), QStringLiteral("forward,backward"), QStringLiteral("--dtype"),
                                 QStringLiteral("fp32,bf16"), QStringLiteral("--out"), out }
         + kFast);
-    QVERIFY2(o.code == BenchOk, qPrintable(o.err + o.out));
+    QVERIFY2(o.code == ExitOk, qPrintable(o.err + o.out));
     QVERIFY(o.err.contains(QStringLiteral("[1/4] forward kix-cpu batch2-channels8-channels_per_group2-hidden16-fp32")));
     QVERIFY(o.err.contains(QStringLiteral("[4/4] backward")));
     QVERIFY(o.out.contains(QStringLiteral("median us")));
@@ -371,31 +346,31 @@ void TestBenchCli::writesOneFilePerRun()
     }
 }
 
-void TestBenchCli::sweepsAShapeKey()
+void TestBenchCommand::sweepsAShapeKey()
 {
     QTemporaryDir dir;
     const Outcome o = bench(QStringList { QStringLiteral("--shape"), QStringLiteral("2,8,8"), QStringLiteral("--pass"),
                                 QStringLiteral("full"), QStringLiteral("--sweep"),
                                 QStringLiteral("channels=4,8,...,16"), QStringLiteral("--out"), dir.path() }
         + kFast);
-    QVERIFY2(o.code == BenchOk, qPrintable(o.err));
+    QVERIFY2(o.code == ExitOk, qPrintable(o.err));
     const QStringList files = jsonFiles(dir.path());
     QCOMPARE(files.size(), 3); // channels 4, 8, 16
     QVERIFY(files.filter(QStringLiteral("channels16-")).size() == 1);
     QVERIFY(files.filter(QStringLiteral("-full-")).size() == 3);
 }
 
-void TestBenchCli::refusedSpecRunsNothing()
+void TestBenchCommand::refusedSpecRunsNothing()
 {
     QTemporaryDir dir;
     // channels 6 of the sweep is not divisible by 4: nothing runs, not even channels 8.
     const Outcome o = bench(QStringList { QStringLiteral("--shape"), QStringLiteral("2,8,8"), QStringLiteral("--sweep"),
                                 QStringLiteral("channels=8,6"), QStringLiteral("--out"), dir.path() }
         + kFast);
-    QCOMPARE(o.code, int(BenchUsage));
+    QCOMPARE(o.code, int(ExitUsage));
     QVERIFY(o.err.contains(QStringLiteral("channels (6) is not divisible")));
     QVERIFY(jsonFiles(dir.path()).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestBenchCli)
-#include "tst_benchcli.moc"
+QTEST_GUILESS_MAIN(TestBenchCommand)
+#include "tst_benchcommand.moc"
