@@ -40,5 +40,6 @@ int summaryCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int benchCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int historyCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 
 } // namespace kix::cli

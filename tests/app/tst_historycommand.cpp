@@ -1,7 +1,9 @@
-// kix history, called as the binary calls it: formats, --threshold, --since, --filter, --fail-on regression and its
+// kix history, in-process as main runs it: formats, --threshold, --since, --filter, --fail-on regression and its
 // exit status, usage errors, and a refused file beside good ones.
-#include "model/historycli.h"
+#include "app/commands/commands.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +25,7 @@ Result history(QStringList args)
     Result r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
-    r.code = historyCommand(args, out, err);
+    r.code = cli::historyCommand(args, out, err);
     out.flush();
     err.flush();
     return r;
@@ -31,7 +33,7 @@ Result history(QStringList args)
 
 } // namespace
 
-class TestHistoryCli : public QObject
+class TestHistoryCommand : public QObject
 {
     Q_OBJECT
 private slots:
@@ -41,9 +43,10 @@ private slots:
     void csv();
     void usageErrors();
     void refusedFile();
+    void historyChart();
 };
 
-void TestHistoryCli::table()
+void TestHistoryCommand::table()
 {
     const Result r = history({});
     QCOMPARE(r.code, 0);
@@ -56,11 +59,11 @@ void TestHistoryCli::table()
     QVERIFY(r.err.contains(QStringLiteral("observedAt"))); // the loader's warning names the file and the field
 }
 
-void TestHistoryCli::failOnRegression()
+void TestHistoryCommand::failOnRegression()
 {
     Result r = history({ QStringLiteral("--fail-on"), QStringLiteral("regression") });
     QCOMPARE(r.code, 1);
-    QVERIFY(r.err.contains(QStringLiteral("2 regression(s) above 5 %")));
+    QVERIFY(r.err.contains(QStringLiteral("kix history: 2 regression(s) above 5 %")));
     // huggingface alone is flat: the gate passes.
     r = history({ QStringLiteral("--fail-on"), QStringLiteral("regression"), QStringLiteral("--filter"),
         QStringLiteral("huggingface") });
@@ -78,7 +81,7 @@ void TestHistoryCli::failOnRegression()
     QVERIFY(r.err.contains(QStringLiteral("1 regression(s) above 25 %")));
 }
 
-void TestHistoryCli::sinceAndJson()
+void TestHistoryCommand::sinceAndJson()
 {
     Result r = history(
         { QStringLiteral("--since"), QStringLiteral("0.8.0"), QStringLiteral("--format"), QStringLiteral("json") });
@@ -100,7 +103,7 @@ void TestHistoryCli::sinceAndJson()
     QCOMPARE(nlohmann::json::parse(r.out.toStdString())["changes"].size(), size_t(3));
 }
 
-void TestHistoryCli::csv()
+void TestHistoryCommand::csv()
 {
     const Result r = history({ QStringLiteral("--format"), QStringLiteral("csv") });
     QCOMPARE(r.code, 0);
@@ -109,7 +112,7 @@ void TestHistoryCli::csv()
     QVERIFY(lines[0].startsWith(QStringLiteral("kind,ratio,kernel,pass,provider,gpu,workload,metric")));
 }
 
-void TestHistoryCli::usageErrors()
+void TestHistoryCommand::usageErrors()
 {
     QCOMPARE(history({ QStringLiteral("--format"), QStringLiteral("xml") }).code, 2);
     QCOMPARE(history({ QStringLiteral("--threshold"), QStringLiteral("abc") }).code, 2);
@@ -120,13 +123,13 @@ void TestHistoryCli::usageErrors()
     QVERIFY(since.err.contains(QStringLiteral("9.9.9")));
     QString out, err;
     QTextStream o(&out), e(&err);
-    QCOMPARE(historyCommand({}, o, e), 2);
-    QCOMPARE(historyCommand({ QStringLiteral("--help") }, o, e), 0);
+    QCOMPARE(cli::historyCommand({}, o, e), 2);
+    QCOMPARE(cli::historyCommand({ QStringLiteral("--help") }, o, e), 0);
     o.flush();
     QVERIFY(out.contains(QStringLiteral("--fail-on")));
 }
 
-void TestHistoryCli::refusedFile()
+void TestHistoryCommand::refusedFile()
 {
     // A broken file beside the good ones: named on stderr, the history of the others still printed, exit 1.
     const Result r = history({ QStringLiteral(KIX_TEST_DATA_DIR "/model/malformed/truncated.json") });
@@ -135,5 +138,31 @@ void TestHistoryCli::refusedFile()
     QVERIFY(r.out.contains(QStringLiteral("2 regression(s)")));
 }
 
-QTEST_GUILESS_MAIN(TestHistoryCli)
-#include "tst_historycli.moc"
+void TestHistoryCommand::historyChart()
+{
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("history.svg"));
+    QString out, err;
+    QTextStream o(&out), e(&err);
+    const int code = cli::chartCommand({ QStringLiteral(KIX_TEST_DATA_DIR "/history"), QStringLiteral("--kind"),
+                                           QStringLiteral("history"), QStringLiteral("--out"), svg },
+        o, e);
+    o.flush();
+    e.flush();
+    QCOMPARE(code, 0);
+    QVERIFY(out.contains(QStringLiteral("(history, 22 runs)")));
+    QVERIFY(err.contains(QStringLiteral("warning: unplaceable (no usable observedAt)")));
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("History"));
+    QVERIFY(text.contains("0.6.0+local")); // the label axis
+    QCOMPARE(cli::chartCommand(
+                 { QStringLiteral(KIX_TEST_DATA_DIR "/history"), QStringLiteral("--kind"), QStringLiteral("history"),
+                     QStringLiteral("--threshold"), QStringLiteral("x"), QStringLiteral("--out"), svg },
+                 o, e),
+        2);
+}
+
+QTEST_MAIN(TestHistoryCommand)
+#include "tst_historycommand.moc"
