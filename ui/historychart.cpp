@@ -12,6 +12,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -107,13 +108,47 @@ HistoryChart::HistoryChart(History history, QVector<int> drawn, bool byLabel, co
     addAxis(x, Qt::AlignBottom);
     addAxis(y, Qt::AlignLeft);
 
+    // Legend names: only what differs among the lines (the title says the rest).
+    auto fields = [](const HistorySeries& s) {
+        return QStringList { s.key.kernel, s.key.pass, s.key.provider, s.points.front().run->gpuDisplayName(),
+            s.key.workload, s.key.protocolFamily };
+    };
+    QVector<bool> varies(6, false);
+    QSet<QString> commonWorkload; // the workload slug's parts every line shares ("batch128", "fp32")
+    for (int s : std::as_const(m_drawn)) {
+        const QStringList f = fields(m_history.series[s]), first = fields(m_history.series[m_drawn.front()]);
+        for (int k = 0; k < 6; ++k)
+            varies[k] = varies[k] || f[k] != first[k];
+        const QStringList parts = f[4].split(QLatin1Char('-'));
+        const QSet<QString> set(parts.begin(), parts.end());
+        commonWorkload = s == m_drawn.front() ? set : commonWorkload.intersect(set);
+    }
+    auto shortField = [&commonWorkload](int k, const QString& value) {
+        if (k == 3)
+            return shortGpuName(value);
+        if (k != 4)
+            return value;
+        QStringList kept;
+        for (const QString& part : value.split(QLatin1Char('-'))) {
+            if (!commonWorkload.contains(part))
+                kept << part;
+        }
+        return kept.join(QLatin1Char('-'));
+    };
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
     for (int i = 0; i < m_drawn.size(); ++i) {
         const HistorySeries& s = m_history.series[m_drawn[i]];
         auto* line = new QLineSeries;
         auto* upper = new QLineSeries;
         auto* lower = new QLineSeries;
-        line->setName(s.title);
+        QStringList name;
+        const QStringList f = fields(s);
+        for (int k = 0; k < 6; ++k) {
+            if (varies[k])
+                name << shortField(k, f[k]);
+        }
+        line->setName(
+            name.isEmpty() ? s.key.provider + QStringLiteral(" · ") + s.key.pass : name.join(QStringLiteral(" · ")));
         QVector<double> xs;
         for (const HistoryPoint& p : s.points) {
             const double px
@@ -222,6 +257,24 @@ HistoryChart::HistoryChart(History history, QVector<int> drawn, bool byLabel, co
     }
     ChartStyle::placeLegend(this, int(m_drawn.size()));
     QStringList subtitles;
+    if (!m_drawn.isEmpty()) {
+        QStringList common;
+        const QStringList f = fields(m_history.series[m_drawn.front()]);
+        for (int k = 0; k < 6; ++k) {
+            if (!varies[k] && !f[k].isEmpty())
+                common << (k == 3 ? shortGpuName(f[k]) : f[k]);
+            else if (k == 4 && !commonWorkload.isEmpty()) {
+                QStringList parts; // in the slug's order
+                for (const QString& part : f[k].split(QLatin1Char('-'))) {
+                    if (commonWorkload.contains(part))
+                        parts << part;
+                }
+                common << parts.join(QLatin1Char('-'));
+            }
+        }
+        if (!common.isEmpty())
+            subtitles << common.join(QStringLiteral(" · "));
+    }
     subtitles << QStringLiteral("median over time, p20–p80 band; changes at a %1 % threshold: %2 regression(s), %3 "
                                 "improvement(s), %4 outlier(s)")
                      .arg(options.threshold * 100, 0, 'g', 3)
