@@ -139,8 +139,8 @@ HistoryChart::HistoryChart(History history, QVector<int> drawn, bool byLabel, co
     for (int i = 0; i < m_drawn.size(); ++i) {
         const HistorySeries& s = m_history.series[m_drawn[i]];
         auto* line = new QLineSeries;
-        auto* upper = new QLineSeries;
-        auto* lower = new QLineSeries;
+        auto* upper = new QLineSeries(this); // QAreaSeries does not own its bounds
+        auto* lower = new QLineSeries(this);
         QStringList name;
         const QStringList f = fields(s);
         for (int k = 0; k < 6; ++k) {

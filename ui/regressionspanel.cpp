@@ -23,6 +23,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace kix {
 
 // The rows: each change of the history, then each unplaceable run.
@@ -152,7 +154,11 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
     rebuild();
 }
 
-RegressionsPanel::~RegressionsPanel() = default;
+RegressionsPanel::~RegressionsPanel()
+{
+    for (QFuture<History>& future : m_inFlight)
+        future.waitForFinished();
+}
 
 void RegressionsPanel::setRuns(const RunList& runs)
 {
@@ -193,7 +199,12 @@ void RegressionsPanel::rebuild()
         if (generation == m_generation)
             showHistory(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([runs = m_runs, options] { return buildHistory(runs, options); }));
+    const QFuture<History> future = QtConcurrent::run([runs = m_runs, options] { return buildHistory(runs, options); });
+    m_inFlight.erase(
+        std::remove_if(m_inFlight.begin(), m_inFlight.end(), [](const QFuture<History>& f) { return f.isFinished(); }),
+        m_inFlight.end());
+    m_inFlight << future;
+    watcher->setFuture(future);
 }
 
 void RegressionsPanel::showHistory(History history)

@@ -2,6 +2,7 @@
 
 #include "model/history.h"
 
+#include <QFuture>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -51,6 +52,7 @@ private:
     QTableView* m_view;
     QLabel* m_summary;
     QDoubleSpinBox* m_threshold;
+    QVector<QFuture<History>> m_inFlight; // waited for on destruction, so that no build outlives the panel
     int m_generation = 0; // a newer rebuild makes older results stale
     bool m_building = false;
 };
