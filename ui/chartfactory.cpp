@@ -3,6 +3,7 @@
 #include "model/chartscope.h"
 #include "model/quantiledata.h"
 #include "model/sweep.h"
+#include "ui/historychart.h"
 #include "ui/quantilechart.h"
 #include "ui/speedupchart.h"
 #include "ui/sweepchart.h"
@@ -128,6 +129,9 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
         chart = std::make_unique<SpeedupChart>(std::move(comparison), options);
         break;
     }
+    case ChartKind::History:
+        chart = buildHistoryChart(runs, options, out);
+        break;
     }
     if (!scope.note.isEmpty())
         out.notes.prepend(scope.note);

@@ -10,9 +10,11 @@ QString chartKindName(ChartKind kind)
     case ChartKind::Sweep:
         return QStringLiteral("sweep");
     case ChartKind::Speedup:
+        return QStringLiteral("speedup");
+    case ChartKind::History:
         break;
     }
-    return QStringLiteral("speedup");
+    return QStringLiteral("history");
 }
 
 QString chartKindTitle(ChartKind kind)
@@ -23,14 +25,16 @@ QString chartKindTitle(ChartKind kind)
     case ChartKind::Sweep:
         return QStringLiteral("Sweep");
     case ChartKind::Speedup:
+        return QStringLiteral("Speed-up");
+    case ChartKind::History:
         break;
     }
-    return QStringLiteral("Speed-up");
+    return QStringLiteral("History");
 }
 
 std::optional<ChartKind> chartKindFromName(const QString& name)
 {
-    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup }) {
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History }) {
         if (name.compare(chartKindName(kind), Qt::CaseInsensitive) == 0)
             return kind;
     }

@@ -9,19 +9,20 @@
 
 namespace kix {
 
-enum class ChartKind { Quantiles, Sweep, Speedup };
+enum class ChartKind { Quantiles, Sweep, Speedup, History };
 
-QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup"
-QString chartKindTitle(ChartKind kind); // "Quantiles", "Sweep", "Speed-up"
+QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history"
+QString chartKindTitle(ChartKind kind); // "Quantiles", "Sweep", "Speed-up", "History"
 std::optional<ChartKind> chartKindFromName(const QString& name);
 
 // What the user chose for a chart, shared by the panel, the export and `kix chart`.
 struct ChartOptions
 {
     bool logY = false; // quantiles and sweep
-    QString xParam; // sweep; empty = the parameter with the most values
+    QString xParam; // sweep; empty = the parameter with the most values. History: "time" or "label"
     Baseline baseline; // speed-up; empty = Baseline::defaultFor(runs)
     bool dark = false; // follow a dark palette
+    double threshold = 0.05; // history: the smallest step that counts as a change
     int maxGroups = 40; // workloads (categories) per chart
     int maxSeries = 16; // boxes per workload, lines, bar sets
 };

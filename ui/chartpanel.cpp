@@ -55,7 +55,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_readout(new QLabel(this))
     , m_chip(new QToolButton(this))
 {
-    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup })
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History })
         m_tabs->addTab(chartKindTitle(kind));
     m_tabs->setDrawBase(false);
     for (int i = 0; i < m_tabs->count(); ++i) { // View > Chart: Ctrl+1, Ctrl+2, ... one per kind
@@ -350,7 +350,7 @@ QChart* ChartPanel::chart() const
 void ChartPanel::updateChoosers()
 {
     m_log->setVisible(m_kind != ChartKind::Speedup);
-    const bool sweep = m_kind == ChartKind::Sweep;
+    const bool sweep = m_kind == ChartKind::Sweep || m_kind == ChartKind::History; // history: time or label
     m_x->clear();
     m_x->addItems(m_info.xCandidates);
     m_x->setCurrentText(m_info.xParam);

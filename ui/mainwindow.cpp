@@ -13,6 +13,7 @@
 #include "ui/issuespanel.h"
 #include "ui/loadstatus.h"
 #include "ui/recentfiles.h"
+#include "ui/regressionspanel.h"
 #include "ui/runexportdialog.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
@@ -120,6 +121,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &RunSession::runsChanged, this, [this] { m_facets->setRuns(m_session->model()->runs()); });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
 
+    installRegressionsPanel(*this); // history: every change of the loaded runs, largest first
     m_defaultState = saveState();
     restoreLayout();
     updateScope();

@@ -1,4 +1,5 @@
-// kix chart PATH... --kind quantiles|sweep|speedup --out FILE.png|svg|pdf [options]: the window's charts as files.
+// kix chart PATH... --kind quantiles|sweep|speedup|history --out FILE.png|svg|pdf [options]: the window's charts as
+// files.
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
@@ -19,30 +20,33 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         out, err);
     cl.addPaths();
     const QCommandLineOption kind(
-        QStringLiteral("kind"), QStringLiteral("quantiles, sweep or speedup."), QStringLiteral("KIND"));
+        QStringLiteral("kind"), QStringLiteral("quantiles, sweep, speedup or history."), QStringLiteral("KIND"));
     const QCommandLineOption outPath(
         QStringLiteral("out"), QStringLiteral("FILE.png, FILE.svg or FILE.pdf."), QStringLiteral("FILE"));
     const QCommandLineOption baseline(QStringLiteral("baseline"),
         QStringLiteral("Speed-up baseline provider(s) or run:<externalId>."), QStringLiteral("PROVIDER"));
-    const QCommandLineOption xParam(
-        QStringLiteral("x"), QStringLiteral("Sweep: the x parameter."), QStringLiteral("PARAM"));
+    const QCommandLineOption xParam(QStringLiteral("x"),
+        QStringLiteral("Sweep: the x parameter. History: time or label."), QStringLiteral("PARAM"));
     const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Log latency axis (quantiles, sweep)."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Size in pixels (default 1200x800)."),
         QStringLiteral("WxH"), QStringLiteral("1200x800"));
     const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("PNG resolution (default 96)."),
         QStringLiteral("N"), QStringLiteral("96"));
     const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Dark colours."));
+    const QCommandLineOption threshold(QStringLiteral("threshold"),
+        QStringLiteral("History: the smallest step that counts, in percent (default 5)."), QStringLiteral("PCT"),
+        QStringLiteral("5"));
     for (const QCommandLineOption& option : { kind, outPath })
         cl.addOption(option);
     cl.addFilter();
-    for (const QCommandLineOption& option : { baseline, xParam, log, size, dpi, dark })
+    for (const QCommandLineOption& option : { baseline, xParam, log, size, dpi, dark, threshold })
         cl.addOption(option);
     if (!cl.parse(args))
         return cl.exitCode();
 
     const std::optional<ChartKind> chartKind = chartKindFromName(cl.value(kind));
     if (!chartKind)
-        return cl.usageError(QStringLiteral("--kind must be quantiles, sweep or speedup"));
+        return cl.usageError(QStringLiteral("--kind must be quantiles, sweep, speedup or history"));
     const QString path = cl.value(outPath);
     if (path.isEmpty() || !ChartExporter::formatForPath(path))
         return cl.usageError(QStringLiteral("--out FILE.png, FILE.svg or FILE.pdf is required"));
@@ -55,6 +59,10 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     const double dots = cl.value(dpi).toDouble(&dpiOk);
     if (!dpiOk || dots < 24 || dots > 2400)
         return cl.usageError(QStringLiteral("--dpi must be between 24 and 2400"));
+    bool thresholdOk = false;
+    const double changeThreshold = cl.value(threshold).remove(QLatin1Char('%')).toDouble(&thresholdOk) / 100;
+    if (!thresholdOk || !(changeThreshold > 0))
+        return cl.usageError(QStringLiteral("--threshold must be a percentage above 0 (e.g. 5)"));
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
         return cl.fail(QStringLiteral("needs a QApplication (set QT_QPA_PLATFORM=offscreen without a display)"));
 
@@ -63,6 +71,7 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     options.logY = cl.isSet(log);
     options.xParam = cl.value(xParam);
     options.dark = cl.isSet(dark);
+    options.threshold = changeThreshold;
     QString error;
     if (*chartKind == ChartKind::Speedup && !baselineFromOption(cl.value(baseline), runs, &options.baseline, &error))
         return cl.fail(error);

@@ -42,5 +42,6 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int benchCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int fleetCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/fleet.cpp
+int historyCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 
 } // namespace kix::cli

@@ -22,7 +22,8 @@ const std::vector<Command>& commands()
         { "import-liger", "alias of import (Liger-Kernel benchmark CSV)", importLigerCommand },
         { "summary", "the headless summary kix prints without a display", summaryCommand, true },
         { "compare", "speed-ups against a baseline, verdicts and warnings", compareCommand },
-        { "chart", "a quantile, sweep or speed-up chart as PNG, SVG or PDF", chartCommand, true },
+        { "chart", "a quantile, sweep, speed-up or history chart as PNG, SVG or PDF", chartCommand, true },
+        { "history", "every series over time: regressions, improvements, outliers", historyCommand },
         { "bench", "GroupNorm benchmarks on this machine (CUDA or CPU)", benchCommand },
         { "fleet", "benchmark matrices on a Slurm cluster: plan, submit, status, cancel", fleetCommand },
     };
