@@ -300,13 +300,14 @@ bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& re
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
         return false;
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return false;
     struct stat info
     {
     };
-    if (::fstat(fd, &info) != 0 || info.st_size < kMapFrom || info.st_size > limits.maxFileBytes) {
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < kMapFrom
+        || info.st_size > limits.maxFileBytes) {
         ::close(fd);
         return false;
     }
@@ -320,19 +321,45 @@ bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& re
     return true;
 }
 
+QString notRegularFile(mode_t mode)
+{
+    const char* kind = S_ISFIFO(mode)    ? "a FIFO"
+        : S_ISSOCK(mode)                 ? "a socket"
+        : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+        : S_ISDIR(mode)                  ? "a folder"
+                                         : "not a plain file";
+    return QStringLiteral("not a regular file (%1)").arg(QLatin1String(kind));
+}
+
 // Plain POSIX reads for files on disk: the loader opens tens of thousands of small files, and QFile's extra
 // stat calls per file cost more than the read itself.
 bool readPosix(const QString& path, qint64 maxBytes, QByteArray& bytes, QString& error, bool& tooLarge)
 {
     const QByteArray name = QFile::encodeName(path);
-    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); no effect on regular files
+    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         error = QString::fromLocal8Bit(std::strerror(errno));
         return false;
     }
+    tooLarge = false;
+    struct stat status
+    {
+    };
+    if (::fstat(fd, &status) == 0) {
+        if (!S_ISREG(status.st_mode)) {
+            error = notRegularFile(status.st_mode);
+            ::close(fd);
+            return false;
+        }
+        if (status.st_size > maxBytes) { // refused without reading it
+            tooLarge = true;
+            ::close(fd);
+            return true;
+        }
+    }
     bytes.resize(16384);
     qint64 size = 0;
-    tooLarge = false;
     while (true) {
         if (size == bytes.size()) {
             if (size > maxBytes) {

@@ -26,7 +26,8 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
         const QFileInfo info(path);
         if (info.isDir()) {
             QStringList found;
-            QDirIterator it(path, patterns, QDir::Files, QDirIterator::Subdirectories);
+            // System: FIFOs, sockets and dangling links (a symlink loop) are listed too, so that reading names them
+            QDirIterator it(path, patterns, QDir::Files | QDir::System, QDirIterator::Subdirectories);
             while (it.hasNext())
                 found.append(it.next());
             std::sort(found.begin(), found.end());
