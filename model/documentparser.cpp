@@ -125,8 +125,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
 }
 
 // Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
-// `mapped`: the text is a read-only file mapping whose pages can be dropped once parsed (they would be read from
-// the file again if touched), so a big bundle never holds its whole text and its runs in memory at once.
+// `mapped`: the text is in private pages of its own (parseMapped) that can be dropped once parsed, so a big bundle
+// never holds its whole text and its runs in memory at once.
 void parseJsonLines(const char* begin, const char* end, const QString& file, const ParseLimits& limits,
     ParseResult& result, bool mapped = false)
 {
@@ -293,7 +293,7 @@ ParseResult parseText(const QByteArray& input, const QString& file, const ParseL
 
 namespace {
 
-// Big JSON Lines bundles are mapped rather than read (see parseJsonLines).
+// Big JSON Lines bundles are read into pages that parseJsonLines drops as it goes.
 bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
     constexpr qint64 kMapFrom = 16 << 20;
@@ -311,13 +311,28 @@ bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& re
         ::close(fd);
         return false;
     }
-    void* data = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (data == MAP_FAILED)
+    // Read into anonymous pages rather than mapping the file: a mapped file that shrinks while it is parsed (another
+    // program rewriting it) raises SIGBUS on the pages past its new end. Parsed pages are still dropped as the
+    // chunks finish, so the text and all of its runs are never in memory at once.
+    const auto capacity = static_cast<size_t>(info.st_size);
+    void* data = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
+        ::close(fd);
         return false;
-    const QByteArray text = QByteArray::fromRawData(static_cast<const char*>(data), qsizetype(info.st_size));
+    }
+    size_t size = 0;
+    while (size < capacity) {
+        const ssize_t n = ::read(fd, static_cast<char*>(data) + size, capacity - size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; // the file shrank (or failed) while read: what was read is parsed, a cut line is named
+        size += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    const QByteArray text = QByteArray::fromRawData(static_cast<const char*>(data), qsizetype(size));
     result = parseText(text, path, limits, true);
-    ::munmap(data, static_cast<size_t>(info.st_size));
+    ::munmap(data, capacity);
     return true;
 }
 

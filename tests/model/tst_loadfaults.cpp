@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <future>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -88,6 +89,7 @@ private slots:
     void unreadableFileIsNamed();
     void filesVanishAndShrinkDuringTheLoad();
     void tenThousandBadFilesAndOneGood();
+    void bigBundleShrinksWhileRead();
 };
 
 void TestLoadFaults::fifoIsNamedNotWaitedOn()
@@ -244,6 +246,34 @@ void TestLoadFaults::tenThousandBadFilesAndOneGood()
     QCOMPARE(r.refusedFiles, bad);
     QCOMPARE(errorsByFile(r).size(), bad);
     QVERIFY(!errorsByFile(r).contains(QStringLiteral("good.json")));
+}
+
+// A JSON Lines bundle big enough to be read in parallel chunks (over 16 MiB) is cut to a tenth while it loads:
+// the lines read whole load, a line cut short is named, and the process survives (a mapped file that shrinks
+// raises SIGBUS on the pages past its new end).
+void TestLoadFaults::bigBundleShrinksWhileRead()
+{
+    QByteArray line = seedText().simplified();
+    const QByteArray marker = "2026-02-28-00-23-31";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bundle.jsonl"));
+    QByteArray bundle;
+    for (int i = 0; bundle.size() <= (17 << 20); ++i) {
+        QByteArray doc = line;
+        doc.replace(marker, QByteArray(marker + '-' + QByteArray::number(i)));
+        bundle += doc + '\n';
+    }
+    for (int delayMs : { 0, 2, 10, 40 }) {
+        QVERIFY(writeFile(path, bundle));
+        auto future = std::async(std::launch::async, [&] { return loadPaths({ path }); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+        QCOMPARE(::truncate(QFile::encodeName(path).constData(), bundle.size() / 10), 0);
+        QCOMPARE(future.wait_for(std::chrono::seconds(120)), std::future_status::ready);
+        const LoadResult r = future.get();
+        QVERIFY(r.runs.size() > 0 || !r.diagnostics.isEmpty());
+        for (const Diagnostic& d : r.diagnostics)
+            QCOMPARE(d.file, path);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLoadFaults)
