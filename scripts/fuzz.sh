@@ -5,7 +5,7 @@
 # build/fuzz/work/crashes/<target>/ — copy it to tests/data/fuzz/<target>/<what-it-is> (tst_fuzzregressions
 # replays it) and fix the bug.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]      targets: document ligercsv slug filter roundtrip
-# On a shared machine: nice -n 19 scripts/fuzz.sh 600
+# On a shared machine: nice -n 19 scripts/fuzz.sh 600. Inputs are capped at KIX_FUZZ_MAX_LEN bytes (16384).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
@@ -51,8 +51,8 @@ for target in "${targets[@]}"; do
     echo "== fuzz_$target for ${seconds}s"
     set +e
     ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-        "build/fuzz/tests/fuzz/fuzz_$target" -dict=tests/fuzz/kix.dict -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
+        "build/fuzz/tests/fuzz/fuzz_$target" -dict=tests/fuzz/kix.dict -max_total_time="$seconds" -timeout=60 \
+        -max_len="${KIX_FUZZ_MAX_LEN:-16384}" -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
     rc=$?
     set -e
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
