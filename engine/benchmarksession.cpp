@@ -4,10 +4,10 @@
 #include "engine/backendregistry.h"
 #include "engine/correctness.h"
 #include "engine/runbuilder.h"
+#include "model/runwriter.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <exception>
 
@@ -131,17 +131,9 @@ bool BenchmarkSession::writeDocument(BenchmarkResult& result, const QString& dir
     QString path = dir.filePath(name);
     for (int n = 2; QFileInfo::exists(path); ++n) // two runs within one second: keep both
         path = dir.filePath(name.chopped(5) + QStringLiteral("-%1.json").arg(n));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    // whole or not at all, and a full disk is reported rather than committed as a truncated file
+    if (!writeFileAtomically(path, QByteArray::fromStdString(result.document.dump(2) + '\n'), &error))
         return false;
-    }
-    const std::string text = result.document.dump(2) + '\n';
-    file.write(text.data(), static_cast<qint64>(text.size()));
-    if (!file.commit()) {
-        error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
     result.filePath = path;
     return true;
 }

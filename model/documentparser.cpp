@@ -176,8 +176,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
 }
 
 // Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
-// `mapped`: the text is a read-only file mapping whose pages can be dropped once parsed (they would be read from
-// the file again if touched), so a big bundle never holds its whole text and its runs in memory at once.
+// `mapped`: the text is in private pages of its own (parseMapped) that can be dropped once parsed, so a big bundle
+// never holds its whole text and its runs in memory at once.
 void parseJsonLines(const char* begin, const char* end, const QString& file, const ParseLimits& limits,
     ParseResult& result, bool mapped = false)
 {
@@ -378,31 +378,56 @@ ParseResult parseBytes(const QByteArray& input, const QString& file, const Parse
 
 namespace {
 
-// Big JSON Lines bundles are mapped rather than read (see parseJsonLines).
+// Big JSON Lines bundles are read into pages that parseJsonLines drops as it goes.
 bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
     constexpr qint64 kMapFrom = 16 << 20;
     const QString suffix = suffixOf(path);
     if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
         return false;
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return false;
     struct stat info
     {
     };
-    if (::fstat(fd, &info) != 0 || info.st_size < kMapFrom || info.st_size > limits.maxFileBytes) {
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < kMapFrom
+        || info.st_size > limits.maxFileBytes) {
         ::close(fd);
         return false;
     }
-    void* data = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (data == MAP_FAILED)
+    // Read into anonymous pages rather than mapping the file: a mapped file that shrinks while it is parsed (another
+    // program rewriting it) raises SIGBUS on the pages past its new end. Parsed pages are still dropped as the
+    // chunks finish, so the text and all of its runs are never in memory at once.
+    const auto capacity = static_cast<size_t>(info.st_size);
+    void* data = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
+        ::close(fd);
         return false;
-    parseText(std::string_view(static_cast<const char*>(data), static_cast<size_t>(info.st_size)), false, path, limits,
-        true, result);
-    ::munmap(data, static_cast<size_t>(info.st_size));
+    }
+    size_t size = 0;
+    while (size < capacity) {
+        const ssize_t n = ::read(fd, static_cast<char*>(data) + size, capacity - size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; // the file shrank (or failed) while read: what was read is parsed, a cut line is named
+        size += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    parseText(std::string_view(static_cast<const char*>(data), size), false, path, limits, true, result);
+    ::munmap(data, capacity);
     return true;
+}
+
+QString notRegularFile(mode_t mode)
+{
+    const char* kind = S_ISFIFO(mode)    ? "a FIFO"
+        : S_ISSOCK(mode)                 ? "a socket"
+        : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+        : S_ISDIR(mode)                  ? "a folder"
+                                         : "not a plain file";
+    return QStringLiteral("not a regular file (%1)").arg(QLatin1String(kind));
 }
 
 // Plain POSIX reads for files on disk into the thread's buffer, with simdjson's padding after the text: the
@@ -411,23 +436,39 @@ bool readPosix(
     const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error, bool& tooLarge)
 {
     const QByteArray name = QFile::encodeName(path);
-    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); no effect on regular files
+    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         error = QString::fromLocal8Bit(std::strerror(errno));
         return false;
     }
+    size = 0;
+    tooLarge = false;
+    struct stat status
+    {
+    };
+    if (::fstat(fd, &status) == 0) {
+        if (!S_ISREG(status.st_mode)) {
+            error = notRegularFile(status.st_mode);
+            ::close(fd);
+            return false;
+        }
+        if (status.st_size > maxBytes) { // refused without reading it
+            tooLarge = true;
+            ::close(fd);
+            return true;
+        }
+    }
     constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
     if (bytes.size() < 16384 + kPad)
         bytes.resize(16384 + kPad);
-    size = 0;
-    tooLarge = false;
     while (true) {
         if (size + kPad == bytes.size()) {
             if (static_cast<qint64>(size) > maxBytes) {
                 tooLarge = true;
                 break;
             }
-            // past the buffer, ask for the size once rather than doubling (and copying) it
+            // past the buffer, size it from the file (it may have grown since fstat) rather than doubling it
             struct stat info
             {
             };

@@ -53,14 +53,15 @@ void findRunFiles(const QByteArray& folder, QStringList& found)
             {
             };
             if (::stat(path.constData(), &info) != 0)
-                continue;
-            type = S_ISDIR(info.st_mode) ? (entry->d_type == DT_LNK ? DT_LNK : DT_DIR)
-                                         : (S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN);
+                type = DT_UNKNOWN; // a dangling link or a symlink loop: listed below, so that reading names it
+            else
+                type = S_ISDIR(info.st_mode) ? (entry->d_type == DT_LNK ? DT_LNK : DT_DIR)
+                                             : (S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN);
         }
         if (type == DT_DIR)
             findRunFiles(path, found);
-        else if (type == DT_REG && isRunFileName(entry->d_name))
-            found.append(QFile::decodeName(path));
+        else if (type != DT_LNK && isRunFileName(entry->d_name))
+            found.append(QFile::decodeName(path)); // FIFOs, sockets and broken links too: reading refuses them by name
     }
     ::closedir(dir);
 }

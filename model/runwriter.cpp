@@ -5,6 +5,11 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <cerrno>
+#include <cstring>
+
+#include <unistd.h>
+
 namespace kix {
 
 std::optional<ExportFormat> exportFormatForPath(const QString& path)
@@ -71,17 +76,34 @@ QByteArray serializeRuns(const RunList& runs, ExportFormat format)
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    auto fail = [&](const QString& why) {
         if (error)
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, why);
         file.cancelWriting();
         return false;
+    };
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    // Written with write(2) on the save file's descriptor: when the disk fills up (ENOSPC) or the file size limit
+    // is reached (EFBIG), QFileDevice::write reports the short write as complete and commit() would then replace
+    // the previous file with a truncated one.
+    const int fd = file.handle();
+    qint64 written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + written, static_cast<size_t>(bytes.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int code = n < 0 ? errno : ENOSPC;
+            const QString reason = QString::fromLocal8Bit(std::strerror(code));
+            return fail(code == ENOSPC || code == EFBIG || code == EDQUOT
+                    ? reason + QStringLiteral(" (the disk is full; the previous file is unchanged)")
+                    : reason);
+        }
+        written += n;
     }
+    if (!file.commit())
+        return fail(file.errorString());
     return true;
 }
 

@@ -67,7 +67,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_x->setToolTip(QStringLiteral("The workload parameter on the x axis"));
     m_baselineBox->setToolTip(QStringLiteral("Speed-up = baseline median / run median"));
     m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_baselineBox->setMinimumContentsLength(10);
+    m_baselineBox->setMinimumContentsLength(7); // with four chart tabs, the row must still fit 1024 px
     m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_tabs->setExpanding(false);
     m_tabs->setUsesScrollButtons(false);

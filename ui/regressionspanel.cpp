@@ -250,6 +250,7 @@ RegressionsPanel* installRegressionsPanel(MainWindow& window)
     dock->setObjectName(QStringLiteral("regressionsDock"));
     dock->setWidget(panel);
     window.addPanel(dock, Qt::BottomDockWidgetArea);
+    dock->hide(); // on request (View > Regressions), like Issues: by default the chart keeps the window's height
     RunSession* session = window.session();
     QObject::connect(
         session, &RunSession::runsChanged, panel, [panel, session] { panel->setRuns(session->model()->runs()); });

@@ -4,7 +4,9 @@
 
 #include "engine/backendregistry.h"
 #include "engine/cpubackend.h"
+#include "engine/timingharness.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -168,6 +170,81 @@ public:
 
 private:
     QString m_reason;
+};
+
+// Calls `trigger` (a cancel, in the tests) once, at one stage of the first spec it prepares: "correctness" (the
+// check reads the outputs), "warm-up" (the first untimed repetition after the check), "timing" (the first kept
+// repetition, after the estimate) or "writing" (the run is measured and its document is about to be built and
+// written).
+class StagedCpuBackend : public CpuBackend
+{
+public:
+    StagedCpuBackend(QString stage, std::function<void()> trigger)
+        : m_stage(std::move(stage))
+        , m_trigger(std::move(trigger))
+    {
+        setCopyBytes(2 << 20);
+        setFlushBytes(256 << 10);
+    }
+    std::unique_ptr<PreparedBenchmark> prepare(const BenchmarkSpec& spec, const DeviceInfo& device) override
+    {
+        auto inner = CpuBackend::prepare(spec, device);
+        if (m_fired)
+            return inner;
+        return std::make_unique<Staged>(std::move(inner), *this);
+    }
+    bool fired() const { return m_fired; }
+
+private:
+    class Staged : public PreparedBenchmark
+    {
+    public:
+        Staged(std::unique_ptr<PreparedBenchmark> inner, StagedCpuBackend& owner)
+            : m_inner(std::move(inner))
+            , m_owner(owner)
+        {
+        }
+        void run() override
+        {
+            if (++m_runs == 2)
+                m_owner.fire(QStringLiteral("warm-up"));
+            m_inner->run();
+        }
+        double timedRun() override
+        {
+            if (++m_timed == kEstimateRepetitions + 1)
+                m_owner.fire(QStringLiteral("timing"));
+            return m_inner->timedRun();
+        }
+        void flushCaches() override { m_inner->flushCaches(); }
+        void readOutput(Output which, qint64 offset, qint64 count, float* destination) override
+        {
+            m_owner.fire(QStringLiteral("correctness"));
+            m_inner->readOutput(which, offset, count, destination);
+        }
+        nlohmann::json runDetails() override
+        {
+            m_owner.fire(QStringLiteral("writing"));
+            return m_inner->runDetails();
+        }
+
+    private:
+        std::unique_ptr<PreparedBenchmark> m_inner;
+        StagedCpuBackend& m_owner;
+        int m_runs = 0;
+        int m_timed = 0;
+    };
+    void fire(const QString& stage)
+    {
+        if (stage == m_stage && !m_fired) {
+            m_fired = true;
+            m_trigger();
+        }
+    }
+
+    QString m_stage;
+    std::function<void()> m_trigger;
+    bool m_fired = false;
 };
 
 // A spec that runs in well under a millisecond per repetition.

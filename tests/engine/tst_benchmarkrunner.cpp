@@ -2,7 +2,10 @@
 // runs, and a cancel that leaves no file behind.
 
 #include "engine/benchmarkrunner.h"
+#include "model/documentparser.h"
 #include "smallcpu.h"
+
+#include "../fulldisk.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -31,6 +34,9 @@ private slots:
     void cancelLeavesNoPartialFile();
     void oneJobAtATime();
     void listsDevices();
+    void cancelAtEveryStage_data();
+    void cancelAtEveryStage();
+    void fullResultsFolder();
 };
 
 void TestBenchmarkRunner::runsSpecsAndWritesFiles()
@@ -127,6 +133,82 @@ void TestBenchmarkRunner::listsDevices()
     QCOMPARE(devices.size(), 1);
     QCOMPARE(runner.implementations(QStringLiteral("cpu")), QStringList { QStringLiteral("kix-cpu") });
     QVERIFY(runner.implementations(QStringLiteral("cuda:3")).isEmpty());
+}
+
+void TestBenchmarkRunner::cancelAtEveryStage_data()
+{
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<bool>("measured"); // the cancelled spec had finished measuring: its whole file is kept
+    QTest::newRow("correctness") << QStringLiteral("correctness") << false;
+    QTest::newRow("warm-up") << QStringLiteral("warm-up") << false;
+    QTest::newRow("timing") << QStringLiteral("timing") << false;
+    QTest::newRow("writing") << QStringLiteral("writing") << true;
+}
+
+// Cancel arrives at each stage of the first of two specs: the job ends cancelled, the second spec never runs,
+// no partial or temporary file is left, and the runner takes the next job.
+void TestBenchmarkRunner::cancelAtEveryStage()
+{
+    QFETCH(QString, stage);
+    QFETCH(bool, measured);
+    QTemporaryDir dir;
+    BenchmarkRunner* target = nullptr;
+    auto backend = std::make_unique<StagedCpuBackend>(stage, [&target] { target->cancel(); });
+    StagedCpuBackend* staged = backend.get();
+    BenchmarkRunner runner(smallCpuRegistry(std::move(backend)));
+    target = &runner;
+    QSignalSpy results(&runner, &BenchmarkRunner::resultReady);
+    QSignalSpy finished(&runner, &BenchmarkRunner::finished);
+    runner.start({ tinySpec(Pass::Forward), tinySpec(Pass::Backward) }, dir.path());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QVERIFY(staged->fired());
+    QCOMPARE(finished.first().at(1).toBool(), true);
+    QCOMPARE(results.count(), measured ? 1 : 0);
+    const QStringList entries = everyEntry(dir.path());
+    QCOMPARE(entries.size(), measured ? 1 : 0);
+    if (measured) { // whole: it loads
+        const ParseResult parsed = parseFile(QDir(dir.path()).filePath(entries.first()));
+        QVERIFY(!parsed.hasErrors());
+        QCOMPARE(parsed.runs.size(), 1);
+    }
+    // usable: the next job runs to the end
+    QSignalSpy again(&runner, &BenchmarkRunner::finished);
+    QVERIFY(runner.start({ tinySpec(Pass::Backward) }, dir.path()) > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 120000);
+    QCOMPARE(again.first().at(1).toBool(), false);
+    QCOMPARE(everyEntry(dir.path()).size(), measured ? 2 : 1);
+}
+
+// The results folder fills up: the run is still reported, the failure names the file and the cause, the files
+// already there are untouched and no partial file is left.
+void TestBenchmarkRunner::fullResultsFolder()
+{
+    QTemporaryDir dir;
+    const QString earlier = QDir(dir.path()).filePath(QStringLiteral("earlier.json"));
+    {
+        QFile f(earlier);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"an earlier result\": true}\n");
+    }
+    BenchmarkRunner runner(smallCpuRegistry());
+    QSignalSpy results(&runner, &BenchmarkRunner::resultReady);
+    QSignalSpy failed(&runner, &BenchmarkRunner::failed);
+    QSignalSpy finished(&runner, &BenchmarkRunner::finished);
+    {
+        test::FullDisk full(512); // a run document is several KB
+        QVERIFY(full.ok());
+        runner.start({ tinySpec() }, dir.path());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    }
+    QCOMPARE(results.count(), 1);
+    QCOMPARE(failed.count(), 1);
+    const QString message = failed.first().at(1).toString();
+    QVERIFY2(message.contains(dir.path()) && message.contains(QStringLiteral("File too large")), qPrintable(message));
+    QVERIFY(results.first().at(1).value<BenchmarkResult>().filePath.isEmpty());
+    QCOMPARE(everyEntry(dir.path()), QStringList { QStringLiteral("earlier.json") });
+    QFile f(earlier);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("{\"an earlier result\": true}\n"));
 }
 
 QTEST_GUILESS_MAIN(TestBenchmarkRunner)

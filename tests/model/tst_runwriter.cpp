@@ -2,6 +2,8 @@
 #include "model/documentparser.h"
 #include "model/runwriter.h"
 
+#include "../fulldisk.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -30,6 +32,8 @@ private slots:
     void exportsReloadEqual();
     void csvHasHeaderAndQuotes();
     void failedWriteKeepsTheOldFile();
+    void fullDiskKeepsTheOldFile_data();
+    void fullDiskKeepsTheOldFile();
 };
 
 void TestRunWriter::formatsFromExtension()
@@ -91,6 +95,45 @@ void TestRunWriter::failedWriteKeepsTheOldFile()
     QVERIFY(error.contains(path));
     QCOMPARE(readAll(path), QByteArray("precious"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary file left behind
+}
+
+void TestRunWriter::fullDiskKeepsTheOldFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("json") << QStringLiteral("runs.json");
+    QTest::newRow("jsonl") << QStringLiteral("runs.jsonl");
+    QTest::newRow("csv") << QStringLiteral("runs.csv");
+}
+
+// The disk fills up halfway through the export: the export fails and says so, the file it would have replaced
+// is untouched, and no temporary file is left behind.
+void TestRunWriter::fullDiskKeepsTheOldFile()
+{
+    QFETCH(QString, name);
+    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    QCOMPARE(in.runs.size(), 2);
+    const ExportFormat format = *exportFormatForPath(name);
+    const QByteArray bytes = serializeRuns(in.runs, format);
+    QVERIFY(bytes.size() > 200);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    const QByteArray previous = "the previous export, which must survive\n";
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(previous);
+    f.close();
+    QString error;
+    {
+        test::FullDisk full(static_cast<rlim_t>(bytes.size() / 2));
+        QVERIFY(full.ok());
+        QVERIFY(!writeRuns(in.runs, path, format, &error));
+    }
+    QVERIFY2(error.contains(path) && error.contains(QStringLiteral("File too large")), qPrintable(error));
+    QCOMPARE(readAll(path), previous);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { name });
+    // with room again, the same export goes through
+    QVERIFY2(writeRuns(in.runs, path, format, &error), qPrintable(error));
+    QCOMPARE(readAll(path), bytes);
 }
 
 QTEST_GUILESS_MAIN(TestRunWriter)

@@ -10,6 +10,8 @@
 #include "ui/mainwindow.h"
 #include "ui/runsession.h"
 
+#include "tests/engine/smallcpu.h"
+
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -36,6 +38,8 @@ private slots:
     void runShowsInTheTable();
     void refusedDocumentReachesIssues();
     void cancelLeavesNothing();
+    void cancelAtEveryStageLeavesAUsablePanel_data();
+    void cancelAtEveryStageLeavesAUsablePanel();
 };
 
 namespace {
@@ -217,6 +221,51 @@ void TestBenchmarkPanel::cancelLeavesNothing()
     QCOMPARE(finished.first().at(1).toBool(), true);
     QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot).isEmpty());
     QVERIFY(panel.statusLabel()->text().startsWith(QStringLiteral("Cancelled")));
+}
+
+void TestBenchmarkPanel::cancelAtEveryStageLeavesAUsablePanel_data()
+{
+    QTest::addColumn<QString>("stage");
+    for (const char* stage : { "correctness", "warm-up", "timing", "writing" })
+        QTest::newRow(stage) << QString::fromLatin1(stage);
+}
+
+// The Cancel button pressed at each stage of a run (the backend presses it from the worker at that stage): the
+// panel says cancelled, no partial or temporary file is left, and Run works again.
+void TestBenchmarkPanel::cancelAtEveryStageLeavesAUsablePanel()
+{
+    QFETCH(QString, stage);
+    QTemporaryDir dir;
+    BenchmarkPanel* target = nullptr;
+    auto backend = std::make_unique<test::StagedCpuBackend>(
+        stage, [&target] { QMetaObject::invokeMethod(target->cancelButton(), "click", Qt::BlockingQueuedConnection); });
+    BenchmarkRunner runner(test::smallCpuRegistry(std::move(backend)));
+    BenchmarkPanel panel(&runner);
+    target = &panel;
+    tinyForm(panel, dir.path());
+    panel.passBox(1)->setChecked(true); // two specs: the second must not run
+    panel.warmupBox()->setValue(1); // a warm-up stage to cancel in
+    QSignalSpy finished(&runner, &BenchmarkRunner::finished);
+    QSignalSpy ready(&panel, &BenchmarkPanel::runsReady);
+    panel.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().at(1).toBool(), true);
+    QTRY_VERIFY(panel.runButton()->isEnabled());
+    QVERIFY(!panel.cancelButton()->isEnabled());
+    QVERIFY2(
+        panel.statusLabel()->text().startsWith(QStringLiteral("Cancelled")), qPrintable(panel.statusLabel()->text()));
+    const QStringList left = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+    // only a run that had finished measuring is kept, whole
+    QCOMPARE(left.size(), stage == QLatin1String("writing") ? 1 : 0);
+    for (const QString& name : left)
+        QCOMPARE(parseFile(QDir(dir.path()).filePath(name)).runs.size(), 1);
+    // usable: Run again goes to the end
+    finished.clear();
+    panel.passBox(1)->setChecked(false);
+    panel.runButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().at(1).toBool(), false);
+    QTRY_VERIFY(panel.statusLabel()->text().startsWith(QStringLiteral("Done: 1 run(s)")));
 }
 
 QTEST_MAIN(TestBenchmarkPanel)

@@ -1,0 +1,210 @@
+#include "fuzzharness.h"
+
+#include "model/documentparser.h"
+#include "model/ligercsv.h"
+#include "model/runfilter.h"
+#include "model/runwriter.h"
+
+#include <QByteArray>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace kix::fuzz {
+
+namespace {
+
+QByteArray bytesOf(const uint8_t* data, std::size_t size)
+{
+    return QByteArray(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+}
+
+// Every diagnostic names the file it is about and says something.
+QString checkDiagnostics(const Diagnostics& diagnostics, const QString& file)
+{
+    for (const Diagnostic& d : diagnostics) {
+        if (d.file != file)
+            return QStringLiteral("a diagnostic names %1, not %2").arg(d.file, file);
+        if (d.message.trimmed().isEmpty())
+            return QStringLiteral("a diagnostic without a message: ") + d.toString();
+    }
+    return {};
+}
+
+bool sameNumber(double a, double b)
+{
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+// Equal as JSON values (an array element is re-serialized, so its text may differ from the source's).
+bool sameJson(const std::string& a, const std::string& b)
+{
+    const nlohmann::json x = nlohmann::json::parse(a, nullptr, false);
+    const nlohmann::json y = nlohmann::json::parse(b, nullptr, false);
+    return !x.is_discarded() && !y.is_discarded() && x == y;
+}
+
+// The typed view and the text of two runs that must be the same run.
+QString compareRuns(const RunList& before, const RunList& after, const char* format)
+{
+    if (before.size() != after.size())
+        return QStringLiteral("%1 runs loaded, %2 after the %3 export")
+            .arg(before.size())
+            .arg(after.size())
+            .arg(QLatin1String(format));
+    for (int i = 0; i < before.size(); ++i) {
+        const Run& a = *before[i];
+        const Run& b = *after[i];
+        const QString where = QStringLiteral("run %1 after the %2 export: ").arg(i).arg(QLatin1String(format));
+        if (a.raw != b.raw && !sameJson(a.raw, b.raw))
+            return where + QStringLiteral("the document differs as a JSON value");
+        if (a.identity != b.identity || a.externalId != b.externalId)
+            return where + QStringLiteral("the identity differs");
+        if (!sameNumber(a.median, b.median) || !sameNumber(a.p20, b.p20) || !sameNumber(a.p80, b.p80))
+            return where + QStringLiteral("the headline statistics differ");
+        if (a.samples.size() != b.samples.size() || a.statistics.size() != b.statistics.size()
+            || a.measurements.size() != b.measurements.size())
+            return where + QStringLiteral("the samples or measurements differ");
+        if (a.metric != b.metric || a.unit != b.unit || a.status != b.status || a.workloadSlug != b.workloadSlug
+            || a.dtype != b.dtype || a.observedAt != b.observedAt)
+            return where + QStringLiteral("the typed view differs");
+    }
+    return {};
+}
+
+// A fixed run for the filter target.
+const RunList& filterRuns()
+{
+    static const RunList runs = [] {
+        const QByteArray doc = R"({"run":{"kind":"BenchmarkRun","apiVersion":"kernelindex.dev/v1alpha1",
+"metadata":{"name":"group-norm","labels":{"liger_version":"0.7.0"}},"spec":{"status":"passed",
+"timing":{"latencyNs":{"median":1000,"p20":900,"p80":1100}},"sourceNative":{"source":"liger-kernel-bench",
+"externalId":"group_norm/backward/liger/nvidia-b200/batch128-channels2048-fp32/2026-02-28-00-23-31"}}}})";
+        return parseBytes(doc, QStringLiteral("filter.json")).runs;
+    }();
+    return runs;
+}
+
+} // namespace
+
+QString document(const uint8_t* data, std::size_t size)
+{
+    const QByteArray bytes = bytesOf(data, size);
+    for (const QString& file : { QStringLiteral("fuzz.json"), QStringLiteral("fuzz.jsonl") }) {
+        const ParseResult result = parseBytes(bytes, file);
+        if (QString problem = checkDiagnostics(result.diagnostics, file); !problem.isEmpty())
+            return problem;
+        if (result.runs.isEmpty() && !result.hasErrors())
+            return file + QStringLiteral(": no runs and no error");
+        for (const RunPtr& run : result.runs) {
+            if (run->raw.empty() || run->identity.isEmpty())
+                return file + QStringLiteral(": a run without its document or identity");
+        }
+    }
+    return {};
+}
+
+QString ligerCsv(const uint8_t* data, std::size_t size)
+{
+    const QByteArray bytes = bytesOf(data, size);
+    const QString file = QStringLiteral("fuzz.csv");
+    (void)looksLikeLigerCsv(bytes);
+    const LigerImport imported = importLigerCsv(bytes, file);
+    if (QString problem = checkDiagnostics(imported.diagnostics, file); !problem.isEmpty())
+        return problem;
+    if (imported.documentLines.size() != imported.documents.size()
+        || imported.documentRows.size() != imported.documents.size())
+        return QStringLiteral("documents, lines and rows differ in number");
+    const ParseResult result = parseBytes(bytes, file);
+    if (QString problem = checkDiagnostics(result.diagnostics, file); !problem.isEmpty())
+        return problem;
+    if (result.runs.size() > static_cast<int>(imported.documents.size()))
+        return QStringLiteral("more runs than imported documents");
+    return {};
+}
+
+QString workloadSlug(const uint8_t* data, std::size_t size)
+{
+    const QString slug = QString::fromUtf8(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    QVector<WorkloadParam> params;
+    QString dtype;
+    parseWorkloadSlug(slug, params, dtype);
+    for (const WorkloadParam& p : params) {
+        if (p.key.isEmpty())
+            return QStringLiteral("a parameter without a key");
+        if (!std::isnan(p.number) && !std::isfinite(p.number))
+            return QStringLiteral("a parameter with an infinite number");
+        if (p.key.contains(QLatin1Char('-')) || p.value.contains(QLatin1Char('-')))
+            return QStringLiteral("a parameter spans a '-'");
+    }
+    if (dtype.contains(QLatin1Char('-')))
+        return QStringLiteral("the dtype spans a '-'");
+    return {};
+}
+
+QString filter(const uint8_t* data, std::size_t size)
+{
+    const QString text = QString::fromUtf8(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    const RunList& runs = filterRuns();
+    if (runs.isEmpty())
+        return QStringLiteral("the filter target's own run does not load");
+    RunFilter f;
+    f.setText(text);
+    RunFilter narrower;
+    narrower.setText(text + QStringLiteral(" group_norm"));
+    RunFilter empty;
+    empty.setText(QString(text.size(), QLatin1Char(' ')));
+    for (const RunPtr& run : runs) {
+        if (!empty.matches(*run))
+            return QStringLiteral("a blank filter hides a run");
+        if (narrower.matches(*run) && !f.matches(*run))
+            return QStringLiteral("adding a term matched more");
+    }
+    if (f.apply(runs).size() > runs.size())
+        return QStringLiteral("the filter returned more runs than it was given");
+    for (Facet facet : allFacets()) {
+        RunFilter byFacet;
+        byFacet.setFacet(facet, { text });
+        (void)byFacet.apply(runs);
+    }
+    return {};
+}
+
+QString roundTrip(const uint8_t* data, std::size_t size)
+{
+    const QByteArray bytes = bytesOf(data, size);
+    const ParseResult first = parseBytes(bytes, QStringLiteral("fuzz.json"));
+    if (first.runs.isEmpty())
+        return {};
+    struct Format
+    {
+        ExportFormat format;
+        const char* name;
+        QString file;
+    };
+    for (const Format& f : { Format { ExportFormat::Json, "json", QStringLiteral("export.json") },
+             Format { ExportFormat::JsonLines, "jsonl", QStringLiteral("export.jsonl") } }) {
+        const ParseResult again = parseBytes(serializeRuns(first.runs, f.format), f.file);
+        if (again.hasErrors()) {
+            for (const Diagnostic& d : again.diagnostics) {
+                if (d.isError())
+                    return QStringLiteral("the %1 export does not load: ").arg(QLatin1String(f.name)) + d.toString();
+            }
+        }
+        if (QString problem = compareRuns(first.runs, again.runs, f.name); !problem.isEmpty())
+            return problem;
+    }
+    (void)serializeRuns(first.runs, ExportFormat::Csv);
+    return {};
+}
+
+const NamedTarget* targets(std::size_t* count)
+{
+    static const NamedTarget all[] = { { "document", &document }, { "ligercsv", &ligerCsv }, { "slug", &workloadSlug },
+        { "filter", &filter }, { "roundtrip", &roundTrip } };
+    *count = sizeof(all) / sizeof(all[0]);
+    return all;
+}
+
+} // namespace kix::fuzz
