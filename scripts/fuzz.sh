@@ -37,7 +37,7 @@ seed() { # seed TARGET DIR: the starting inputs of each target
     local target=$1 dir=$2
     case "$target" in
         document|roundtrip)
-            find tests/data/model tests/data/ui resources/runs -type f \( -name '*.json' -o -name '*.jsonl' \) \
+            find tests/data/model tests/data/ui tests/data/interop resources/runs -type f \( -name '*.json' -o -name '*.jsonl' \) \
                 -exec cp -n {} "$dir/" \; ;;
         ligercsv)
             find tests/data -type f -name '*.csv' -exec cp -n {} "$dir/" \; ;;

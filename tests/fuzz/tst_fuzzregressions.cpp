@@ -89,6 +89,7 @@ void TestFuzzRegressions::seedCorpus_data()
     QTest::addColumn<QString>("path");
     QStringList files = filesUnder(QStringLiteral(KIX_TEST_DATA_DIR "/model"));
     files += filesUnder(QStringLiteral(KIX_TEST_DATA_DIR "/ui"));
+    files += filesUnder(QStringLiteral(KIX_TEST_DATA_DIR "/interop")); // nvbench, gbench, pytest-benchmark
     files += filesUnder(QStringLiteral(KIX_SOURCE_DIR "/resources/runs"));
     QVERIFY(files.size() >= 40);
     for (const QString& path : files)
