@@ -276,9 +276,7 @@ void FleetPanel::followSelected()
 FleetPanel* installFleetPanel(MainWindow& window, BenchmarkPanel* benchmark, FolderFollower* follower)
 {
     auto* panel = new FleetPanel(benchmark, follower, &window, &window);
-    window.addPanel(panel, Qt::RightDockWidgetArea);
-    if (benchmark)
-        window.tabifyDockWidget(benchmark, panel);
+    window.addPanel(panel, Qt::RightDockWidgetArea); // a tab beside Details and Benchmark; Details stays in front
     return panel;
 }
 

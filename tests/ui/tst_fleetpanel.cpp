@@ -112,6 +112,21 @@ private slots:
         QCOMPARE(follower->folder(), QDir(m_results.path()).absolutePath());
     }
 
+    // The window as `kix` builds it: Fleet is a tab beside Details and Benchmark, and Details is the one in front.
+    void detailsStaysInFront()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        BenchmarkPanel* benchmark = installBenchmarkPanel(window);
+        FolderFollower* follower = installFolderFollower(window);
+        FleetPanel* panel = installFleetPanel(window, benchmark, follower);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.tabifiedDockWidgets(window.detailsDock()).contains(panel));
+        QTRY_VERIFY(!window.detailsDock()->visibleRegion().isEmpty());
+        QVERIFY(panel->visibleRegion().isEmpty());
+    }
+
 private:
     QTemporaryDir m_settings;
     QTemporaryDir m_bin;
