@@ -58,7 +58,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$crashes"
     seed "$target" "$corpus"
     before=$(find "$crashes" -type f | wc -l)
-    log="$work/$target.log"
+    log="$work/$target.$$.log" # one per run: two runs of one target at once keep their own figures
     echo "== fuzz_$target for ${seconds}s"
     set +e
     ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
