@@ -1,5 +1,9 @@
 #include "ui/chartstyle.h"
 
+#include <QAbstractSeries>
+
+#include <QLegendMarker>
+
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QLegend>
@@ -130,6 +134,20 @@ QString ChartStyle::titleHtml(
                     .arg(warningColor(dark).name())
                     .arg(warnings.size() - shown);
     return html;
+}
+
+void ChartStyle::setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible)
+{
+    line->setVisible(visible);
+    band->setVisible(visible);
+    for (QLegendMarker* m : chart->legend()->markers(line)) {
+        m->setVisible(true);
+        QColor c = m->labelBrush().color();
+        c.setAlphaF(visible ? 1.0 : 0.4);
+        m->setLabelBrush(c);
+    }
+    for (QLegendMarker* m : chart->legend()->markers(band))
+        m->setVisible(false);
 }
 
 } // namespace kix

@@ -7,6 +7,7 @@
 #include <QStringList>
 
 QT_BEGIN_NAMESPACE
+class QAbstractSeries;
 class QChart;
 QT_END_NAMESPACE
 
@@ -33,6 +34,9 @@ public:
     static QStringList categoryLabels(const QStringList& labels);
     // Legend at the bottom for a few series, at the right (one entry per line) for many.
     static void placeLegend(QChart* chart, int seriesCount);
+    // Shows or hides a line and its p20-p80 band. The line's legend marker stays, dimmed when hidden, so that it
+    // can be clicked back; the band has no marker of its own.
+    static void setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible);
     // Rich-text title: the title, then each subtitle line, then up to three warnings ("⚠ ...").
     static QString titleHtml(
         const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark);

@@ -293,18 +293,8 @@ QPointF HistoryChart::valueAt(int line, int point) const
 
 void HistoryChart::setLineVisible(int i, bool visible)
 {
-    if (i < 0 || i >= m_lines.size())
-        return;
-    m_lines[i]->setVisible(visible);
-    m_bands[i]->setVisible(visible);
-    for (QLegendMarker* m : legend()->markers(m_lines[i])) {
-        m->setVisible(true);
-        QColor c = m->labelBrush().color();
-        c.setAlphaF(visible ? 1.0 : 0.4);
-        m->setLabelBrush(c);
-    }
-    for (QLegendMarker* m : legend()->markers(m_bands[i]))
-        m->setVisible(false);
+    if (i >= 0 && i < m_lines.size())
+        ChartStyle::setLineVisible(this, m_lines[i], m_bands[i], visible);
 }
 
 QString HistoryChart::tooltip(int line, int point) const

@@ -120,19 +120,8 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
 
 void SweepChart::setLineVisible(int i, bool visible)
 {
-    if (i < 0 || i >= m_lines.size())
-        return;
-    m_lines[i]->setVisible(visible);
-    m_bands[i]->setVisible(visible);
-    // Hiding a series hides its legend marker too: keep it, dimmed, so that it can be clicked back.
-    for (QLegendMarker* m : legend()->markers(m_lines[i])) {
-        m->setVisible(true);
-        QColor c = m->labelBrush().color();
-        c.setAlphaF(visible ? 1.0 : 0.4);
-        m->setLabelBrush(c);
-    }
-    for (QLegendMarker* m : legend()->markers(m_bands[i]))
-        m->setVisible(false);
+    if (i >= 0 && i < m_lines.size())
+        ChartStyle::setLineVisible(this, m_lines[i], m_bands[i], visible);
 }
 
 QString SweepChart::pointText(int line, const QPointF& at) const
