@@ -4,6 +4,8 @@
 #include "engine/backendregistry.h"
 #include "engine/correctness.h"
 #include "engine/runbuilder.h"
+#include "model/format/digest.h"
+#include "model/format/documentbuilder.h"
 #include "model/runwriter.h"
 
 #include <QDir>
@@ -131,6 +133,21 @@ bool BenchmarkSession::writeDocument(BenchmarkResult& result, const QString& dir
     QString path = dir.filePath(name);
     for (int n = 2; QFileInfo::exists(path); ++n) // two runs within one second: keep both
         path = dir.filePath(name.chopped(5) + QStringLiteral("-%1.json").arg(n));
+    // The raw samples first, beside the document that names them (timing.rawSamples: a file name and its digest).
+    const nlohmann::json* raw = nullptr;
+    if (const auto timing = result.document["run"]["spec"].find("timing");
+        timing != result.document["run"]["spec"].end() && timing->contains("rawSamples"))
+        raw = &(*timing)["rawSamples"];
+    if (raw) {
+        const std::string bytes = format::samplesArtifact(RunBuilder::roundedSamples(result.timing.samplesNs));
+        if (format::sha256Digest(bytes) != raw->value("digest", std::string())) {
+            error = QStringLiteral("the raw samples no longer match the document's timing.rawSamples digest");
+            return false;
+        }
+        const QString samplesPath = dir.filePath(QString::fromStdString(raw->value("uri", std::string())));
+        if (!writeFileAtomically(samplesPath, QByteArray::fromStdString(bytes), &error))
+            return false;
+    }
     // whole or not at all, and a full disk is reported rather than committed as a truncated file
     if (!writeFileAtomically(path, QByteArray::fromStdString(result.document.dump(2) + '\n'), &error))
         return false;

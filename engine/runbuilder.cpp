@@ -1,8 +1,9 @@
 #include "engine/runbuilder.h"
 
+#include "engine/groupnormresources.h"
 #include "kix/config.h"
+#include "model/format/vocabulary.h"
 
-#include <QCryptographicHash>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -10,8 +11,6 @@
 
 namespace kix {
 namespace {
-
-const char* const kApiVersion = "kernelindex.dev/v1alpha1";
 
 std::string utf8(const QString& s)
 {
@@ -36,9 +35,12 @@ long long ns(double value)
     return std::llround(value);
 }
 
-nlohmann::json measurement(const char* metric, const char* statistic, const char* unit, const nlohmann::json& value)
+using nlohmann::json;
+
+// The backend's facts that the environment schema has no field for keep their names as labels ("hardware_cores").
+json environmentFacts(const json& environment)
 {
-    return { { "metric", metric }, { "statistic", statistic }, { "unit", unit }, { "value", value } };
+    return environment.is_object() ? environment : json::object();
 }
 
 } // namespace
@@ -66,19 +68,6 @@ RunBuilder& RunBuilder::setTimer(const QString& timer)
     return *this;
 }
 
-std::string RunBuilder::canonicalJson(const nlohmann::json& value)
-{
-    // nlohmann::json keeps object keys sorted, and dump() without indent writes no whitespace.
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string RunBuilder::digest(const nlohmann::json& value)
-{
-    const std::string canonical = canonicalJson(value);
-    const QByteArray hash = QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256);
-    return "sha256:" + hash.toHex().toStdString();
-}
-
 QString RunBuilder::externalId() const
 {
     const BenchmarkSpec& spec = m_result.spec;
@@ -95,30 +84,31 @@ QString RunBuilder::fileName() const
     return name + QStringLiteral(".json");
 }
 
-nlohmann::json RunBuilder::workload() const
+std::vector<double> RunBuilder::roundedSamples(const std::vector<double>& samplesNs)
 {
-    const BenchmarkSpec& spec = m_result.spec;
-    return {
-        { "op", utf8(spec.op) },
-        { "batch", spec.batch },
-        { "channels", spec.channels },
-        { "hidden", spec.hidden },
-        { "channels_per_group", spec.channelsPerGroup },
-        { "dtype", utf8(dtypeName(spec.dtype)) },
-        { "eps", spec.eps },
-    };
+    std::vector<double> out;
+    out.reserve(samplesNs.size());
+    for (const double sample : samplesNs)
+        out.push_back(static_cast<double>(ns(sample)));
+    return out;
 }
 
-nlohmann::json RunBuilder::protocol() const
+json RunBuilder::protocol() const
 {
     const BenchmarkSpec& spec = m_result.spec;
     const TimingSettings& t = spec.timing;
     const QString pass = passName(spec.pass);
-    nlohmann::json measurementSpec = {
+    json measurementSpec = {
         { "timer", utf8(m_timer) },
         { "primaryStatistic", "median" },
+        { "synchronization", spec.device.startsWith(QLatin1String("cuda")) ? "device_sync" : "host" },
+        { "compileIncluded", false },
+        { "setupIncluded", false },
+        { "warmupDuration", utf8(QString::number(t.warmupMs, 'g', 15) + QStringLiteral(" ms")) },
+        { "inputRegeneration", "none" },
+        { "outlierPolicy", "none: every sample is kept" },
+        // not in the schema: labels of the protocol
         { "timedPass", utf8(pass) },
-        { "warmupMs", t.warmupMs },
         { "repMs", t.repMs },
         { "minSamples", t.minSamples },
         { "maxSamples", t.maxSamples },
@@ -128,136 +118,109 @@ nlohmann::json RunBuilder::protocol() const
     };
     if (t.noiseStop)
         measurementSpec["noiseStop"] = { { "relativeStandardError", t.noiseTarget }, { "maxMs", t.maxMs } };
-    // Only graph runs say how they launch, so the protocol (and digest) of every other run stays as it was.
     if (t.cudaGraph)
         measurementSpec["launch"] = "cuda_graph";
+    // The settings that decide what a sample means ride in the notes, so that the protocol's digest tells them apart.
+    const QString settings = QStringLiteral(" Settings: warm-up %1 ms; repetitions for %2 ms, %3 to %4 samples%5.")
+                                 .arg(t.warmupMs)
+                                 .arg(t.repMs)
+                                 .arg(t.minSamples)
+                                 .arg(t.maxSamples)
+                                 .arg(t.noiseStop ? QStringLiteral("; on until the relative standard error is %1 "
+                                                                   "or %2 ms")
+                                                        .arg(t.noiseTarget)
+                                                        .arg(t.maxMs)
+                                                  : QString());
     const std::string notes = "Timed: the " + utf8(pass) + " pass"
         + (spec.pass == Pass::Backward    ? " alone (mean and rstd from one forward run before timing)"
                 : spec.pass == Pass::Full ? " (forward then backward)"
                                           : "")
         + (t.cudaGraph ? ", replayed as one CUDA graph launch per repetition (captured once before timing)" : "")
         + " with kix's do_bench-style loop: warm-up by time, repetitions by time budget, a cache flush before "
-          "every repetition outside the timed window, every sample kept in timing.samplesNs; median with "
+          "every repetition outside the timed window, every sample kept in the raw-samples file; median with "
           "p20/p80. Outputs were checked against a float64 reference first. Comparable only within one kernel, "
           "workload, timed pass, and device"
-        + (t.cudaGraph ? ", and with other CUDA-graph runs." : ".");
-    return {
-        { "kind", "BenchmarkProtocol" },
-        { "apiVersion", kApiVersion },
-        { "spec",
-            { { "harness", { { "name", "kix-engine" }, { "repository", "kix" } } }, { "measurement", measurementSpec },
-                { "comparability", { { "notes", notes }, { "family", "kix_engine" } } } } },
-        { "metadata",
-            { { "name",
-                  nameSlug(QStringLiteral("kix-engine-%1-%2%3")
-                               .arg(m_timer, pass, t.cudaGraph ? QStringLiteral("-cuda-graph") : QString())) },
-                { "title",
-                    utf8(QStringLiteral("kix engine · %1 pass%2")
-                             .arg(pass, t.cudaGraph ? QStringLiteral(" · CUDA graph") : QString())) } } },
+        + (t.cudaGraph ? ", and with other CUDA-graph runs." : ".") + utf8(settings);
+    const json loose = {
+        { "harness", { { "name", "kix-engine" }, { "version", KIX_VERSION } } },
+        { "measurement", measurementSpec },
+        { "comparability", { { "notes", notes }, { "family", "kix_engine" } } },
     };
+    return format::protocolResource(
+        nameSlug(QStringLiteral("kix-engine-%1-%2%3")
+                     .arg(m_timer, pass, t.cudaGraph ? QStringLiteral("-cuda-graph") : QString())),
+        utf8(QStringLiteral("kix engine · %1 pass%2")
+                 .arg(pass, t.cudaGraph ? QStringLiteral(" · CUDA graph") : QString())),
+        loose);
 }
 
-nlohmann::json RunBuilder::environmentResource() const
-{
-    const DeviceInfo& device = m_result.device;
-    return {
-        { "kind", "ExecutionEnvironment" },
-        { "apiVersion", kApiVersion },
-        { "spec", m_environment },
-        { "metadata",
-            { { "name", nameSlug(QStringLiteral("kix-") + device.slug) },
-                { "title", utf8(QStringLiteral("kix host · ") + device.name) } } },
-    };
-}
-
-nlohmann::json RunBuilder::runResource(const nlohmann::json& protocol, const nlohmann::json& environment) const
+format::RunDocument RunBuilder::buildDocument() const
 {
     const BenchmarkResult& r = m_result;
     const BenchmarkSpec& spec = r.spec;
     const bool passed = r.status == BenchmarkResult::Status::Passed;
+    const DeviceInfo& device = r.device;
 
-    nlohmann::json measurements = nlohmann::json::array();
-    nlohmann::json timing = { { "primaryStatistic", "median" } };
+    const json operation = groupNormOperation(spec);
+    const json workload = groupNormWorkload(spec, operation, r.correctness.tolerance);
+    const json implementation = groupNormImplementation(spec, operation, m_implementation, device.architecture);
+    const json environment = format::environmentResource(nameSlug(QStringLiteral("kix-") + device.slug),
+        utf8(QStringLiteral("kix host · ") + device.name), environmentFacts(m_environment));
+
+    format::DocumentBuilder b;
+    b.setName(nameSlug(QStringLiteral("kix-%1-%2-%3-%4-%5")
+                           .arg(spec.op, passName(spec.pass), spec.implementation, device.slug, spec.workloadSlug())))
+        .setTitle(utf8(QStringLiteral("GroupNorm · %1 · %2").arg(spec.implementation, passName(spec.pass))))
+        .addLabel("kix_version", KIX_VERSION)
+        // a failed correctness check: the outputs were wrong, the format's incorrect_numerical
+        .setStatus(passed ? "passed" : "incorrect_numerical")
+        .setObservedAt(r.observedAt)
+        .setProtocol(protocol())
+        .setEnvironment(environment)
+        .setOperation(operation)
+        .setWorkload(workload)
+        .setImplementation(implementation);
+
     if (passed) {
         const SampleStatistics& s = r.statistics;
-        timing["latencyNs"] = { { "median", ns(s.median) } };
-        nlohmann::json samples = nlohmann::json::array();
-        for (const double sample : r.timing.samplesNs)
-            samples.push_back(ns(sample));
-        timing["samplesNs"] = std::move(samples);
-        measurements.push_back(measurement("latency", "p20", "ns", ns(s.p20)));
-        measurements.push_back(measurement("latency", "p80", "ns", ns(s.p80)));
-        measurements.push_back(measurement("latency", "min", "ns", ns(s.min)));
-        measurements.push_back(measurement("latency", "max", "ns", ns(s.max)));
-        measurements.push_back(measurement("latency", "mean", "ns", s.mean));
-        measurements.push_back(measurement("latency", "stddev", "ns", s.stddev));
-        measurements.push_back(measurement("latency", "samples", "count", s.count));
+        b.setTiming("median", { { "median", ns(s.median) }, { "minimum", ns(s.min) }, { "maximum", ns(s.max) } });
+        b.setSampleCount(s.count);
+        b.setSamples(roundedSamples(r.timing.samplesNs));
+        b.addMeasurement("latency", "p20", "ns", double(ns(s.p20)));
+        b.addMeasurement("latency", "p80", "ns", double(ns(s.p80)));
+        b.addMeasurement("latency", "min", "ns", double(ns(s.min)));
+        b.addMeasurement("latency", "max", "ns", double(ns(s.max)));
+        b.addMeasurement("latency", "mean", "ns", s.mean);
+        b.addMeasurement("latency", "stddev", "ns", s.stddev);
+        b.addMeasurement("latency", "samples", "count", double(s.count));
     }
-    measurements.push_back(measurement("bytes_moved", "min", "B", r.bytesMoved));
+    b.addMeasurement("bytes_moved", "min", "bytes", double(r.bytesMoved));
     if (passed) {
-        measurements.push_back(measurement("bandwidth", "median", "GB/s", r.bandwidthGBs));
+        b.addMeasurement("bandwidth", "median", "gb_s", r.bandwidthGBs);
         if (std::isfinite(r.bandwidthFraction))
-            measurements.push_back(measurement("bandwidth_fraction", "median", "ratio", r.bandwidthFraction));
+            b.addMeasurement("bandwidth_fraction", "median", "ratio", r.bandwidthFraction);
     }
     if (std::isfinite(r.copyBandwidthGBs))
-        measurements.push_back(measurement("copy_bandwidth", "median", "GB/s", r.copyBandwidthGBs));
+        b.addMeasurement("copy_bandwidth", "median", "gb_s", r.copyBandwidthGBs);
     const double error = r.correctness.maxRelativeError;
     // JSON has no infinity: a NaN or infinite output is recorded as the largest double.
-    measurements.push_back(measurement(
-        "max_rel_error", "max", "ratio", std::isfinite(error) ? error : std::numeric_limits<double>::max()));
+    b.addMeasurement(
+        "max_rel_error", "max", "ratio", std::isfinite(error) ? error : std::numeric_limits<double>::max());
+    b.setCorrectness("max_relative_error_vs_float64", format::DocumentBuilder::kUnset,
+        std::isfinite(error) ? error : format::DocumentBuilder::kUnset);
 
-    nlohmann::json engine = {
-        { "warmupRepetitions", r.timing.warmupRepetitions },
-        { "estimateNs", ns(r.timing.estimateNs) },
-        { "stopReason", utf8(stopName(r.timing.stop)) },
-        { "correctness",
-            { { "worstOutput", utf8(r.correctness.worstOutput) }, { "tolerance", r.correctness.tolerance },
-                { "sampled", r.correctness.sampled } } },
-        { "device", utf8(r.device.id) },
-        { "seed", spec.seed },
-    };
-    if (r.deviceDetails.is_object() && !r.deviceDetails.empty())
-        engine["deviceDetails"] = r.deviceDetails;
+    json metrics = { { "warmup_repetitions", r.timing.warmupRepetitions }, { "estimate_ns", ns(r.timing.estimateNs) },
+        { "seed", spec.seed }, { "correctness_tolerance", r.correctness.tolerance } };
     if (passed && std::isfinite(r.timing.relativeStandardError))
-        engine["relativeStandardError"] = r.timing.relativeStandardError;
-
-    const QString title = QStringLiteral("GroupNorm · %1 · %2").arg(spec.implementation, passName(spec.pass));
-    return {
-        { "kind", "BenchmarkRun" },
-        { "apiVersion", kApiVersion },
-        { "spec",
-            {
-                { "status", passed ? "passed" : "failed" },
-                { "timing", timing },
-                { "observedAt", utf8(r.observedAt.toUTC().toString(Qt::ISODateWithMs)) },
-                { "measurements", measurements },
-                { "sourceNative",
-                    { { "source", "kix-engine" },
-                        { "benchmark", utf8(spec.op + QLatin1Char('/') + passName(spec.pass)) },
-                        { "externalId", utf8(externalId()) }, { "engine", engine } } },
-                { "protocolDigest", digest(protocol) },
-                { "workloadDigest", digest(workload()) },
-                { "environmentDigest", digest(environment) },
-                { "implementationDigest", digest(m_implementation) },
-            } },
-        { "metadata",
-            { { "name",
-                  nameSlug(QStringLiteral("kix-%1-%2-%3-%4-%5")
-                               .arg(spec.op, passName(spec.pass), spec.implementation, r.device.slug,
-                                   spec.workloadSlug())) },
-                { "title", utf8(title) }, { "labels", { { "kix_version", KIX_VERSION } } } } },
-    };
-}
-
-nlohmann::json RunBuilder::build() const
-{
-    const nlohmann::json protocolResource = protocol();
-    const nlohmann::json environment = environmentResource();
-    return {
-        { "run", runResource(protocolResource, environment) },
-        { "protocol", protocolResource },
-        { "environment", environment },
-    };
+        metrics["relative_standard_error"] = r.timing.relativeStandardError;
+    json facts = { { "stop_reason", utf8(stopName(r.timing.stop)) },
+        { "correctness_worst_output", utf8(r.correctness.worstOutput) },
+        { "correctness_sampled", r.correctness.sampled ? "true" : "false" }, { "device", utf8(device.id) } };
+    if (r.deviceDetails.is_object() && !r.deviceDetails.empty())
+        facts["device_details"] = r.deviceDetails;
+    b.setSourceNative(
+        "kix-engine", utf8(spec.op + QLatin1Char('/') + passName(spec.pass)), utf8(externalId()), metrics, facts);
+    return b.build();
 }
 
 } // namespace kix

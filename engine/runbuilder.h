@@ -2,21 +2,19 @@
 
 #include "engine/benchmarkresult.h"
 
+#include "model/format/documentbuilder.h"
+
 #include <QString>
 
 #include <nlohmann/json.hpp>
 
-#include <string>
-
 namespace kix {
 
-// Writes the kernelindex document of one result: {run, protocol, environment}, shaped like the seed
-// (shared/data/seed), apiVersion kernelindex.dev/v1alpha1. Every digest is "sha256:" + the SHA-256 of
-// that part's canonical JSON (sorted keys, no whitespace):
-//   protocolDigest       the protocol resource as written;
-//   environmentDigest    the environment resource as written;
-//   workloadDigest       {op, batch, channels, hidden, channels_per_group, dtype, eps};
-//   implementationDigest the backend's implementationInfo().
+// Writes the kernelindex document of one result through format::DocumentBuilder: {run, protocol, environment,
+// workload, operation, implementation}, every resource valid against the v1alpha1 schemas and every digest the
+// format's (format::kernelindexDigest). The backend's loose environment and implementation facts go to the schemas'
+// fields where they have one and to metadata labels where they do not; the raw samples go to an evidence file
+// named by timing.rawSamples (buildDocument() returns its bytes; BenchmarkSession::writeDocument writes it).
 class RunBuilder
 {
 public:
@@ -26,21 +24,19 @@ public:
     RunBuilder& setImplementation(const nlohmann::json& implementationInfo); // Backend::implementationInfo()
     RunBuilder& setTimer(const QString& timer); // Backend::timerName()
 
-    nlohmann::json build() const;
+    format::RunDocument buildDocument() const;
+    nlohmann::json build() const { return buildDocument().document; }
 
     // `group_norm/<pass>/<implementation>/<device-slug>/<workload slug>/<yyyy-MM-dd-hh-mm-ss>`
     QString externalId() const;
     // A file name for the document: the externalId with '/' as '-', plus ".json".
     QString fileName() const;
 
-    static std::string canonicalJson(const nlohmann::json& value);
-    static std::string digest(const nlohmann::json& value); // "sha256:<64 hex digits>"
+    // The samples as the document's evidence file holds them: whole ns.
+    static std::vector<double> roundedSamples(const std::vector<double>& samplesNs);
 
 private:
     nlohmann::json protocol() const;
-    nlohmann::json environmentResource() const;
-    nlohmann::json workload() const;
-    nlohmann::json runResource(const nlohmann::json& protocol, const nlohmann::json& environment) const;
 
     const BenchmarkResult& m_result;
     nlohmann::json m_environment = nlohmann::json::object();

@@ -37,7 +37,7 @@ bool writeImportedRuns(const RunList& runs, const QString& target, QString* erro
         if (!writeFileAtomically(dir.filePath(importedFileName(*run)), text, error))
             return false;
     }
-    return true;
+    return writeSamplesBeside(runs, target, error);
 }
 
 } // namespace kix

@@ -1,10 +1,12 @@
 #include "model/ligercsv.h"
 
 #include "model/csvreader.h"
+#include "model/format/documentbuilder.h"
+#include "model/format/vocabulary.h"
 #include "model/ligernaming.h"
 
-#include <QCryptographicHash>
 #include <QDate>
+#include <QDateTime>
 #include <QTime>
 
 #include <algorithm>
@@ -271,47 +273,40 @@ json documentFromRow(const std::vector<std::string>& row)
         params[key] = value;
     if (!w.dtype.empty())
         params["dtype"] = w.dtype;
-    json protocol = protocolDocument(pass, memory);
-    json environment = environmentDocument(product);
     const std::string version = QByteArray::fromStdString(row[LigerVersion]).trimmed().toStdString();
 
-    json spec;
-    spec["status"] = "passed";
-    spec["observedAt"] = observedAt;
+    format::DocumentBuilder b;
+    b.setName(name)
+        .setTitle(
+            kernelDisplayName(kernel) + " \u00b7 " + provider + " \u00b7 " + pass + (memory ? " \u00b7 memory" : ""))
+        .setStatus("passed")
+        .setObservedAt(QDateTime(date, time, Qt::UTC))
+        .setProtocol(protocolDocument(pass, memory))
+        .setEnvironment(environmentDocument(product))
+        // The CSV names no workload or implementation resource: their digests name what it does say, and the
+        // resources themselves do not travel (the seed's shape).
+        .setWorkload(format::resource(format::kWorkloadCase, name, {},
+                         { { "kernel", kernel }, { "pass", pass }, { "params", params } }),
+            false)
+        .setImplementation(format::resource(format::kImplementationRevision, provider, {},
+                               { { "provider", provider }, { "liger_version", version } }),
+            false);
+    if (!version.empty())
+        b.addLabel("liger_version", version);
     const char* const sourceUnit = memory ? "mb" : "ms";
-    spec["sourceNative"]
-        = { { "source", "liger-kernel-bench" }, { "benchmark", kernel + '/' + pass }, { "externalId", externalId },
-              { "metrics",
-                  { { std::string(sourceUnit) + "_20", y20 }, { std::string(sourceUnit) + "_50", y50 },
-                      { std::string(sourceUnit) + "_80", y80 } } } };
+    b.setSourceNative("liger-kernel-bench", kernel + '/' + pass, externalId,
+        { { std::string(sourceUnit) + "_20", y20 }, { std::string(sourceUnit) + "_50", y50 },
+            { std::string(sourceUnit) + "_80", y80 } });
     using Stat = std::pair<const char*, double>;
     if (memory) {
-        spec["measurements"] = json::array();
         for (const auto& [stat, value] : { Stat { "median", y50 }, Stat { "p20", y20 }, Stat { "p80", y80 } })
-            spec["measurements"].push_back(
-                { { "unit", "MB" }, { "value", value }, { "metric", "memory" }, { "statistic", stat } });
+            b.addMeasurement("memory", stat, "MB", value);
     } else {
-        spec["timing"]
-            = { { "latencyNs", { { "median", std::llround(y50 * 1e6) } } }, { "primaryStatistic", "median" } };
-        spec["measurements"] = json::array();
+        b.setTiming("median", { { "median", y50 * 1e6 } });
         for (const auto& [stat, value] : { Stat { "p20", y20 }, Stat { "p80", y80 } })
-            spec["measurements"].push_back({ { "unit", "ns" }, { "value", std::llround(value * 1e6) },
-                { "metric", "latency" }, { "statistic", stat } });
+            b.addMeasurement("latency", stat, "ns", double(std::llround(value * 1e6)));
     }
-    spec["protocolDigest"] = digest(protocol["spec"]);
-    spec["workloadDigest"] = digest({ { "kernel", kernel }, { "pass", pass }, { "params", params } });
-    spec["environmentDigest"] = digest(environment["spec"]);
-    spec["implementationDigest"] = digest({ { "provider", provider }, { "liger_version", version } });
-
-    json labels = json::object();
-    if (!version.empty())
-        labels["liger_version"] = version;
-    const std::string title
-        = kernelDisplayName(kernel) + " \u00b7 " + provider + " \u00b7 " + pass + (memory ? " \u00b7 memory" : "");
-    json run = { { "apiVersion", kApiVersion }, { "kind", "BenchmarkRun" },
-        { "metadata", { { "name", name }, { "title", title }, { "labels", labels } } }, { "spec", spec } };
-    return { { "run", std::move(run) }, { "protocol", std::move(protocol) },
-        { "environment", std::move(environment) } };
+    return b.build().document;
 }
 
 constexpr int kMaxDiagnostics = 1000; // a file of garbage reports this many problems, then stops listing them

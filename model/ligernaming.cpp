@@ -1,7 +1,8 @@
 // Names, slugs, GPU facts and the protocol and environment documents of Liger-Kernel runs (see ligercsv.cpp).
 #include "model/ligernaming.h"
 
-#include <QCryptographicHash>
+#include "model/format/documentbuilder.h"
+
 #include <QString>
 
 #include <algorithm>
@@ -94,15 +95,6 @@ std::string vendorOf(const std::string& product)
             { "rtx", "nvidia" }, { "amd", "amd" }, { "radeon", "amd" }, { "instinct", "amd" }, { "intel", "intel" } });
 }
 
-std::string digest(const json& value)
-{
-    const std::string canonical = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    return "sha256:"
-        + QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256)
-              .toHex()
-              .toStdString();
-}
-
 static std::string passNotes(const std::string& pass)
 {
     if (pass == "forward")
@@ -124,7 +116,8 @@ json protocolDocument(const std::string& pass, bool memory)
         { "repository", "https://github.com/linkedin/Liger-Kernel" } };
     std::string name, title = "Liger benchmark harness \u00b7 " + pass + " pass";
     if (memory) {
-        spec["measurement"] = { { "instrument", "torch.cuda.max_memory_allocated" }, { "primaryStatistic", "median" } };
+        spec["measurement"] = { { "timer", "none" }, { "instrument", "torch.cuda.max_memory_allocated" },
+            { "primaryStatistic", "median" } };
         spec["comparability"] = { { "family", "liger_kernel_bench_memory" },
             { "notes",
                 "Measured: peak GPU memory allocated (MB) while running " + passNotes(pass)
@@ -142,8 +135,7 @@ json protocolDocument(const std::string& pass, bool memory)
                     + kProvenanceNotes + "timed pass, and GPU." } };
         name = "liger-bench-do-bench-" + slugify(pass);
     }
-    return { { "apiVersion", kApiVersion }, { "kind", "BenchmarkProtocol" },
-        { "metadata", { { "name", name }, { "title", title } } }, { "spec", spec } };
+    return format::protocolResource(name, title, spec);
 }
 
 json environmentDocument(const std::string& product)
@@ -154,11 +146,8 @@ json environmentDocument(const std::string& product)
         { "software", json::object() }
     };
     const std::string shortName = product.rfind("NVIDIA ", 0) == 0 ? product.substr(7) : product;
-    return { { "apiVersion", kApiVersion }, { "kind", "ExecutionEnvironment" },
-        { "metadata",
-            { { "name", "liger-bench-" + slugify(product) },
-                { "title", "Liger benchmark host \u00b7 " + shortName } } },
-        { "spec", spec } };
+    return format::environmentResource(
+        "liger-bench-" + slugify(product), "Liger benchmark host \u00b7 " + shortName, spec);
 }
 
 } // namespace kix::liger

@@ -10,8 +10,6 @@ namespace kix::liger {
 
 using json = nlohmann::json;
 
-inline constexpr const char* kApiVersion = "kernelindex.dev/v1alpha1";
-
 bool isAsciiAlnum(char c);
 char asciiLower(char c);
 std::string lower(std::string s);
@@ -22,7 +20,7 @@ std::string slugify(const std::string& s);
 std::string kernelDisplayName(const std::string& kernel);
 std::string architectureOf(const std::string& product); // "sm_100" for "NVIDIA B200"; "" when unknown
 std::string vendorOf(const std::string& product); // "nvidia"; "" when unknown
-std::string digest(const json& value); // "sha256:" + hex of the canonical JSON
+// Through format::protocolResource / environmentResource: valid BenchmarkProtocol and ExecutionEnvironment resources.
 json protocolDocument(const std::string& pass, bool memory);
 json environmentDocument(const std::string& product);
 

@@ -470,7 +470,9 @@ std::shared_ptr<Run> extractRun(
 
     if (std::isnan(run->median) && !memory.isEmpty()) {
         run->metric = Run::Metric::Memory;
-        run->unit = memory.first().unit.isEmpty() ? QStringLiteral("MB") : memory.first().unit;
+        // "mb" is how the format spells kix 0.1.0's "MB" (units match ^[a-z][a-z0-9_]*$); shown as MB either way
+        run->unit = memory.first().unit.isEmpty() || memory.first().unit == QLatin1String("mb") ? QStringLiteral("MB")
+                                                                                                : memory.first().unit;
         for (const Measurement& m : memory) {
             if (m.statistic == QLatin1String("median"))
                 run->median = m.value;
@@ -533,7 +535,8 @@ std::shared_ptr<Run> extractRun(
     return run;
 }
 
-RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out)
+RunPtr runFromDocument(const json& document, const QString& file, const QString& pointer, Diagnostics& out,
+    const std::vector<double>& samplesNs)
 {
     std::string text = document.dump(-1, ' ', false, json::error_handler_t::replace);
     Element root;
@@ -543,8 +546,11 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
         return nullptr;
     }
     std::shared_ptr<Run> run = extractRun(root, file, pointer, out, false); // nlohmann's objects have unique keys
-    if (run)
+    if (run) {
         run->raw = RawText(std::move(text));
+        if (run->samples.empty())
+            run->samples = samplesNs;
+    }
     return run;
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <memory>
+#include <vector>
 
 namespace simdjson::dom {
 class element;
@@ -27,7 +28,9 @@ std::shared_ptr<Run> extractRun(const simdjson::dom::element& document, const QS
     Diagnostics& out, bool duplicateKeys = true);
 
 // The same for a document built in memory (the engine's runs, Liger rows): its compact text is read like a file's,
-// and the run keeps that text as its raw document.
-RunPtr runFromDocument(const nlohmann::json& document, const QString& file, const QString& pointer, Diagnostics& out);
+// and the run keeps that text as its raw document. `samplesNs`: the raw samples the document names by
+// timing.rawSamples (format::RunDocument::samplesNs), kept as the run's samples when it carries none itself.
+RunPtr runFromDocument(const nlohmann::json& document, const QString& file, const QString& pointer, Diagnostics& out,
+    const std::vector<double>& samplesNs = {});
 
 } // namespace kix

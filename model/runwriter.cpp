@@ -1,7 +1,11 @@
 #include "model/runwriter.h"
 
 #include "model/csvwriter.h"
+#include "model/format/digest.h"
+#include "model/format/documentbuilder.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -107,9 +111,60 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
     return true;
 }
 
+namespace {
+
+// A plain file name: no folder part, not hidden, not "..": what kix itself writes as a rawSamples URI.
+bool isPlainFileName(const QString& uri)
+{
+    return !uri.isEmpty() && !uri.contains(QLatin1Char('/')) && !uri.contains(QLatin1Char('\\'))
+        && !uri.startsWith(QLatin1Char('.')) && !uri.contains(QLatin1Char(':'));
+}
+
+} // namespace
+
+bool writeSamplesBeside(const RunList& runs, const QString& folder, QString* error)
+{
+    const QDir dir(folder);
+    for (const RunPtr& run : runs) {
+        if (run->raw.view().find("rawSamples") == std::string_view::npos)
+            continue;
+        const auto doc = nlohmann::json::parse(run->raw.begin(), run->raw.end(), nullptr, false);
+        const nlohmann::json::json_pointer pointer("/run/spec/timing/rawSamples");
+        if (!doc.is_object() || !doc.contains(pointer) || !doc.at(pointer).is_object())
+            continue;
+        const nlohmann::json& ref = doc.at(pointer);
+        const QString uri = QString::fromStdString(ref.value("uri", std::string()));
+        const std::string digest = ref.value("digest", std::string());
+        if (!isPlainFileName(uri))
+            continue;
+        std::string bytes;
+        if (!run->samples.empty())
+            bytes = format::samplesArtifact(run->samples);
+        if (format::sha256Digest(bytes) != digest) {
+            // the file beside the document it was read from, when it is the one the document names
+            QFile source(QFileInfo(run->file).dir().filePath(uri));
+            bytes.clear();
+            if (source.open(QIODevice::ReadOnly) && source.size() < (qint64(1) << 30))
+                bytes = source.readAll().toStdString();
+            if (format::sha256Digest(bytes) != digest)
+                continue; // nothing kix can vouch for; the document still names its evidence
+        }
+        const QString target = dir.filePath(uri);
+        if (QFileInfo(target).absoluteFilePath()
+                == QFileInfo(QFileInfo(run->file).dir().filePath(uri)).absoluteFilePath()
+            && QFileInfo::exists(target))
+            continue; // already there
+        if (!writeFileAtomically(target, QByteArray::fromStdString(bytes), error))
+            return false;
+    }
+    return true;
+}
+
 bool writeRuns(const RunList& runs, const QString& path, ExportFormat format, QString* error)
 {
-    return writeFileAtomically(path, serializeRuns(runs, format), error);
+    if (!writeFileAtomically(path, serializeRuns(runs, format), error))
+        return false;
+    return format == ExportFormat::Csv || writeSamplesBeside(runs, QFileInfo(path).absolutePath(), error);
 }
 
 } // namespace kix

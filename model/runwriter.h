@@ -17,8 +17,14 @@ std::optional<ExportFormat> exportFormatForPath(const QString& path);
 // Each run's document as loaded: a JSON array, JSON Lines, or the list table as CSV (with a header row).
 QByteArray serializeRuns(const RunList& runs, ExportFormat format);
 
-// Writes atomically (QSaveFile): on failure the existing file is untouched and `error` says why.
+// Writes atomically (QSaveFile): on failure the existing file is untouched and `error` says why. JSON and JSON Lines
+// exports also write, beside the file, the raw-samples evidence each run names by timing.rawSamples (see
+// writeSamplesBeside).
 bool writeRuns(const RunList& runs, const QString& path, ExportFormat format, QString* error);
+// For each run whose document names its raw samples (timing.rawSamples, a plain file name and a digest), writes that
+// file into `folder`: from the run's samples, or copied from beside the file the run was read from; only bytes whose
+// digest is the one the document names. False with `error` when a file cannot be written.
+bool writeSamplesBeside(const RunList& runs, const QString& folder, QString* error);
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);
 
 // The columns of `kix list` and of CSV exports.

@@ -3,6 +3,7 @@
 #include "engine/benchmarkrequest.h"
 #include "engine/benchmarkrunner.h"
 #include "engine/benchmarkspec.h"
+#include "engine/runbuilder.h"
 #include "model/documentparser.h"
 #include "ui/diagnosticsmodel.h"
 #include "ui/mainwindow.h"
@@ -283,7 +284,8 @@ void BenchmarkPanel::onResult(int job, const BenchmarkResult& result)
     m_failures += result.status == BenchmarkResult::Status::Failed ? 1 : 0;
     Diagnostics diagnostics;
     const QString file = result.filePath.isEmpty() ? QStringLiteral("(not saved)") : result.filePath;
-    const RunPtr run = runFromDocument(result.document, file, QString(), diagnostics);
+    const RunPtr run = runFromDocument(
+        result.document, file, QString(), diagnostics, RunBuilder::roundedSamples(result.timing.samplesNs));
     if (!diagnostics.isEmpty())
         emit issuesFound(diagnostics);
     if (run) {

@@ -110,7 +110,7 @@ json section(const json& loose, std::initializer_list<Field> fields, const char*
         json value = field ? converted(it.value(), *field) : json();
         if (!value.is_null() && !out.contains(field->key))
             out[field->key] = std::move(value);
-        else if (!it.value().is_null())
+        else if (!it.value().is_null() && it.value() != "")
             addLabels(labels, json { { it.key(), it.value() } }, sectionName);
     }
     return out;

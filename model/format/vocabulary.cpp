@@ -71,7 +71,17 @@ bool isName(std::string_view text)
 
 std::string toName(std::string_view text)
 {
-    std::string out = slug(text, '_', "");
+    // camelCase words apart first: "smClockHz" -> "sm_clock_hz", "l2CacheBytes" -> "l2_cache_bytes"
+    std::string words;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool upper = c >= 'A' && c <= 'Z';
+        const char before = i > 0 ? text[i - 1] : '\0';
+        if (upper && ((before >= 'a' && before <= 'z') || (before >= '0' && before <= '9')))
+            words += '_';
+        words += c;
+    }
+    std::string out = slug(words, '_', "");
     if (out.empty())
         return "value";
     if (!(out[0] >= 'a' && out[0] <= 'z'))

@@ -24,8 +24,9 @@ bool isFailureStatus(std::string_view status); // one of the twelve that are not
 
 // ^[a-z][a-z0-9_]*$ : metric, unit, statistic, comparator, timer, label keys, dtypes, architectures...
 bool isName(std::string_view text);
-// Text made into such a name: lower case, runs of anything but [a-z0-9] one '_', none at either end, "x_" before a
-// leading digit; "value" when nothing is left. "GB/s" -> "gb_s", "Elements{io}" -> "elements_io".
+// Text made into such a name: camelCase words split, lower case, runs of anything but [a-z0-9] one '_', none at
+// either end, "x_" before a leading digit; "value" when nothing is left. "GB/s" -> "gb_s", "Elements{io}" ->
+// "elements_io", "smClockHz" -> "sm_clock_hz".
 std::string toName(std::string_view text);
 // A unit as the format spells it: "B" -> "bytes", "GB/s" -> "gb_s", "MB" -> "mb", "ms" -> "ms"; else toName().
 std::string unitName(std::string_view unit);

@@ -1,5 +1,6 @@
 // Google Benchmark's JSON (`--benchmark_format=json`, `--benchmark_out`): one kernelindex run per benchmark
 // instance (family + arguments); its repetitions are the run's raw samples, its aggregates are not runs.
+#include "model/format/digest.h"
 #include "model/interop/interop.h"
 #include "model/interop/interopcommon.h"
 #include "model/ligernaming.h"
@@ -116,7 +117,9 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
     const json protocol = protocolDocument(familyOf(Format::GoogleBenchmark).toStdString(), "gbench-real-time",
         "Google Benchmark · real time per iteration", "Google Benchmark", "https://github.com/google/benchmark",
         "wall_clock", "median", kNotes);
-    const std::string timestamp = date.isValid() ? timestampPart(date) : "src-" + liger::digest(value).substr(7, 12);
+    const std::string timestamp = date.isValid()
+        ? timestampPart(date)
+        : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
 
     // Instances in file order, their repetitions and aggregates gathered by run_name.
     std::vector<Instance> instances;
@@ -157,12 +160,12 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         for (const Entry& entry : entries) {
             const json& e = *entry.value;
             if (e.value("error_occurred", false)) {
-                status = "failed";
+                status = "runtime_error";
                 failure = e.value("error_message", std::string("(no message)"));
                 continue;
             }
             if (e.value("skipped", false)) {
-                status = "skipped";
+                status = "incomplete_evidence";
                 failure = e.value("skip_message", std::string("(no message)"));
                 continue;
             }
@@ -224,8 +227,8 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         if (const std::string label = entries.front().value->value("label", std::string()); !label.empty())
             parts.labels["label"] = label;
         if (!failure.empty()) {
-            parts.labels[status == "failed" ? "error_message" : "skip_message"] = failure;
-            result.documents.push_back(buildDocument(parts));
+            parts.labels[status == "runtime_error" ? "error_message" : "skip_message"] = failure;
+            addDocument(result, parts);
             result.pointers.push_back(firstPointer);
             continue;
         }
@@ -277,7 +280,7 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
                     .arg(QString::fromStdString(instance.runName)));
             continue;
         }
-        result.documents.push_back(buildDocument(parts));
+        addDocument(result, parts);
         result.pointers.push_back(firstPointer);
     }
     return result;

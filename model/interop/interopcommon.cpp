@@ -1,5 +1,6 @@
 #include "model/interop/interopcommon.h"
 
+#include "model/format/vocabulary.h"
 #include "model/jsonreader.h"
 #include "model/ligernaming.h"
 
@@ -247,8 +248,9 @@ double toNs(double value, const std::string& unit, bool* known)
 
 json resource(const char* kind, const std::string& name, const std::string& title, json spec)
 {
-    return { { "kind", kind }, { "apiVersion", liger::kApiVersion }, { "spec", std::move(spec) },
-        { "metadata", { { "name", name.substr(0, 100) }, { "title", title } } } };
+    if (std::string_view(kind) == format::kExecutionEnvironment)
+        return format::environmentResource(name, title, spec);
+    return format::resource(kind, name, title, std::move(spec));
 }
 
 json protocolDocument(const std::string& family, const std::string& name, const std::string& title,
@@ -258,38 +260,57 @@ json protocolDocument(const std::string& family, const std::string& name, const 
     json spec = { { "harness", { { "name", harness }, { "repository", repository } } },
         { "measurement", { { "timer", timer }, { "primaryStatistic", primaryStatistic } } },
         { "comparability", { { "family", family }, { "notes", notes } } } };
-    return resource("BenchmarkProtocol", name, title, std::move(spec));
+    return format::protocolResource(name, title, spec);
 }
 
-json buildDocument(const RunParts& p)
+format::RunDocument buildDocument(const RunParts& p)
 {
     const std::string externalId
         = p.kernel + '/' + p.pass + '/' + p.provider + '/' + p.gpuSlug + '/' + p.workloadSlug + '/' + p.timestamp;
-    json native = p.sourceNative;
-    native["benchmark"] = p.kernel + '/' + p.pass;
-    native["externalId"] = externalId;
-
-    json timing = { { "latencyNs", p.latencyNs }, { "primaryStatistic", p.primaryStatistic } };
-    if (!p.samplesNs.empty())
-        timing["samplesNs"] = p.samplesNs;
-    json spec = json::object();
-    spec["status"] = p.status;
+    format::DocumentBuilder b;
+    b.setName(liger::slugify(externalId))
+        .setTitle(p.title)
+        .setStatus(p.status)
+        .setProtocol(p.protocol)
+        .setEnvironment(p.environment)
+        // The tools name no workload or implementation resource: the digests name what they do say, and the
+        // resources themselves do not travel.
+        .setWorkload(format::resource(format::kWorkloadCase, p.workloadSlug, {}, p.workload), false)
+        .setImplementation(format::resource(format::kImplementationRevision, p.provider, {}, p.implementation), false);
+    const QDateTime observed = parseTime(p.observedAt);
+    if (observed.isValid()) {
+        b.setObservedAt(observed);
+    } else {
+        // observedAt is required; the tool recorded no time, so the run is dated when kix read it, and says so.
+        b.setObservedAt(QDateTime::currentDateTimeUtc());
+        b.addLabel("observed_at", "not recorded by the tool: the time kix imported the file");
+    }
+    if (!p.labels.empty()) {
+        for (auto it = p.labels.begin(); it != p.labels.end(); ++it)
+            b.addLabel(it.key(), it.value());
+    }
     if (!p.latencyNs.empty())
-        spec["timing"] = std::move(timing);
-    if (!p.observedAt.empty())
-        spec["observedAt"] = p.observedAt;
-    if (!p.measurements.empty())
-        spec["measurements"] = p.measurements;
-    spec["sourceNative"] = std::move(native);
-    spec["protocolDigest"] = liger::digest(p.protocol);
-    spec["workloadDigest"] = liger::digest(p.workload);
-    spec["environmentDigest"] = liger::digest(p.environment);
-    spec["implementationDigest"] = liger::digest(p.implementation);
+        b.setTiming(p.primaryStatistic, p.latencyNs);
+    b.setSamples(p.samplesNs);
+    for (const json& m : p.measurements) {
+        if (m.is_object() && m.contains("value") && m["value"].is_number())
+            b.addMeasurement(m.value("metric", std::string("value")), m.value("statistic", std::string("value")),
+                m.value("unit", std::string("value")), m["value"].get<double>());
+    }
+    json facts = p.sourceNative.is_object() ? p.sourceNative : json::object();
+    const std::string source = facts.value("source", std::string("unknown"));
+    json metrics = facts.contains("metrics") ? facts["metrics"] : json();
+    facts.erase("source");
+    facts.erase("metrics");
+    b.setSourceNative(source, p.kernel + '/' + p.pass, externalId, metrics, facts);
+    return b.build();
+}
 
-    json run = resource("BenchmarkRun", liger::slugify(externalId), p.title, std::move(spec));
-    if (!p.labels.empty())
-        run["metadata"]["labels"] = p.labels;
-    return { { "run", std::move(run) }, { "protocol", p.protocol }, { "environment", p.environment } };
+void addDocument(ImportResult& result, const RunParts& parts)
+{
+    format::RunDocument d = buildDocument(parts);
+    result.documents.push_back(std::move(d.document));
+    result.samples.push_back(std::move(d.samplesNs));
 }
 
 } // namespace kix::interop::detail

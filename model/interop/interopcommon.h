@@ -3,6 +3,8 @@
 // number parsing, workload slugs and the kernelindex document they all build.
 
 #include "model/diagnostic.h"
+#include "model/format/documentbuilder.h"
+#include "model/interop/interop.h"
 
 #include <QDateTime>
 #include <QString>
@@ -81,7 +83,7 @@ struct RunParts
     std::string workloadSlug;
     std::string timestamp; // "2026-02-28-00-23-31", or "src-<hash of the source file>" when the tool records no time
     std::string observedAt; // ISO-8601 UTC, or ""
-    std::string status = "passed";
+    std::string status = "passed"; // one of format::runStatuses()
     std::string title;
     json labels = json::object();
     json latencyNs = json::object(); // {mean: ..., min: ...}; the primary statistic among them
@@ -94,7 +96,9 @@ struct RunParts
     json protocol;
     json environment;
 };
-json buildDocument(const RunParts& parts);
+format::RunDocument buildDocument(const RunParts& parts); // through format::DocumentBuilder
+// buildDocument(parts) into `result`: the document and, beside it, its raw samples.
+void addDocument(ImportResult& result, const RunParts& parts);
 
 json resource(const char* kind, const std::string& name, const std::string& title, json spec);
 json protocolDocument(const std::string& family, const std::string& name, const std::string& title,

@@ -1,4 +1,5 @@
 // nvbench's JSON (`--json FILE`): one kernelindex run per benchmark state.
+#include "model/format/digest.h"
 #include "model/interop/interop.h"
 #include "model/interop/interopcommon.h"
 #include "model/ligernaming.h"
@@ -117,7 +118,8 @@ ImportResult importNvbench(const json& value, const QString& file)
             deviceById[id->get<long long>()] = deviceOf(d, software);
     }
 
-    const std::string source = liger::digest(value).substr(7, 12);
+    const std::string source
+        = format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
     const json protocol = protocolDocument(familyOf(Format::Nvbench).toStdString(), "nvbench-cold-gpu-time",
         "nvbench · cold GPU time", "nvbench", "https://github.com/NVIDIA/nvbench", "cuda_events", "mean", kNotes);
 
@@ -191,11 +193,11 @@ ImportResult importNvbench(const json& value, const QString& file)
             parts.environment = device->second.environment;
 
             if (skipped && skipped->get<bool>()) {
-                parts.status = "skipped";
+                parts.status = "incomplete_evidence"; // skipped: no measurement
                 const std::string reason = state.value("skip_reason", std::string("(no reason given)"));
                 parts.labels["skip_reason"] = reason;
                 parts.sourceNative["skipReason"] = reason;
-                result.documents.push_back(buildDocument(parts));
+                addDocument(result, parts);
                 result.pointers.push_back(stp);
                 continue;
             }
@@ -260,7 +262,7 @@ ImportResult importNvbench(const json& value, const QString& file)
                     tags[tag] = x;
             }
             parts.sourceNative["summaries"] = tags;
-            result.documents.push_back(buildDocument(parts));
+            addDocument(result, parts);
             result.pointers.push_back(stp);
         }
     }

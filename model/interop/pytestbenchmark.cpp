@@ -1,5 +1,6 @@
 // pytest-benchmark's JSON (`--benchmark-json`, or a saved run under .benchmarks/): one kernelindex run per
 // benchmark; the stats are in seconds, `stats.data` (with --benchmark-save-data) holds the raw round times.
+#include "model/format/digest.h"
 #include "model/interop/interop.h"
 #include "model/interop/interopcommon.h"
 #include "model/ligernaming.h"
@@ -60,13 +61,18 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
     std::string cpuName = cpu.is_object() ? cpu.value("brand_raw", std::string()) : std::string();
     if (cpuName.empty())
         cpuName = info.value("processor", std::string());
+    // In the environment schema's terms: system and release are the operating system and its kernel; Python and
+    // pytest-benchmark are libraries with their versions; the rest becomes labels.
     json software = json::object();
-    for (const char* key : { "python_implementation", "python_version", "system", "release" }) {
+    for (const auto& [key, to] : { std::pair { "python_implementation", "python_implementation" },
+             std::pair { "system", "operatingSystem" }, std::pair { "release", "kernel" } }) {
         if (const auto it = info.find(key); it != info.end() && it->is_string())
-            software[key] = *it;
+            software[to] = *it;
     }
+    if (const auto it = info.find("python_version"); it != info.end() && it->is_string())
+        software["libraries"]["python"] = *it;
     if (const auto it = value.find("version"); it != value.end() && it->is_string())
-        software["pytest_benchmark"] = *it;
+        software["libraries"]["pytest_benchmark"] = *it;
     json labels = json::object();
     if (commit) {
         for (const char* key : { "id", "branch", "project", "dirty" }) {
@@ -77,7 +83,9 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
     const json protocol = protocolDocument(familyOf(Format::PytestBenchmark).toStdString(), "pytest-benchmark-rounds",
         "pytest-benchmark · time per call", "pytest-benchmark", "https://github.com/ionelmc/pytest-benchmark",
         "host_timer", "median", kNotes);
-    const std::string timestamp = date.isValid() ? timestampPart(date) : "src-" + liger::digest(value).substr(7, 12);
+    const std::string timestamp = date.isValid()
+        ? timestampPart(date)
+        : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
 
     for (std::size_t i = 0; i < benchmarks->size(); ++i) {
         const QString bp = join(QStringLiteral("/benchmarks"), i);
@@ -200,7 +208,7 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
         parts.measurements.push_back(measurement("latency", "rounds", "count", (*stats)["rounds"].get<double>()));
         if (const auto it = stats->find("iterations"); it != stats->end() && it->is_number())
             parts.measurements.push_back(measurement("iterations", "per_round", "count", it->get<double>()));
-        result.documents.push_back(buildDocument(parts));
+        addDocument(result, parts);
         result.pointers.push_back(bp);
     }
     return result;

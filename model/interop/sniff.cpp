@@ -109,7 +109,8 @@ bool parseForeign(const char* begin, const char* end, const QString& file, int m
         jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
     result.diagnostics += imported.diagnostics;
     for (std::size_t i = 0; i < imported.documents.size(); ++i) {
-        if (RunPtr run = runFromDocument(imported.documents[i], file, imported.pointers[i], result.diagnostics))
+        if (RunPtr run = runFromDocument(imported.documents[i], file, imported.pointers[i], result.diagnostics,
+                i < imported.samples.size() ? imported.samples[i] : std::vector<double>()))
             result.runs.append(run);
     }
     if (result.runs.isEmpty() && !result.hasErrors())

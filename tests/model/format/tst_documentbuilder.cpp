@@ -77,7 +77,9 @@ void TestDocumentBuilder::names_data()
     QTest::newRow("leading digit") << "99th"
                                    << "x_99th";
     QTest::newRow("camel") << "lastLevelCacheBytes"
-                           << "lastlevelcachebytes";
+                           << "last_level_cache_bytes";
+    QTest::newRow("camel after digit") << "l2CacheBytes" << "l2_cache_bytes";
+    QTest::newRow("capitals") << "MB" << "mb";
     QTest::newRow("empty") << ""
                            << "value";
     QTest::newRow("only punctuation") << "--"
@@ -218,8 +220,8 @@ void TestDocumentBuilder::protocolFactsOutsideTheSchemaBecomeLabels()
     const json& m = p.at("spec").at("measurement");
     QCOMPARE(m.size(), std::size_t(2)); // timer, primaryStatistic; samples 0 is not > 0
     const json& labels = p.at("metadata").at("labels");
-    QCOMPARE(labels.at("measurement_warmupms").get<std::string>(), std::string("25"));
-    QCOMPARE(labels.at("measurement_cacheflush").get<std::string>(), std::string("a write of a buffer"));
+    QCOMPARE(labels.at("measurement_warmup_ms").get<std::string>(), std::string("25"));
+    QCOMPARE(labels.at("measurement_cache_flush").get<std::string>(), std::string("a write of a buffer"));
     QCOMPARE(labels.at("measurement_samples").get<std::string>(), std::string("0"));
 }
 
@@ -231,7 +233,7 @@ void TestDocumentBuilder::environmentFactsOutsideTheSchemaBecomeLabels()
                   { "memoryBytes", 1024 } } },
             { "software", { { "os", "Debian 12" }, { "osKernel", "linux 6.1" }, { "buildFlags", "-O3" } } } });
     const json& spec = e.at("spec");
-    QCOMPARE(spec.at("hardware").at("vendor").get<std::string>(), std::string("genuineintel"));
+    QCOMPARE(spec.at("hardware").at("vendor").get<std::string>(), std::string("genuine_intel"));
     QCOMPARE(spec.at("hardware").at("architecture").get<std::string>(), std::string("unknown"));
     QCOMPARE(spec.at("hardware").at("memoryBytes").get<long long>(), 1024LL);
     QVERIFY(!spec.at("hardware").contains("cores"));
@@ -240,7 +242,7 @@ void TestDocumentBuilder::environmentFactsOutsideTheSchemaBecomeLabels()
     QCOMPARE(spec.at("software").at("kernel").get<std::string>(), std::string("linux 6.1"));
     const json& labels = e.at("metadata").at("labels");
     QCOMPARE(labels.at("hardware_cores").get<std::string>(), std::string("16"));
-    QCOMPARE(labels.at("software_buildflags").get<std::string>(), std::string("-O3"));
+    QCOMPARE(labels.at("software_build_flags").get<std::string>(), std::string("-O3"));
 }
 
 void TestDocumentBuilder::notesAreCut()
