@@ -5,9 +5,11 @@
 #include "engine/runbuilder.h"
 #include "kix/config.h"
 #include "model/documentparser.h"
+#include "model/format/digest.h"
+#include "model/format/documentbuilder.h"
 
-#include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -77,7 +79,8 @@ private slots:
 void TestRunBuilder::documentIsShapedLikeTheSeed()
 {
     const nlohmann::json doc = build(passedResult());
-    for (const char* part : { "run", "protocol", "environment" }) {
+    // the seed's three parts, and the three resources the run's other digests name
+    for (const char* part : { "run", "protocol", "environment", "workload", "operation", "implementation" }) {
         QVERIFY(doc.contains(part));
         QCOMPARE(doc.at(part).at("apiVersion").get<std::string>(), std::string("kernelindex.dev/v1alpha1"));
         QVERIFY(doc.at(part).contains("spec"));
@@ -114,8 +117,18 @@ void TestRunBuilder::measurementsAndSamples()
     const nlohmann::json& timing = run.at("spec").at("timing");
     QCOMPARE(timing.at("latencyNs").at("median").get<long long>(), 1200LL);
     QCOMPARE(timing.at("primaryStatistic").get<std::string>(), std::string("median"));
-    QCOMPARE(timing.at("samplesNs").get<std::vector<long long>>(),
-        (std::vector<long long> { 1300, 1100, 1000, 1200, 1400 }));
+    // Raw samples are not inline (timing has no samplesNs in v1alpha1): an evidence file beside the document holds
+    // them, named by URI and digest.
+    QVERIFY(!timing.contains("samplesNs"));
+    const format::RunDocument d = RunBuilder(r).buildDocument();
+    std::vector<double> samples;
+    QVERIFY(format::parseSamplesArtifact(d.samplesBytes, samples));
+    QCOMPARE(samples, (std::vector<double> { 1300, 1100, 1000, 1200, 1400 }));
+    QCOMPARE(timing.at("rawSamples").at("uri").get<std::string>(), d.samplesUri);
+    QCOMPARE(timing.at("rawSamples").at("digest").get<std::string>(), format::sha256Digest(d.samplesBytes));
+    QCOMPARE(timing.at("samples").get<int>(), 5);
+    QCOMPARE(timing.at("latencyNs").at("minimum").get<long long>(), 1000LL);
+    QCOMPARE(timing.at("latencyNs").at("maximum").get<long long>(), 1400LL);
     for (const char* stat : { "p20", "p80", "min", "max", "mean", "stddev" }) {
         const nlohmann::json* m = findMeasurement(run, "latency", stat);
         QVERIFY2(m, stat);
@@ -125,8 +138,8 @@ void TestRunBuilder::measurementsAndSamples()
     QCOMPARE(findMeasurement(run, "latency", "samples")->at("value").get<int>(), 5);
     QCOMPARE(findMeasurement(run, "latency", "samples")->at("unit").get<std::string>(), std::string("count"));
     QCOMPARE(findMeasurement(run, "bytes_moved", "min")->at("value").get<qint64>(), r.spec.minimumBytes());
-    QCOMPARE(findMeasurement(run, "bytes_moved", "min")->at("unit").get<std::string>(), std::string("B"));
-    QCOMPARE(findMeasurement(run, "bandwidth", "median")->at("unit").get<std::string>(), std::string("GB/s"));
+    QCOMPARE(findMeasurement(run, "bytes_moved", "min")->at("unit").get<std::string>(), std::string("bytes"));
+    QCOMPARE(findMeasurement(run, "bandwidth", "median")->at("unit").get<std::string>(), std::string("gb_s"));
     QCOMPARE(findMeasurement(run, "bandwidth_fraction", "median")->at("unit").get<std::string>(), std::string("ratio"));
     QCOMPARE(findMeasurement(run, "copy_bandwidth", "median")->at("value").get<double>(), 20.0);
     QCOMPARE(findMeasurement(run, "max_rel_error", "max")->at("value").get<double>(), 2.5e-7);
@@ -139,13 +152,17 @@ void TestRunBuilder::digestsAreSha256OfCanonicalJson()
     const QRegularExpression digest(QStringLiteral("^sha256:[0-9a-f]{64}$"));
     for (const char* key : { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" })
         QVERIFY2(digest.match(QString::fromStdString(spec.at(key).get<std::string>())).hasMatch(), key);
-    // The environment digest is the hash of the environment part as written, keys sorted, no spaces.
-    const std::string canonical = doc.at("environment").dump();
-    const QByteArray expected
-        = QCryptographicHash::hash(QByteArray::fromStdString(canonical), QCryptographicHash::Sha256).toHex();
-    QCOMPARE(QByteArray::fromStdString(spec.at("environmentDigest").get<std::string>()), "sha256:" + expected);
-    QCOMPARE(RunBuilder::canonicalJson(nlohmann::json { { "b", 1 }, { "a", { { "d", 2 }, { "c", 3 } } } }),
-        std::string(R"({"a":{"c":3,"d":2},"b":1})"));
+    // Each digest is the format's: sha256 of the RFC 8785 JSON of {apiVersion, kind, spec} of the resource the
+    // document carries beside the run (metadata left out).
+    const std::pair<const char*, const char*> named[]
+        = { { "protocolDigest", "protocol" }, { "environmentDigest", "environment" }, { "workloadDigest", "workload" },
+              { "implementationDigest", "implementation" } };
+    for (const auto& [key, part] : named)
+        QCOMPARE(spec.at(key).get<std::string>(), format::kernelindexDigest(doc.at(part)));
+    QCOMPARE(doc.at("workload").at("spec").at("operationSpecDigest").get<std::string>(),
+        format::kernelindexDigest(doc.at("operation")));
+    QCOMPARE(doc.at("implementation").at("spec").at("operation").at("specDigest").get<std::string>(),
+        format::kernelindexDigest(doc.at("operation")));
     // Same workload, same digest; another workload, another digest.
     BenchmarkResult other = passedResult();
     other.observedAt = other.observedAt.addSecs(60);
@@ -161,7 +178,9 @@ void TestRunBuilder::validatesThroughTheModel()
 {
     const BenchmarkResult r = passedResult();
     Diagnostics diagnostics;
-    const RunPtr run = runFromDocument(build(r), QStringLiteral("memory.json"), QString(), diagnostics);
+    // in memory the run keeps the samples its document names by timing.rawSamples
+    const format::RunDocument d = RunBuilder(r).buildDocument();
+    const RunPtr run = runFromDocument(d.document, QStringLiteral("memory.json"), QString(), diagnostics, d.samplesNs);
     for (const Diagnostic& d : diagnostics)
         qWarning() << d.toString();
     QVERIFY(run);
@@ -198,9 +217,10 @@ void TestRunBuilder::failedRunHasNoTiming()
     r.correctness.passed = false;
     const nlohmann::json doc = build(r);
     const nlohmann::json& spec = doc.at("run").at("spec");
-    QCOMPARE(spec.at("status").get<std::string>(), std::string("failed"));
-    QVERIFY(!spec.at("timing").contains("latencyNs"));
-    QVERIFY(!spec.at("timing").contains("samplesNs"));
+    // a failed correctness check is the format's incorrect_numerical, with no timing at all
+    QCOMPARE(spec.at("status").get<std::string>(), std::string("incorrect_numerical"));
+    QVERIFY(!spec.contains("timing"));
+    QCOMPARE(spec.at("correctness").at("maximumRelativeError").get<double>(), 0.25);
     QVERIFY(!findMeasurement(doc.at("run"), "latency", "p20"));
     QCOMPARE(findMeasurement(doc.at("run"), "max_rel_error", "max")->at("value").get<double>(), 0.25);
     Diagnostics diagnostics;
@@ -208,7 +228,7 @@ void TestRunBuilder::failedRunHasNoTiming()
     for (const Diagnostic& d : diagnostics)
         qWarning() << d.toString();
     QVERIFY(run);
-    QCOMPARE(run->status, QStringLiteral("failed"));
+    QCOMPARE(run->status, QStringLiteral("incorrect_numerical"));
     QVERIFY(std::isnan(run->median));
 }
 
@@ -234,17 +254,26 @@ void TestRunBuilder::roundTripsThroughAFile()
         run.externalId, QString::fromStdString(r.document.at("run").at("spec").at("sourceNative").at("externalId")));
     QCOMPARE(run.median, 1200.0);
     QVERIFY(nlohmann::json::parse(run.raw) == r.document); // nothing lost
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
+    // two documents and, beside them, the one raw-samples file both name (same samples, same digest)
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
+    const nlohmann::json& raw = r.document.at("run").at("spec").at("timing").at("rawSamples");
+    QFile samples(QDir(dir.path()).filePath(QString::fromStdString(raw.at("uri").get<std::string>())));
+    QVERIFY(samples.open(QIODevice::ReadOnly));
+    QCOMPARE(format::sha256Digest(samples.readAll().toStdString()), raw.at("digest").get<std::string>());
 }
 
 void TestRunBuilder::deviceDetailsAreKept()
 {
     BenchmarkResult r = passedResult();
     const nlohmann::json plain = build(r);
-    QVERIFY(!plain.at("run").at("spec").at("sourceNative").at("engine").contains("deviceDetails"));
+    const nlohmann::json& plainLabels = plain.at("run").at("metadata").at("labels");
+    QVERIFY(!plainLabels.contains("source_device_details_plan"));
     r.deviceDetails = { { "plan", "one block per row" }, { "clocks", { { "warning", "SM clock at 60%" } } } };
     const nlohmann::json doc = build(r);
-    QVERIFY(doc.at("run").at("spec").at("sourceNative").at("engine").at("deviceDetails") == r.deviceDetails);
+    // sourceNative holds numbers only in v1alpha1: the details ride as the run's labels
+    const nlohmann::json& labels = doc.at("run").at("metadata").at("labels");
+    QCOMPARE(labels.at("source_device_details_plan").get<std::string>(), std::string("one block per row"));
+    QCOMPARE(labels.at("source_device_details_clocks_warning").get<std::string>(), std::string("SM clock at 60%"));
     // Details are not part of what the digests identify.
     for (const char* key : { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" })
         QVERIFY(doc.at("run").at("spec").at(key) == plain.at("run").at("spec").at(key));
@@ -256,9 +285,10 @@ void TestRunBuilder::cudaGraphIsPartOfTheProtocol()
     BenchmarkResult r = passedResult();
     r.spec.timing.cudaGraph = true;
     const nlohmann::json graph = build(r);
-    const nlohmann::json& measurement = graph.at("protocol").at("spec").at("measurement");
-    QCOMPARE(measurement.at("launch").get<std::string>(), std::string("cuda_graph"));
-    QVERIFY(!plain.at("protocol").at("spec").at("measurement").contains("launch"));
+    // the schema has no launch member: a label of the protocol, and the notes (so the digest) say it
+    QCOMPARE(graph.at("protocol").at("metadata").at("labels").at("measurement_launch").get<std::string>(),
+        std::string("cuda_graph"));
+    QVERIFY(!plain.at("protocol").at("metadata").at("labels").contains("measurement_launch"));
     const std::string notes = graph.at("protocol").at("spec").at("comparability").at("notes").get<std::string>();
     QVERIFY2(notes.find("one CUDA graph launch per repetition") != std::string::npos, notes.c_str());
     // Graph and stream timings are different protocols: another digest, another name.
