@@ -508,7 +508,7 @@ RunDocument DocumentBuilder::build() const
         out.samplesNs = m_samples;
         out.samplesBytes = samplesArtifact(m_samples);
         const std::string digest = sha256Digest(out.samplesBytes);
-        out.samplesUri = truncateCodePoints(name, 150) + '.' + digest.substr(7, 12) + ".samples.json";
+        out.samplesUri = truncateCodePoints(name, 150) + '.' + digest.substr(7, 12) + ".samples";
         samplesRef = { { "uri", out.samplesUri }, { "digest", digest } };
     }
     if (m_hasTiming) {
