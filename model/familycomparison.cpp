@@ -59,18 +59,28 @@ bool timed(const Run& run)
     return std::isfinite(run.median) && (run.status.isEmpty() || run.status == QLatin1String("passed"));
 }
 
+// Google Benchmark's CPU time of each repetition: sourceNative.metrics cpu_time_ns_0, cpu_time_ns_1, ... as kix writes
+// them now, or the array sourceNative.cpuTimesNs of kix 0.1.0's documents.
 std::vector<double> cpuSamples(const Run& run)
 {
     std::vector<double> out;
     const nlohmann::json doc = nlohmann::json::parse(run.raw, nullptr, false);
-    const nlohmann::json* p = &doc;
-    for (const char* key : { "run", "spec", "sourceNative", "cpuTimesNs" }) {
-        if (!p->is_object() || !p->contains(key))
+    const nlohmann::json::json_pointer native("/run/spec/sourceNative");
+    if (!doc.is_object() || !doc.contains(native) || !doc.at(native).is_object())
+        return out;
+    const nlohmann::json& n = doc.at(native);
+    if (const auto metrics = n.find("metrics"); metrics != n.end() && metrics->is_object()) {
+        for (std::size_t i = 0;; ++i) {
+            const auto it = metrics->find("cpu_time_ns_" + std::to_string(i));
+            if (it == metrics->end() || !it->is_number())
+                break;
+            out.push_back(it->get<double>());
+        }
+        if (!out.empty())
             return out;
-        p = &(*p)[key];
     }
-    if (p->is_array()) {
-        for (const auto& x : *p) {
+    if (const auto legacy = n.find("cpuTimesNs"); legacy != n.end() && legacy->is_array()) {
+        for (const auto& x : *legacy) {
             if (x.is_number())
                 out.push_back(x.get<double>());
         }

@@ -208,6 +208,7 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         json workload = { { "benchmark", instance.runName } };
         std::string dtype;
         RunParts parts;
+        parts.file = file;
         parts.kernel = slugValue(family);
         parts.pass = "real_time";
         parts.provider = providerFromFile(file, "gbench");
@@ -243,7 +244,9 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
                 parts.latencyNs = { { "median", sortedQuantile(sorted, 0.5) }, { "mean", mean },
                     { "min", sorted.front() }, { "max", sorted.back() } };
                 parts.samplesNs = real;
-                parts.sourceNative["cpuTimesNs"] = cpu;
+                // one number per repetition, as sourceNative.metrics holds them (numbers only): cpu_time_ns_0, ...
+                for (std::size_t i = 0; i < cpu.size(); ++i)
+                    parts.sourceNative["metrics"]["cpu_time_ns_" + std::to_string(i)] = cpu[i];
             } else {
                 parts.primaryStatistic = "mean"; // one repetition: a per-iteration mean over `iterations`
                 parts.latencyNs = { { "mean", mean } };

@@ -281,9 +281,16 @@ format::RunDocument buildDocument(const RunParts& p)
     if (observed.isValid()) {
         b.setObservedAt(observed);
     } else {
-        // observedAt is required; the tool recorded no time, so the run is dated when kix read it, and says so.
-        b.setObservedAt(QDateTime::currentDateTimeUtc());
-        b.addLabel("observed_at", "not recorded by the tool: the time kix imported the file");
+        // observedAt is required and the tool recorded no time: the source file's modification time (the same
+        // document on every import of that file), else the time kix read it; a label says which.
+        const QFileInfo info(p.file);
+        if (!p.file.isEmpty() && info.exists() && info.lastModified().isValid()) {
+            b.setObservedAt(info.lastModified().toUTC());
+            b.addLabel("observed_at", "not recorded by the tool: the source file's modification time");
+        } else {
+            b.setObservedAt(QDateTime::currentDateTimeUtc());
+            b.addLabel("observed_at", "not recorded by the tool: the time kix read it");
+        }
     }
     if (!p.labels.empty()) {
         for (auto it = p.labels.begin(); it != p.labels.end(); ++it)

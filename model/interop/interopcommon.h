@@ -83,6 +83,7 @@ struct RunParts
     std::string workloadSlug;
     std::string timestamp; // "2026-02-28-00-23-31", or "src-<hash of the source file>" when the tool records no time
     std::string observedAt; // ISO-8601 UTC, or ""
+    QString file; // the source file: when the tool records no time, its modification time dates the run
     std::string status = "passed"; // one of format::runStatuses()
     std::string title;
     json labels = json::object();

@@ -178,6 +178,7 @@ ImportResult importNvbench(const json& value, const QString& file)
                 continue;
 
             RunParts parts;
+            parts.file = file;
             parts.kernel = slugValue(benchName);
             parts.pass = "cold_gpu";
             parts.provider = providerFromFile(file, "nvbench");

@@ -171,6 +171,7 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
             hardware["architecture"] = arch;
 
         RunParts parts;
+        parts.file = file;
         parts.kernel = slugValue(kernel);
         parts.pass = "call";
         parts.provider = provider;

@@ -257,10 +257,12 @@ void TestBenchCommand::cudaGraphOption()
         const nlohmann::json& protocol = doc.at("protocol").at("spec");
         const std::string notes = protocol.at("comparability").at("notes").get<std::string>();
         if (graph) {
-            QCOMPARE(protocol.at("measurement").at("launch").get<std::string>(), std::string("cuda_graph"));
+            // no launch member in the schema: a label of the protocol, and the notes (in its digest) say it
+            QCOMPARE(doc.at("protocol").at("metadata").at("labels").at("measurement_launch").get<std::string>(),
+                std::string("cuda_graph"));
             QVERIFY2(notes.find("CUDA graph") != std::string::npos, notes.c_str());
         } else {
-            QVERIFY(!protocol.at("measurement").contains("launch"));
+            QVERIFY(!doc.at("protocol").at("metadata").at("labels").contains("measurement_launch"));
             QVERIFY(notes.find("graph") == std::string::npos);
         }
     }
@@ -296,11 +298,12 @@ void TestBenchCommand::runWarningIsShown()
         qPrintable(o.err));
     const nlohmann::json doc = onlyDocument(dir.path());
     QVERIFY(doc.is_object());
-    const nlohmann::json& details = doc.at("run").at("spec").at("sourceNative").at("engine").at("deviceDetails");
-    QVERIFY(details.at("warning").get<std::string>().find("900 MHz") != std::string::npos);
+    // sourceNative holds numbers only: the device details ride as the run's labels
+    const nlohmann::json& labels = doc.at("run").at("metadata").at("labels");
+    QVERIFY(labels.at("source_device_details_warning").get<std::string>().find("900 MHz") != std::string::npos);
     // Asked after the timing loop: every timed repetition had run.
-    QVERIFY(details.at("timedBeforeDetails").get<std::size_t>()
-        >= doc.at("run").at("spec").at("timing").at("samplesNs").size());
+    QVERIFY(std::stoll(labels.at("source_device_details_timed_before_details").get<std::string>())
+        >= doc.at("run").at("spec").at("timing").at("samples").get<long long>());
     // A plain CPU run says nothing.
     QTemporaryDir plainDir;
     const Outcome plain
@@ -310,7 +313,7 @@ void TestBenchCommand::runWarningIsShown()
             + kFast);
     QVERIFY(!plain.err.contains(QStringLiteral("warning")));
     QVERIFY(
-        !onlyDocument(plainDir.path()).at("run").at("spec").at("sourceNative").at("engine").contains("deviceDetails"));
+        !onlyDocument(plainDir.path()).at("run").at("metadata").at("labels").contains("source_device_details_warning"));
 }
 
 void TestBenchCommand::help()

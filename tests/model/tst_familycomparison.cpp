@@ -153,7 +153,8 @@ void TestFamilyComparison::generalComparisonUsesNvbenchRule()
     for (const ComparisonPair& p : c.pairs) {
         // the skipped pair has no time: nothing decides it
         QCOMPARE(p.method,
-            p.run->status == QLatin1String("skipped") ? VerdictMethod::NoSpread : VerdictMethod::NvbenchNoise);
+            p.run->status == QLatin1String("incomplete_evidence") ? VerdictMethod::NoSpread
+                                                                  : VerdictMethod::NvbenchNoise);
         byTitle.insert(p.run->title, p);
     }
     const ComparisonPair same = byTitle.value(QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^20"));
