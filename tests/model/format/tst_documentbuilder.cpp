@@ -78,8 +78,10 @@ void TestDocumentBuilder::names_data()
                                    << "x_99th";
     QTest::newRow("camel") << "lastLevelCacheBytes"
                            << "last_level_cache_bytes";
-    QTest::newRow("camel after digit") << "l2CacheBytes" << "l2_cache_bytes";
-    QTest::newRow("capitals") << "MB" << "mb";
+    QTest::newRow("camel after digit") << "l2CacheBytes"
+                                       << "l2_cache_bytes";
+    QTest::newRow("capitals") << "MB"
+                              << "mb";
     QTest::newRow("empty") << ""
                            << "value";
     QTest::newRow("only punctuation") << "--"
