@@ -1,11 +1,10 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
 // the window and a command (app/commands/).
 #include "app/commands/commands.h"
-#include "ui/benchmarkpanel.h"
 #include "ui/display.h"
-#include "ui/fleetpanel.h"
 #include "ui/folderfollower.h"
 #include "ui/mainwindow.h"
+#include "ui/panelinstall.h"
 
 #include "kix/config.h"
 
@@ -93,9 +92,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("kix"));
     QApplication::setApplicationVersion(QStringLiteral(KIX_VERSION));
     kix::MainWindow window;
-    kix::BenchmarkPanel* benchmark = kix::installBenchmarkPanel(window);
-    kix::FolderFollower* follower = kix::installFolderFollower(window);
-    kix::installFleetPanel(window, benchmark, follower);
+    kix::FolderFollower* follower = kix::installPanels(window).follower;
     window.show();
     QString followError;
     if (!follow.isEmpty() && !kix::followFolder(window, follower, follow, &followError)) {

@@ -4,7 +4,7 @@
 #include "engine/backendregistry.h"
 #include "engine/correctness.h"
 #include "engine/runbuilder.h"
-#include "model/runwriter.h"
+#include "model/write/runwriter.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,9 +2,9 @@
 // running real (tiny) CPU benchmarks into a results folder.
 #include "app/commands/commands.h"
 #include "app/commands/fleet.h"
-#include "engine/fleetjobs.h"
-#include "engine/fleetplan.h"
-#include "model/runloader.h"
+#include "engine/fleet/fleetjobs.h"
+#include "engine/fleet/fleetplan.h"
+#include "model/read/runloader.h"
 
 #include <QDir>
 #include <QFile>

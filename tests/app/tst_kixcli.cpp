@@ -1,5 +1,5 @@
 // kix validate, list, export, import-liger, --help/--version and the no-display summary, through the real binary.
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 
 #include "kix/config.h"
 

@@ -1,6 +1,6 @@
 // kix list, import and compare on nvbench, Google Benchmark and pytest-benchmark JSON, through the real binary.
-#include "model/documentparser.h"
-#include "model/runloader.h"
+#include "model/read/documentparser.h"
+#include "model/read/runloader.h"
 
 #include <QDir>
 #include <QProcess>

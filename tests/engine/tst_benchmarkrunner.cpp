@@ -2,10 +2,10 @@
 // runs, and a cancel that leaves no file behind.
 
 #include "engine/benchmarkrunner.h"
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 #include "smallcpu.h"
 
-#include "../fulldisk.h"
+#include "tests/fulldisk.h"
 
 #include <QDir>
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // BenchmarkSession: one spec from validation to document, failures, errors and cancel.
 
 #include "engine/benchmarksession.h"
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 #include "smallcpu.h"
 
 #include <QTemporaryDir>

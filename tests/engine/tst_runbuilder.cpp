@@ -4,7 +4,7 @@
 #include "engine/benchmarksession.h"
 #include "engine/runbuilder.h"
 #include "kix/config.h"
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,9 +1,9 @@
 #include "fuzzharness.h"
 
-#include "model/documentparser.h"
-#include "model/ligercsv.h"
-#include "model/runfilter.h"
-#include "model/runwriter.h"
+#include "model/filter/runfilter.h"
+#include "model/import/ligercsv.h"
+#include "model/read/documentparser.h"
+#include "model/write/runwriter.h"
 
 #include <QByteArray>
 

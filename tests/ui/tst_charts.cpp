@@ -1,11 +1,11 @@
 // The three charts built from fixture runs: the values the series hold, axes, legend toggling, verdict markers,
 // and the warnings and notes the titles carry.
-#include "ui/chartfactory.h"
-#include "ui/quantilechart.h"
-#include "ui/speedupchart.h"
-#include "ui/sweepchart.h"
+#include "ui/charts/chartfactory.h"
+#include "ui/charts/quantilechart.h"
+#include "ui/charts/speedupchart.h"
+#include "ui/charts/sweepchart.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>

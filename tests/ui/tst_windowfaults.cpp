@@ -1,11 +1,12 @@
 // The window under abuse: a second load while the first is running, closing while a load or a benchmark runs.
 // Nothing crashes or hangs, nothing partial is written, and what the window shows afterwards is consistent.
-#include "model/runtablemodel.h"
-#include "ui/benchmarkpanel.h"
+#include "model/filter/runtablemodel.h"
 #include "ui/mainwindow.h"
+#include "ui/panelinstall.h"
+#include "ui/panels/benchmarkpanel.h"
 #include "ui/runsession.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include "kix/config.h"
 

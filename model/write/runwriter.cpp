@@ -1,0 +1,115 @@
+#include "model/write/runwriter.h"
+
+#include "model/write/csvwriter.h"
+
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
+
+#include <unistd.h>
+
+namespace kix {
+
+std::optional<ExportFormat> exportFormatForPath(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("json"))
+        return ExportFormat::Json;
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson"))
+        return ExportFormat::JsonLines;
+    if (suffix == QLatin1String("csv"))
+        return ExportFormat::Csv;
+    return std::nullopt;
+}
+
+QStringList listColumns()
+{
+    return { QStringLiteral("kernel"), QStringLiteral("pass"), QStringLiteral("provider"), QStringLiteral("gpu"),
+        QStringLiteral("workload"), QStringLiteral("metric"), QStringLiteral("unit"), QStringLiteral("median"),
+        QStringLiteral("p20"), QStringLiteral("p80"), QStringLiteral("status"), QStringLiteral("observed_at"),
+        QStringLiteral("file") };
+}
+
+static QString number(double v)
+{
+    return std::isnan(v) ? QString() : QString::number(v, 'g', 15);
+}
+
+QStringList listRow(const Run& run)
+{
+    return { run.kernel, run.pass, run.provider, run.gpuDisplayName(), run.workloadSlug,
+        run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"), run.unit, number(run.median),
+        number(run.p20), number(run.p80), run.status,
+        run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(), run.file + run.pointer };
+}
+
+QByteArray serializeRuns(const RunList& runs, ExportFormat format)
+{
+    QByteArray out;
+    switch (format) {
+    case ExportFormat::Json: {
+        out += '[';
+        for (int i = 0; i < runs.size(); ++i) {
+            out += i == 0 ? "\n" : ",\n";
+            out += QByteArray::fromStdString(runs[i]->raw);
+        }
+        out += runs.isEmpty() ? "]\n" : "\n]\n";
+        break;
+    }
+    case ExportFormat::JsonLines:
+        for (const RunPtr& run : runs) {
+            out += QByteArray::fromStdString(run->raw);
+            out += '\n';
+        }
+        break;
+    case ExportFormat::Csv:
+        out += csvLine(listColumns());
+        for (const RunPtr& run : runs)
+            out += csvLine(listRow(*run));
+        break;
+    }
+    return out;
+}
+
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);
+    auto fail = [&](const QString& why) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, why);
+        file.cancelWriting();
+        return false;
+    };
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    // Written with write(2) on the save file's descriptor: when the disk fills up (ENOSPC) or the file size limit
+    // is reached (EFBIG), QFileDevice::write reports the short write as complete and commit() would then replace
+    // the previous file with a truncated one.
+    const int fd = file.handle();
+    qint64 written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + written, static_cast<size_t>(bytes.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int code = n < 0 ? errno : ENOSPC;
+            const QString reason = QString::fromLocal8Bit(std::strerror(code));
+            return fail(code == ENOSPC || code == EFBIG || code == EDQUOT
+                    ? reason + QStringLiteral(" (the disk is full; the previous file is unchanged)")
+                    : reason);
+        }
+        written += n;
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    return true;
+}
+
+bool writeRuns(const RunList& runs, const QString& path, ExportFormat format, QString* error)
+{
+    return writeFileAtomically(path, serializeRuns(runs, format), error);
+}
+
+} // namespace kix
