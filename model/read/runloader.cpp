@@ -217,11 +217,13 @@ int RunLoader::load(const QStringList& paths)
     m_cancel = cancelFlag;
     emit started(job, -1);
 
-    m_future = QtConcurrent::run(&m_jobs, [this, job, paths, cancelFlag]() {
+    m_future = QtConcurrent::run(&m_jobs, [this, job, paths, cancelFlag, probe = m_probe]() {
         QElapsedTimer sinceProgress;
         sinceProgress.start();
         std::atomic<qint64> lastEmit { -1000 };
         auto report = [&](int done, int total) {
+            if (probe)
+                probe(done, total);
             // throttled to ~20 updates a second; the last one always goes through
             const qint64 now = sinceProgress.elapsed();
             qint64 last = lastEmit.load();

@@ -47,6 +47,12 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
 
+    // Called on a loading thread after every file, unthrottled, with the job's files done so far and in all: a
+    // probe for tests and benchmark programs (the window reads progress through the throttled signal). Set it
+    // before load(); it applies to later jobs.
+    using ProgressProbe = std::function<void(int done, int total)>;
+    void setProgressProbe(ProgressProbe probe) { m_probe = std::move(probe); }
+
 signals:
     void started(int jobId, int fileCount);
     void progress(int jobId, int done, int total); // throttled
@@ -59,6 +65,7 @@ private:
     bool m_running = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFuture<void> m_future;
+    ProgressProbe m_probe;
     // Jobs run one at a time here; their parsing fans out on the global pool (a job waiting on the pool that it
     // occupies could deadlock it).
     QThreadPool m_jobs;
