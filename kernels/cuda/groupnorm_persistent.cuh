@@ -10,8 +10,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <atomic>
-
 namespace kix::cuda::detail {
 
 // kVec elements of storage D as they sit in memory: a 16-byte vector (kVec == kVecElems<D>) or one element.
@@ -160,27 +158,26 @@ __device__ __forceinline__ float blockSumScalar(float v, float* scratch)
 }
 
 // The persistent grid: every resident block of every SM, at most one block per row. The occupancy query is
-// made once per kernel, device and shared-memory size (the timed loop must not pay for it on every launch):
-// the cache word holds the shared bytes in its high half and SMs x blocks per SM in its low half.
+// made once per device, kernel, block size and shared-memory size (launchCache(): the timed loop must not pay
+// for it on every launch, and every instantiation and shape gets its own answer).
 template<typename Kernel>
 cudaError_t persistentGrid(Kernel kernel, int threads, std::size_t sharedBytes, std::int64_t rows, unsigned& grid)
 {
-    constexpr int kMaxDevices = 16;
-    static std::atomic<unsigned long long> cache[kMaxDevices] = {};
     int device = 0;
     KIX_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
-    const unsigned long long key = static_cast<unsigned long long>(sharedBytes) << 32;
-    const unsigned long long word = device < kMaxDevices ? cache[device].load(std::memory_order_relaxed) : 0;
-    long long slots = (word & ~0xffffffffull) == key ? static_cast<long long>(word & 0xffffffffull) : 0;
-    if (slots == 0) {
+    const KernelKey key { device, reinterpret_cast<const void*>(kernel), threads, sharedBytes };
+    long long slots = 0;
+    const int error = launchCache().lookup(key, slots, [&](long long& value) {
         int sms = 0, perSm = 0;
-        KIX_CUDA_RETURN_IF_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        KIX_CUDA_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, sharedBytes));
-        slots = static_cast<long long>(sms) * (perSm > 0 ? perSm : 1);
-        if (device < kMaxDevices)
-            cache[device].store(key | static_cast<unsigned long long>(slots), std::memory_order_relaxed);
-    }
-    grid = static_cast<unsigned>(rows < slots ? rows : slots);
+        cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, sharedBytes);
+        value = static_cast<long long>(sms) * (perSm > 0 ? perSm : 1);
+        return e;
+    });
+    if (error != 0)
+        return static_cast<cudaError_t>(error);
+    grid = persistentGridSize(slots, rows);
     return cudaSuccess;
 }
 
