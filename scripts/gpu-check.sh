@@ -205,7 +205,8 @@ main() {
     step "correctness: every implementation against the float64 reference"
     : >"$OUT/verify.txt"
     if [ $QUICK = 1 ]; then
-        device_run "verify" 90 "$CHECK" verify --quick --cases seed-slice,persistent-many-rows,rows-16-per-thread \
+        device_run "verify" 90 "$CHECK" verify --quick \
+            --cases seed-slice,persistent-many-rows,rows-16-per-thread,persistent-512-threads,cpg-4096,cpg-5632-h2-opt-in,misaligned-long \
             --dtypes fp32,bf16,fp16 >>"$OUT/verify.txt" 2>&1
     else
         device_run "verify" 240 "$CHECK" verify --dtypes fp32,bf16,fp16 >>"$OUT/verify.txt" 2>&1
@@ -245,7 +246,13 @@ main() {
     echo "-- the flush controls: kix-fused and kix-persistent, seed workload, after the read sweep and back to back"
     device_run "kix_cuda_check bench --flush read,none" 60 "$CHECK" bench --impl kix-fused,kix-persistent \
         --pass forward,backward --dtype fp32,bf16 --flush read,none --launches 20 --rep-ms "$KIX_REP_MS" >>"$RAW"
-    if [ $QUICK = 0 ]; then
+    if [ $QUICK = 1 ]; then # checked against the reference before timing, as every bench line is
+        echo "-- quick: CUDA-graph replay and kix-fused at 64 bytes per thread, seed workload, forward + backward"
+        device_run "kix_cuda_check bench --graph" 30 "$CHECK" bench --impl kix-fused,kix-persistent \
+            --pass full --dtype fp32,bf16 --graph --rep-ms 50 >>"$RAW"
+        device_run "kix_cuda_check bench --bytes-per-thread 64" 30 "$CHECK" bench --impl kix-fused \
+            --pass forward,backward --dtype fp32,bf16 --bytes-per-thread 64 --rep-ms 50 >>"$RAW"
+    else
         echo "-- kix-fused and kix-persistent, seed workload, CUDA-graph replay"
         device_run "kix_cuda_check bench --graph" 60 "$CHECK" bench --impl kix-fused,kix-persistent \
             --pass forward,backward,full --dtype fp32,bf16 --graph --rep-ms "$KIX_REP_MS" >>"$RAW"

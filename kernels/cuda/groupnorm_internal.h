@@ -50,6 +50,21 @@ constexpr std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
     return (a + b - 1) / b;
 }
 
+// n / d without a division for n, d < 2^16 (resident rows have at most 16384 elements): the quotient is
+// the high word of n * ceil(2^32 / d) (one mul.hi.u32), exact for every such n and d (Lemire, Kaser, Kurz
+// 2019, with F = 2N = 32). d = 1 (magic 2^32 does not fit) is magic 0, quotient n. The kernels take the
+// magic from the host.
+constexpr unsigned smallDivisorMagic(std::int64_t d)
+{
+    return d <= 1 ? 0u
+                  : static_cast<unsigned>(
+                      ((1ull << 32) + static_cast<unsigned long long>(d) - 1) / static_cast<unsigned long long>(d));
+}
+constexpr int divideSmall(int n, unsigned magic)
+{
+    return magic == 0 ? n : static_cast<int>((static_cast<unsigned long long>(static_cast<unsigned>(n)) * magic) >> 32);
+}
+
 inline bool isAligned16(const void* p)
 {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;

@@ -7,9 +7,6 @@
 #include "kernels/cuda/groupnorm_device.cuh"
 #include "kernels/cuda/groupnorm_internal.h"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 namespace kix::cuda::detail {
 
 // kVec elements of storage D as they sit in memory: a 16-byte vector (kVec == kVecElems<D>) or one element.
@@ -48,39 +45,6 @@ __device__ __forceinline__ RawT<D, kVec> rawZero()
         return StorageT<D>(0);
     else
         return make_uint4(0u, 0u, 0u, 0u);
-}
-
-// One 32-bit word holding two 16-bit elements (element 2i in the low half) to two floats. bf16 is the high
-// half of an fp32: one shift or one mask each, exact. fp16: one cvt per pair.
-template<gn::DType D>
-__device__ __forceinline__ void unpackPair(std::uint32_t word, float& lo, float& hi)
-{
-    if constexpr (D == gn::DType::BF16) {
-        lo = __uint_as_float(word << 16);
-        hi = __uint_as_float(word & 0xffff0000u);
-    } else {
-        __half2 h;
-        static_assert(sizeof h == sizeof word, "half2 is one word");
-        memcpy(&h, &word, sizeof word);
-        const float2 f = __half22float2(h);
-        lo = f.x;
-        hi = f.y;
-    }
-}
-
-// Two floats to one word of two 16-bit elements, round to nearest even (cvt.rn.bf16x2.f32 / f16x2).
-template<gn::DType D>
-__device__ __forceinline__ std::uint32_t packPair(float lo, float hi)
-{
-    std::uint32_t word;
-    if constexpr (D == gn::DType::BF16) {
-        const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi); // .x = lo (low half)
-        memcpy(&word, &h, sizeof word);
-    } else {
-        const __half2 h = __floats2half2_rn(lo, hi);
-        memcpy(&word, &h, sizeof word);
-    }
-    return word;
 }
 
 template<gn::DType D, int kVec>
@@ -125,35 +89,6 @@ __device__ __forceinline__ void storeStreaming(StorageT<D>* p, const float* in)
         __stcs(reinterpret_cast<uint4*>(p),
             make_uint4(packPair<D>(in[0], in[1]), packPair<D>(in[2], in[3]), packPair<D>(in[4], in[5]),
                 packPair<D>(in[6], in[7])));
-    }
-}
-
-// Butterfly sum of one float over a warp; every lane gets the same bits.
-__device__ __forceinline__ float warpSumScalar(float v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_xor_sync(kFullMask, v, offset);
-    return v;
-}
-
-// Sum over a block of kThreads threads (kThreads a multiple of 32, one row per block); every thread gets
-// the same bits. Callers alternate two scratch arrays of kThreads / 32 floats, as rowSum() does.
-template<int kThreads>
-__device__ __forceinline__ float blockSumScalar(float v, float* scratch)
-{
-    v = warpSumScalar(v);
-    if constexpr (kThreads == 32) {
-        return v;
-    } else {
-        if (threadIdx.x % 32 == 0)
-            scratch[threadIdx.x / 32] = v;
-        __syncthreads();
-        float total = scratch[0];
-#pragma unroll
-        for (int w = 1; w < kThreads / 32; ++w)
-            total += scratch[w];
-        return total;
     }
 }
 

@@ -159,7 +159,18 @@ int commandVerify(const std::map<std::string, std::string>& options)
         for (gn::DType dtype : dtypes) {
             for (GroupNormImpl impl : kAllImpls) {
                 ++total;
-                const VerifyResult r = verifyCase(impl, dtype, c, seed + static_cast<std::uint64_t>(total));
+                VerifyResult r;
+                try { // a CUDA error in one case fails that case; the others and the summary still run
+                    r = verifyCase(impl, dtype, c, seed + static_cast<std::uint64_t>(total));
+                } catch (const std::exception& e) {
+                    ++failures;
+                    std::printf("FAIL %-22s %s %-13s CUDA error: %s\n", c.name.c_str(), dtypeText(dtype),
+                        implName(impl), e.what());
+                    std::fflush(stdout);
+                    if (cudaDeviceSynchronize() != cudaSuccess) // a sticky error (a kernel fault) poisons the context
+                        std::printf("     the CUDA context is unusable after this error; later cases will fail too\n");
+                    continue;
+                }
                 failures += r.passed() ? 0 : 1;
                 std::printf("%-4s %-22s M%lld C%lld H%lld cpg%lld %s %-13s %s\n", r.passed() ? "ok" : "FAIL",
                     c.name.c_str(), static_cast<long long>(c.shape.batch), static_cast<long long>(c.shape.channels),

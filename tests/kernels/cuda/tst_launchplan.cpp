@@ -89,6 +89,20 @@ private Q_SLOTS:
         QCOMPARE(value, 1320LL);
     }
 
+    // The channel index without a division: exact for every divisor up to 16384 at every quotient boundary
+    // (k*d - 1, k*d, k*d + 1) of the resident range (n < 2^15), and at n = 2^16 - 1.
+    void divisionByMagicIsExact()
+    {
+        for (int d = 1; d <= 16384; ++d) {
+            const unsigned magic = smallDivisorMagic(d);
+            for (int k = 0; k * d <= 32768; ++k)
+                for (int n : { k * d - 1, k * d, k * d + 1 })
+                    if (n >= 0 && divideSmall(n, magic) != n / d)
+                        QFAIL(qPrintable(QStringLiteral("%1 / %2").arg(n).arg(d)));
+            QCOMPARE(divideSmall(65535, magic), 65535 / d);
+        }
+    }
+
     void persistentGridIsSlotsCappedByRows()
     {
         QCOMPARE(persistentGridSize(1320, 65536), 1320u);
