@@ -34,6 +34,9 @@ for f in ./usr/bin/kix ./usr/share/applications/kix.desktop ./usr/share/metainfo
 done
 
 tmp=$(mktemp -d)
+# The installed tree as AppStream sees it: the metainfo's desktop-id, icon and binary must be in the package.
+dpkg-deb -x "$deb" "$tmp/tree"
+appstreamcli validate-tree --no-net --pedantic "$tmp/tree"
 installed=0
 if [ "$(id -u)" -eq 0 ] && [ -z "${KIX_PACKAGE_EXTRACT:-}" ]; then
     # dpkg refuses the package when a computed dependency is not installed: that checks Depends too.
@@ -41,8 +44,7 @@ if [ "$(id -u)" -eq 0 ] && [ -z "${KIX_PACKAGE_EXTRACT:-}" ]; then
     installed=1
     root=/
 else
-    dpkg-deb -x "$deb" "$tmp/root"
-    root="$tmp/root/"
+    root="$tmp/tree/"
 fi
 cleanup() {
     ((installed)) && dpkg -r kix >/dev/null
@@ -52,13 +54,14 @@ trap cleanup EXIT
 kix="${root}usr/bin/kix"
 runs="${root}usr/share/kix/runs"
 
-version=$("$kix" --version)
+version=$("$kix" --version) || fail "$kix --version failed"
 echo "$version"
 expected=$(sed -n 's/^project(kix VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 [[ "$version" == "kix $expected "* ]] || fail "kix --version says '$version', CMakeLists.txt $expected"
 
 # Headless, away from the source tree: the summary of the installed runs and its chart.
-summary=$(cd "$tmp" && env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$tmp" "$kix" summary --chart "$tmp/chart.png" "$runs")
+summary=$(cd "$tmp" && env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$tmp" "$kix" summary --chart "$tmp/chart.png" "$runs") ||
+    fail "kix summary $runs failed"
 echo "$summary" | head -3
 grep -qE '^kix: [1-9][0-9]* runs from [1-9][0-9]* files' <<<"$summary" || fail "kix summary loaded no runs from $runs"
 file "$tmp/chart.png" | grep -q 'PNG image data' || fail "kix summary --chart wrote no PNG"
