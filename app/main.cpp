@@ -19,11 +19,21 @@
 
 namespace {
 
-// The runs a new user sees first: the bundled folder in the source tree, else those compiled in.
+// The runs a new user sees first. A kix built inside its source tree reads the tree's resources/runs; an installed
+// kix its share/kix/runs (beside bin/); anything else the runs compiled in. The source path alone is not enough:
+// an installed kix must not read a checkout that happens to exist at the path it was built from.
 QString bundledRuns()
 {
-    const QString source = QStringLiteral(KIX_SOURCE_DIR "/resources/runs");
-    return QFileInfo(source).isDir() ? source : QStringLiteral(":/runs");
+    const QString exe = QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath();
+    const QString source = QFileInfo(QStringLiteral(KIX_SOURCE_DIR)).canonicalFilePath();
+    const QString sourceRuns = source + QStringLiteral("/resources/runs");
+    if (!exe.isEmpty() && !source.isEmpty() && exe.startsWith(source + QLatin1Char('/'))
+        && QFileInfo(sourceRuns).isDir())
+        return sourceRuns;
+    const QString installed = QDir::cleanPath(QFileInfo(exe).absolutePath() + QStringLiteral("/../share/kix/runs"));
+    if (!exe.isEmpty() && QFileInfo(installed).isDir())
+        return installed;
+    return QStringLiteral(":/runs");
 }
 
 // A command that draws needs a QApplication even headless: without a display, the offscreen platform draws.
@@ -58,6 +68,10 @@ int main(int argc, char** argv)
         return 0;
     }
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+        // `kix help COMMAND` is `kix COMMAND --help`.
+        if (const kix::cli::Command* command = kix::cli::findCommand(args.value(1));
+            command && first == QLatin1String("help"))
+            return runHeadless(argc, argv, *command, { QStringLiteral("--help") });
         out << kix::cli::overviewUsage();
         return 0;
     }

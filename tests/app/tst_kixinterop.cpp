@@ -2,6 +2,8 @@
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/processes.h"
+
 #include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -14,24 +16,11 @@ using namespace kix;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 Result runKix(const QStringList& args)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(KIX_BINARY), args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+    return kixtest::runProgram(QStringLiteral(KIX_BINARY), args);
 }
 
 QString data(const QString& name)

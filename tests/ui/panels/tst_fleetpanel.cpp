@@ -12,6 +12,8 @@
 #include "ui/panelinstall.h"
 #include "ui/panels/benchmarkpanel.h"
 
+#include "tests/support/processes.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -26,15 +28,6 @@ using namespace kix;
 
 namespace {
 
-void writeTool(const QString& dir, const QString& name, const QByteArray& body)
-{
-    QFile f(dir + '/' + name);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("#!/bin/sh\n" + body);
-    f.close();
-    f.setPermissions(f.permissions() | QFile::ExeOwner);
-}
-
 } // namespace
 
 class TestFleetPanel : public QObject
@@ -47,10 +40,10 @@ private slots:
         qputenv("KIX_SLURM_BIN", m_bin.path().toUtf8());
         qputenv("KIX_FLEET_HOME", m_home.path().toUtf8());
         // sbatch answers 100, 101, ...; squeue says every task is pending.
-        writeTool(m_bin.path(), "sbatch",
+        QVERIFY(kixtest::writeTool(m_bin.path(), "sbatch",
             "n=$(cat \"$(dirname \"$0\")/n\" 2>/dev/null || echo 100)\necho $((n + 1)) > \"$(dirname \"$0\")/n\"\n"
-            "echo $n\n");
-        writeTool(m_bin.path(), "squeue", "for a in \"$@\"; do j=$a; done\nexit 0\n");
+            "echo $n\n"));
+        QVERIFY(kixtest::writeTool(m_bin.path(), "squeue", "for a in \"$@\"; do j=$a; done\nexit 0\n"));
     }
 
     void modelRows()
