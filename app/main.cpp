@@ -1,11 +1,10 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
 // the window and a command (app/commands/).
 #include "app/commands/commands.h"
-#include "ui/benchmarkpanel.h"
 #include "ui/display.h"
-#include "ui/fleetpanel.h"
 #include "ui/folderfollower.h"
 #include "ui/mainwindow.h"
+#include "ui/panelinstall.h"
 
 #include "kix/config.h"
 
@@ -20,11 +19,21 @@
 
 namespace {
 
-// The runs a new user sees first: the bundled folder in the source tree, else those compiled in.
+// The runs a new user sees first. A kix built inside its source tree reads the tree's resources/runs; an installed
+// kix its share/kix/runs (beside bin/); anything else the runs compiled in. The source path alone is not enough:
+// an installed kix must not read a checkout that happens to exist at the path it was built from.
 QString bundledRuns()
 {
-    const QString source = QStringLiteral(KIX_SOURCE_DIR "/resources/runs");
-    return QFileInfo(source).isDir() ? source : QStringLiteral(":/runs");
+    const QString exe = QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath();
+    const QString source = QFileInfo(QStringLiteral(KIX_SOURCE_DIR)).canonicalFilePath();
+    const QString sourceRuns = source + QStringLiteral("/resources/runs");
+    if (!exe.isEmpty() && !source.isEmpty() && exe.startsWith(source + QLatin1Char('/'))
+        && QFileInfo(sourceRuns).isDir())
+        return sourceRuns;
+    const QString installed = QDir::cleanPath(QFileInfo(exe).absolutePath() + QStringLiteral("/../share/kix/runs"));
+    if (!exe.isEmpty() && QFileInfo(installed).isDir())
+        return installed;
+    return QStringLiteral(":/runs");
 }
 
 // A command that draws needs a QApplication even headless: without a display, the offscreen platform draws.
@@ -59,6 +68,10 @@ int main(int argc, char** argv)
         return 0;
     }
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+        // `kix help COMMAND` is `kix COMMAND --help`.
+        if (const kix::cli::Command* command = kix::cli::findCommand(args.value(1));
+            command && first == QLatin1String("help"))
+            return runHeadless(argc, argv, *command, { QStringLiteral("--help") });
         out << kix::cli::overviewUsage();
         return 0;
     }
@@ -93,9 +106,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("kix"));
     QApplication::setApplicationVersion(QStringLiteral(KIX_VERSION));
     kix::MainWindow window;
-    kix::BenchmarkPanel* benchmark = kix::installBenchmarkPanel(window);
-    kix::FolderFollower* follower = kix::installFolderFollower(window);
-    kix::installFleetPanel(window, benchmark, follower);
+    kix::FolderFollower* follower = kix::installPanels(window).follower;
     window.show();
     QString followError;
     if (!follow.isEmpty() && !kix::followFolder(window, follower, follow, &followError)) {

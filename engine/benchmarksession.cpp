@@ -6,7 +6,7 @@
 #include "engine/runbuilder.h"
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
-#include "model/runwriter.h"
+#include "model/write/runwriter.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -138,6 +138,7 @@ bool BenchmarkSession::writeDocument(BenchmarkResult& result, const QString& dir
     if (const auto timing = result.document["run"]["spec"].find("timing");
         timing != result.document["run"]["spec"].end() && timing->contains("rawSamples"))
         raw = &(*timing)["rawSamples"];
+    QString createdSamples; // removed again when the document cannot be written: no evidence file without its run
     if (raw) {
         const std::string bytes = format::samplesArtifact(RunBuilder::roundedSamples(result.timing.samplesNs));
         if (format::sha256Digest(bytes) != raw->value("digest", std::string())) {
@@ -145,12 +146,18 @@ bool BenchmarkSession::writeDocument(BenchmarkResult& result, const QString& dir
             return false;
         }
         const QString samplesPath = dir.filePath(QString::fromStdString(raw->value("uri", std::string())));
+        const bool existed = QFileInfo::exists(samplesPath); // the same samples of an identical run: same bytes
         if (!writeFileAtomically(samplesPath, QByteArray::fromStdString(bytes), &error))
             return false;
+        if (!existed)
+            createdSamples = samplesPath;
     }
     // whole or not at all, and a full disk is reported rather than committed as a truncated file
-    if (!writeFileAtomically(path, QByteArray::fromStdString(result.document.dump(2) + '\n'), &error))
+    if (!writeFileAtomically(path, QByteArray::fromStdString(result.document.dump(2) + '\n'), &error)) {
+        if (!createdSamples.isEmpty())
+            QFile::remove(createdSamples);
         return false;
+    }
     result.filePath = path;
     return true;
 }

@@ -72,6 +72,21 @@ QString BenchmarkSpec::workloadSlug() const
         .arg(dtypeName(dtype));
 }
 
+QString cacheFlushName(CacheFlush flush)
+{
+    return flush == CacheFlush::ReadSweep ? QStringLiteral("read_sweep") : QStringLiteral("write");
+}
+
+bool parseCacheFlush(const QString& text, CacheFlush& flush)
+{
+    for (const CacheFlush f : { CacheFlush::Write, CacheFlush::ReadSweep })
+        if (text == cacheFlushName(f)) {
+            flush = f;
+            return true;
+        }
+    return false;
+}
+
 qint64 BenchmarkSpec::minimumBytes() const
 {
     const qint64 tensor = elements() * gn::dtypeSize(dtype); // one M x C x H tensor
@@ -82,8 +97,8 @@ qint64 BenchmarkSpec::minimumBytes() const
         return 2 * tensor + 2 * parameter + 2 * statistic;
     case Pass::Backward: // read x, dy, weight, mean, rstd; write dx, dweight, dbias
         return 3 * tensor + 3 * parameter + 2 * statistic;
-    case Pass::Full: // read x, dy, weight, bias; write y, dx, mean, rstd, dweight, dbias
-        return 4 * tensor + 4 * parameter + 2 * statistic;
+    case Pass::Full: // the forward's, then the backward's (which reads x, mean and rstd again)
+        return 5 * tensor + 5 * parameter + 4 * statistic;
     }
     return 0;
 }

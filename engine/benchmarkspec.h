@@ -16,6 +16,15 @@ bool parsePass(const QString& text, Pass& pass);
 QString dtypeName(DType dtype); // "fp32", "bf16", "fp16"
 bool parseDType(const QString& text, DType& dtype);
 
+// How the last-level cache is emptied before every timed repetition (untimed). Write: a write of a buffer
+// larger than the cache (do_bench's `cache.zero_()`; the CPU backend's write, the CUDA backend's
+// cudaMemsetAsync), the default for every implementation in a comparison, torch included. ReadSweep (CUDA
+// only): a read of such a buffer through L2, which leaves the L2 clean and so times a kernel without the
+// write-back of its predecessor's dirty lines: an option, never compared with Write runs unmarked.
+enum class CacheFlush { Write, ReadSweep };
+QString cacheFlushName(CacheFlush flush); // "write", "read_sweep" (what the protocol records)
+bool parseCacheFlush(const QString& text, CacheFlush& flush);
+
 // How a run is timed (modelled on triton.testing.do_bench).
 struct TimingSettings
 {
@@ -29,6 +38,7 @@ struct TimingSettings
     // CUDA only: each repetition replays the pass as one CUDA graph launch (captured once) instead of one
     // launch per kernel, which takes the host's launch overhead out of short passes. Part of the protocol.
     bool cudaGraph = false;
+    CacheFlush cacheFlush = CacheFlush::Write; // part of the protocol when not Write
 };
 
 // One benchmark: an op, a pass, a workload, an implementation, a device and how to time it.
@@ -59,8 +69,8 @@ struct BenchmarkSpec
     QString workloadSlug() const;
 
     // The least a pass must read and write, bytes: each input read once, each output written once.
-    // Full counts what a fused forward+backward must move (x and dy read once; y, dx and the statistics
-    // written), so the fraction of copy bandwidth never overstates an implementation.
+    // Full is Forward + Backward (5 tensors: x and y, then x, dy and dx): two passes, each at its own floor,
+    // as every implementation in the comparison (torch included) runs them.
     qint64 minimumBytes() const;
 
     // Device memory the prepared benchmark holds, bytes (tensors, statistics, partial sums; no flush buffer).

@@ -109,6 +109,10 @@ CudaPreparedBenchmark::CudaPreparedBenchmark(const BenchmarkSpec& spec, int devi
     config.seed = spec.seed;
     config.device = device;
     config.graph = spec.timing.cudaGraph;
+    // One flush policy for every implementation in a comparison: do_bench's write (a memset) unless the spec
+    // asks for the read sweep.
+    config.flush
+        = spec.timing.cacheFlush == CacheFlush::ReadSweep ? cuda::FlushMode::ReadSweep : cuda::FlushMode::Memset;
     m_bench = rethrow([&] { return std::make_unique<cuda::GroupNormBench>(config); });
 }
 
@@ -148,6 +152,7 @@ nlohmann::json CudaPreparedBenchmark::runDetails()
     const cuda::ClockSample after = cuda::sampleClocks(m_bench->device().pciBusId);
     nlohmann::json details = cudaRunDetails(m_before ? *m_before : after, after, m_bench->plan());
     details["cacheFlush"] = m_bench->flushDescription(); // the protocol's generic words, made precise
+    details["cacheFlushPolicy"] = cuda::flushModeName(m_bench->config().flush); // "memset" or "read"
     return details;
 }
 

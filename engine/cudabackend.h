@@ -53,7 +53,8 @@ private:
 };
 
 // The CUDA backend: one DeviceInfo per CUDA device, every GroupNorm implementation of kernels/cuda
-// (cuda::kAllImpls), CUDA-event timing, an L2 flush (a read sweep of twice the L2) before every timed repetition,
+// (cuda::kAllImpls), CUDA-event timing, an L2 flush before every timed repetition (do_bench's memset of twice the L2
+// by default, the read sweep when TimingSettings::cacheFlush asks),
 // NVML clock readings (dlopen, optional). Without a driver or device, devices() is empty and
 // unavailableReason() names the CUDA error.
 class CudaBackend : public Backend

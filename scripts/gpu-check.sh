@@ -7,11 +7,14 @@
 #     3. correctness of every implementation (kix-fused, kix-persistent, kix-reference) against the float64
 #        CPU reference: the small-shape table plus the seed rows and a many-rows persistent case, fp32,
 #        bf16 and fp16 (fresh seed, outputs poisoned with NaN, backward run twice and compared bit for bit);
-#     4. device copy bandwidth after the read-sweep flush the kernels use, and after the old memset flush;
+#     4. device copy bandwidth after the memset flush (do_bench's, the policy everything is timed with), after
+#        the read sweep and back to back;
 #     5. every implementation on the seed workload (M 128, C 2048, H 512, cpg 4), forward, backward and full,
-#        fp32 and bf16, and on a short channels sweep (C 256, 1024); kix-fused and kix-persistent on the seed
-#        workload again with the memset flush (the control: what a dirty L2 costs the timed kernel);
-#     6. torch.nn.GroupNorm on the same shapes (scripts/torch_groupnorm_bench.py; skipped without torch);
+#        fp32 and bf16, and on a short channels sweep (C 256, 1024), all after do_bench's memset flush; the
+#        seed workload's forward and backward again after the read sweep and back to back (20 launches per
+#        event pair, no flush): the three figures that bound the truth;
+#     6. torch.nn.GroupNorm on the same shapes with the same flush (do_bench's), and on the seed workload
+#        after the read sweep and back to back (scripts/torch_groupnorm_bench.py; skipped without torch);
 #     7. summary.md: medians side by side, the best kix implementation that passed against the targets.
 #   scripts/gpu-check.sh           the long check (about 6 minutes): the Qt build when Qt is installed (kix bench
 #     --device cuda, its documents checked, tst_cuda_groupnorm), else the standalone CMake project, else nvcc;
@@ -202,7 +205,8 @@ main() {
     step "correctness: every implementation against the float64 reference"
     : >"$OUT/verify.txt"
     if [ $QUICK = 1 ]; then
-        device_run "verify" 90 "$CHECK" verify --quick --cases seed-slice,persistent-many-rows,rows-16-per-thread \
+        device_run "verify" 90 "$CHECK" verify --quick \
+            --cases seed-slice,persistent-many-rows,rows-16-per-thread,persistent-512-threads,cpg-4096,cpg-5632-h2-opt-in,misaligned-long \
             --dtypes fp32,bf16,fp16 >>"$OUT/verify.txt" 2>&1
     else
         device_run "verify" 240 "$CHECK" verify --dtypes fp32,bf16,fp16 >>"$OUT/verify.txt" 2>&1
@@ -219,7 +223,7 @@ main() {
         sanitize memcheck 120
     fi
 
-    step "device copy bandwidth (after the read-sweep flush; the memset flush as the control)"
+    step "device copy bandwidth (after the memset flush; the read sweep and back to back as controls)"
     COPY_GBS=0
     device_run "bandwidth" 60 "$CHECK" bandwidth >"$BUILD/bandwidth.json"
     if [ $HAVE_GPU = 1 ]; then
@@ -239,10 +243,16 @@ main() {
         device_run "kix_cuda_check bench" 150 "$CHECK" bench --impl "$IMPLS" --pass forward,backward,full --dtype fp32,bf16 \
             --batch 128 --channels "$SWEEP" --hidden 512 --channels-per-group 4 --rep-ms "$KIX_REP_MS" >>"$RAW"
     fi
-    echo "-- the flush control: kix-fused and kix-persistent, seed workload, after the old memset flush"
-    device_run "kix_cuda_check bench --flush memset" 40 "$CHECK" bench --impl kix-fused,kix-persistent \
-        --pass forward,backward --dtype fp32,bf16 --flush memset --rep-ms "$KIX_REP_MS" >>"$RAW"
-    if [ $QUICK = 0 ]; then
+    echo "-- the flush controls: kix-fused and kix-persistent, seed workload, after the read sweep and back to back"
+    device_run "kix_cuda_check bench --flush read,none" 60 "$CHECK" bench --impl kix-fused,kix-persistent \
+        --pass forward,backward --dtype fp32,bf16 --flush read,none --launches 20 --rep-ms "$KIX_REP_MS" >>"$RAW"
+    if [ $QUICK = 1 ]; then # checked against the reference before timing, as every bench line is
+        echo "-- quick: CUDA-graph replay and kix-fused at 64 bytes per thread, seed workload, forward + backward"
+        device_run "kix_cuda_check bench --graph" 30 "$CHECK" bench --impl kix-fused,kix-persistent \
+            --pass full --dtype fp32,bf16 --graph --rep-ms 50 >>"$RAW"
+        device_run "kix_cuda_check bench --bytes-per-thread 64" 30 "$CHECK" bench --impl kix-fused \
+            --pass forward,backward --dtype fp32,bf16 --bytes-per-thread 64 --rep-ms 50 >>"$RAW"
+    else
         echo "-- kix-fused and kix-persistent, seed workload, CUDA-graph replay"
         device_run "kix_cuda_check bench --graph" 60 "$CHECK" bench --impl kix-fused,kix-persistent \
             --pass forward,backward,full --dtype fp32,bf16 --graph --rep-ms "$KIX_REP_MS" >>"$RAW"
@@ -266,7 +276,13 @@ main() {
         echo "torch timing skipped: $(elapsed)s gone, the 3-minute budget is near"
     else
         timeout $([ $QUICK = 1 ] && echo 60 || echo 200) "$PY" "$ROOT/scripts/torch_groupnorm_bench.py" bench \
-            --out "$OUT/torch-runs.jsonl" --channels "$SWEEP" --rep "$TORCH_REP_MS" || fail "torch bench"
+            --out "$OUT/torch-runs.jsonl" --channels "$SWEEP" --rep "$TORCH_REP_MS" --flush memset || fail "torch bench"
+        local policy
+        for policy in read none; do # the flush controls, as kix's: seed workload only
+            timeout 30 "$PY" "$ROOT/scripts/torch_groupnorm_bench.py" bench --out "$BUILD/torch-$policy.jsonl" \
+                --channels "$SEED" --passes forward,backward --rep "$TORCH_REP_MS" --flush $policy --launches 20 \
+                && cat "$BUILD/torch-$policy.jsonl" >>"$OUT/torch-runs.jsonl" || fail "torch bench --flush $policy"
+        done
     fi
 
     if [ $QUICK = 0 ]; then

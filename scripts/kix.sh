@@ -1,7 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Command 1: set up, build, and start kix on the bundled runs (or on PATHs given).
 # With no display, kix prints a headless summary of the runs and writes a chart file instead.
+# It builds only the kix target (the window and the CLI) in build/app: no tests (scripts/test.sh builds those in
+# build/dev), no benchmark programs, and the CUDA backend only for the GPUs this machine has (none: CPU only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh dev
-exec build/dev/app/kix "$@"
+scripts/setup.sh --packages
+
+# The compute capabilities present ("9.0" -> 90), once each; none when there is no NVIDIA GPU or driver.
+archs=""
+if command -v nvidia-smi >/dev/null 2>&1; then
+    archs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d ' .' | grep -E '^[0-9]+$' |
+            sort -u | paste -sd ';' || true)
+fi
+if [ -n "$archs" ]; then
+    cuda=(-DKIX_ENABLE_CUDA=ON "-DCMAKE_CUDA_ARCHITECTURES=$archs")
+    echo "kix: building the CUDA backend for compute capability ${archs//;/, }"
+else
+    cuda=(-DKIX_ENABLE_CUDA=OFF)
+fi
+
+cmake --preset app "${cuda[@]}" >/dev/null
+cmake --build --preset app -j "$(nproc)"
+exec build/app/app/kix "$@"

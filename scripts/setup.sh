@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages kix needs (only those missing), then configures and builds a CMake preset.
-# Usage: scripts/setup.sh [PRESET]   (default: dev)
+# Usage: scripts/setup.sh [PRESET]          (default: dev) packages, configure, build the preset
+#        scripts/setup.sh --packages        the packages only (scripts/kix.sh configures and builds itself)
+#        scripts/setup.sh --ci-packages     the packages only, with those only CI needs (.ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-preset="${1:-dev}"
 
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
-          nlohmann-json3-dev libsimdjson-dev libgl-dev fonts-dejavu-core)
+          nlohmann-json3-dev libsimdjson-dev libzstd-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core)
+# CI only: the .desktop and AppStream validators, clang-format, and dpkg-shlibdeps/file for the .deb (CPack).
+ci_packages=(desktop-file-utils appstream clang-format dpkg-dev file)
+
+mode=build
+preset=dev
+case "${1:-}" in
+--packages) mode=packages ;;
+--ci-packages) mode=packages; packages+=("${ci_packages[@]}") ;;
+"") ;;
+*) preset="$1" ;;
+esac
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,6 +32,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+[ "$mode" = packages ] && exit 0
 
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

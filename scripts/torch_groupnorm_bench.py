@@ -6,6 +6,10 @@ Subcommands:
   bench        time torch.nn.GroupNorm with triton.testing.do_bench (quantiles 0.5/0.2/0.8; backward times
                y.backward(dy, retain_graph=True) with the forward outside the timed region; full times
                forward + backward) and write one {run, protocol, environment} document per line (JSON Lines).
+               --flush memset (the default: do_bench's own cache.zero_(), the policy kix_cuda_check uses too),
+               read (a read of a buffer of twice the L2 before each repetition, as kix_cuda_check --flush
+               read) or none (N back-to-back calls per event pair, as kix_cuda_check --flush none); each run
+               records its policy (label cache_flush, comparability notes).
                Without torch or triton (or without a GPU) it says so and exits 0 having written nothing.
   convert-kix  turn kix_cuda_check's bench lines (JSON) into kernelindex documents, for machines where
                the Qt-based `kix bench` cannot be built.
@@ -89,6 +93,61 @@ def document(*, provider, pass_, gpu_slug, gpu_name, architecture, software, sha
 
 
 # ---------------------------------------------------------------------------------------------- bench
+FLUSH_POLICIES = ("memset", "read", "none")
+FLUSH_TEXT = {"memset": "cudaMemsetAsync over at least twice the L2 before every repetition, untimed (do_bench's "
+                        "flush; the L2 is left dirty)",
+              "read": "a read sweep of a zeroed buffer of at least twice the L2, through L2, before every "
+                      "repetition, untimed (the L2 is left clean)",
+              "none": "no flush: back-to-back repetitions between one pair of events, the sample is their mean"}
+# Provider suffix of the runs timed under a policy other than the default (the flush controls).
+FLUSH_SUFFIX = {"memset": "", "read": "-readsweep", "none": "-backtoback"}
+
+
+def timed_loop(torch, fn, flush, warmup_ms, rep_ms, launches, grad_to_none=()):
+    """do_bench's loop (estimate, warm-up by time, repetitions by time; median/p20/p80) with kix_cuda_check's
+    other two flush policies: `read` reads a buffer of twice the L2 (256 MB at least) before each repetition;
+    `none` times `launches` back-to-back calls per event pair."""
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    l2 = getattr(props, "L2_cache_size", 50 << 20)
+    cache = torch.zeros(max(2 * l2, 256 << 20) // 4, dtype=torch.int32, device="cuda")
+
+    def clear():
+        for t in grad_to_none:
+            t.grad = None
+
+    def flush_now():
+        if flush == "read":
+            cache.sum()  # a read of every element through L2; the 4-byte result is all it writes
+
+    per_sample = launches if flush == "none" else 1
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    fn()
+    torch.cuda.synchronize()
+    start.record()
+    for _ in range(5):
+        flush_now()
+        for _ in range(per_sample):
+            clear()
+            fn()
+    stop.record()
+    torch.cuda.synchronize()
+    estimate = max(start.elapsed_time(stop) / 5, 1e-3)
+    for _ in range(max(1, int(warmup_ms / estimate))):
+        fn()
+    samples = []
+    for _ in range(max(5, int(rep_ms / estimate))):
+        flush_now()
+        start.record()
+        for _ in range(per_sample):
+            clear()
+            fn()
+        stop.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(stop) / per_sample)
+    q = torch.quantile(torch.tensor(samples, dtype=torch.float64), torch.tensor([0.5, 0.2, 0.8], dtype=torch.float64))
+    return q.tolist()
+
+
 def bench(args):
     try:
         import torch
@@ -105,8 +164,11 @@ def bench(args):
     major, minor = torch.cuda.get_device_capability(device)
     gpu_slug = slug(gpu_name)
     software = {"torch": torch.__version__, "triton": triton.__version__, "cuda": torch.version.cuda or ""}
-    notes = ("Timed: torch.nn.GroupNorm via triton.testing.do_bench with quantiles 0.5/0.2/0.8 (median with "
-             f"p20/p80), warm-up {args.warmup} ms, repetitions for {args.rep} ms, do_bench's L2 flush before each. "
+    flush = args.flush
+    timer = "triton.testing.do_bench" if flush == "memset" else "do_bench's loop (scripts/torch_groupnorm_bench.py)"
+    notes = (f"Timed: torch.nn.GroupNorm via {timer} with quantiles 0.5/0.2/0.8 (median with "
+             f"p20/p80), warm-up {args.warmup} ms, repetitions for {args.rep} ms. Cache flush policy {flush}: "
+             f"{FLUSH_TEXT[flush]}{f' ({args.launches} per event pair)' if flush == 'none' else ''}. "
              "backward: y.backward(dy, retain_graph=True), forward outside the timed region; full: forward + "
              "backward. As Liger-Kernel's benchmark timed the seed run. Comparable only within one kernel, "
              "workload, timed pass, and GPU.")
@@ -117,7 +179,8 @@ def bench(args):
         protocol_spec = {"harness": {"name": "kix torch GroupNorm bench (scripts/torch_groupnorm_bench.py)",
                                      "repository": "kix"},
                          "measurement": {"timer": "cuda_events", "primaryStatistic": "median", "timedPass": pass_,
-                                         "warmupMs": args.warmup, "repMs": args.rep},
+                                         "warmupMs": args.warmup, "repMs": args.rep,
+                                         "cacheFlush": FLUSH_TEXT[flush]},
                          "comparability": {"notes": notes, "family": "liger_kernel_bench"}}
         for dtype in args.dtypes.split(","):
             for c in [int(v) for v in args.channels.split(",")]:
@@ -133,7 +196,15 @@ def bench(args):
                 def full():
                     module(x).backward(dy, retain_graph=True)
 
-                if pass_ == "forward":
+                if flush != "memset":
+                    if pass_ == "backward":
+                        y = forward()
+                        fn = lambda: y.backward(dy, retain_graph=True)  # noqa: E731
+                    else:
+                        fn = forward if pass_ == "forward" else full
+                    ms = timed_loop(torch, fn, flush, args.warmup, args.rep, args.launches,
+                                    grad_to_none=() if pass_ == "forward" else (x,))
+                elif pass_ == "forward":
                     ms = do_bench(forward, quantiles=[0.5, 0.2, 0.8], warmup=args.warmup, rep=args.rep)
                 elif pass_ == "backward":
                     y = forward()
@@ -145,17 +216,18 @@ def bench(args):
                 median, p20, p80 = ms
                 implementation = {"name": "torch.nn.GroupNorm", "backend": "torch", "torch": torch.__version__,
                                   "cuda": torch.version.cuda or ""}
-                doc = document(provider="torch", pass_=pass_, gpu_slug=gpu_slug, gpu_name=gpu_name,
+                doc = document(provider="torch" + FLUSH_SUFFIX[flush], pass_=pass_, gpu_slug=gpu_slug, gpu_name=gpu_name,
                                architecture=f"sm_{major}{minor}", software=software, shape=(m, c, h, cpg),
                                dtype=dtype, eps=eps, median_ns=median * 1e6, p20_ns=p20 * 1e6, p80_ns=p80 * 1e6,
                                source="kix-torch-bench", metrics={"ms_20": p20, "ms_50": median, "ms_80": p80},
-                               protocol_spec=protocol_spec, protocol_name=f"kix-torch-do-bench-{pass_}",
+                               protocol_spec=protocol_spec,
+                               protocol_name=f"kix-torch-do-bench-{pass_}" + FLUSH_SUFFIX[flush].replace("-", "-flush-"),
                                protocol_title=f"torch do_bench · {pass_} pass", implementation=implementation,
-                               labels={"torch_version": torch.__version__})
+                               labels={"torch_version": torch.__version__, "cache_flush": flush})
                 out.write(json.dumps(doc, ensure_ascii=False) + "\n")
                 out.flush()
                 count += 1
-                print(f"torch {pass_:8} {dtype} C={c:5}: median {median:.4f} ms (p20 {p20:.4f}, p80 {p80:.4f})",
+                print(f"torch {pass_:8} {dtype} C={c:5} flush {flush}: median {median:.4f} ms (p20 {p20:.4f}, p80 {p80:.4f})",
                       flush=True)
                 del x, dy, module
                 torch.cuda.empty_cache()
@@ -165,10 +237,6 @@ def bench(args):
 
 
 # ---------------------------------------------------------------------------------------- convert-kix
-FLUSH_TEXT = {"read": "a read sweep of a zeroed buffer of at least twice the L2, through L2, before every "
-                      "repetition, untimed (the L2 is left clean)",
-              "memset": "cudaMemsetAsync over twice the L2 before every repetition, untimed (the L2 is left dirty)"}
-MEMSET_SUFFIX = "-memsetflush"  # provider suffix of the flush control runs
 KIX_IMPLS = ("kix-fused", "kix-persistent", "kix-reference")  # the candidates the summary picks the best of
 
 
@@ -181,23 +249,26 @@ def convert_kix(args):
             continue
         r = json.loads(line)
         d = r["device"]
+        flush = r.get("flush", "read")  # lines from before the policy was memset for everyone were read sweeps
         shape = (r["batch"], r["channels"], r["hidden"], r["channels_per_group"])
         protocol_spec = {"harness": {"name": "kix_cuda_check", "repository": "kix"},
                          "measurement": {"timer": "cuda_events", "primaryStatistic": "median",
                                          "timedPass": r["pass"], "warmupMs": r["warmup_ms"], "repMs": r["rep_ms"],
                                          "graphReplay": r["graph"],
-                                         "cacheFlush": FLUSH_TEXT[r.get("flush", "read")]},
+                                         "cacheFlush": FLUSH_TEXT[flush]},
                          "comparability": {"notes": "kix's do_bench-style loop (engine/timingharness.cpp) in "
-                                                    "kix_cuda_check. Comparable only within one kernel, workload, "
-                                                    "timed pass, and GPU.",
+                                                    f"kix_cuda_check. Cache flush policy {flush}: {FLUSH_TEXT[flush]}"
+                                                    + (f" ({r.get('launches_per_sample', 1)} per event pair)"
+                                                       if flush == "none" else "")
+                                                    + ". Comparable only within one kernel, workload, timed pass, "
+                                                    "GPU and flush policy.",
                                            "family": "kix_engine"}}
         software = {"driver": d["driver"], "cudaDriver": d["cuda_driver"], "cudaRuntime": d["cuda_runtime"]}
         wide = r["impl"] == "kix-fused" and r.get("bytes_per_thread", 32) != 32
         implementation = {"name": r["impl"], "backend": "cuda", "launch": "cuda_graph" if r["graph"] else "stream",
                           "bytesPerThread": r.get("bytes_per_thread", 32)}
-        control = r.get("flush", "read") == "memset"
         provider = r["impl"] + ("-graph" if r["graph"] else "") + (f"-{r['bytes_per_thread']}b" if wide else "") \
-            + (MEMSET_SUFFIX if control else "")
+            + FLUSH_SUFFIX[flush]
         measurements = [
             {"unit": "ns", "value": round(r["min_ns"]), "metric": "latency", "statistic": "min"},
             {"unit": "ns", "value": round(r["max_ns"]), "metric": "latency", "statistic": "max"},
@@ -215,9 +286,10 @@ def convert_kix(args):
                        eps=r["eps"], median_ns=r["median_ns"], p20_ns=r["p20_ns"], p80_ns=r["p80_ns"],
                        source="kix-cuda-check",
                        metrics={"ms_20": r["p20_ns"] / 1e6, "ms_50": r["median_ns"] / 1e6, "ms_80": r["p80_ns"] / 1e6},
-                       protocol_spec=protocol_spec, protocol_name=f"kix-cuda-check-{r['pass']}",
+                       protocol_spec=protocol_spec,
+                       protocol_name=f"kix-cuda-check-{r['pass']}" + FLUSH_SUFFIX[flush].replace("-", "-flush-"),
                        protocol_title=f"kix_cuda_check · {r['pass']} pass", implementation=implementation,
-                       extra_measurements=measurements, extra_native=native)
+                       extra_measurements=measurements, extra_native=native, labels={"cache_flush": flush})
         out.write(json.dumps(doc, ensure_ascii=False) + "\n")
         count += 1
     out.close()
@@ -263,7 +335,11 @@ def summary(args):
         open(args.out, "w", encoding="utf-8").write(text) if args.out else None
         print(text)
         return 0
-    providers = sorted({k[3] for k in medians},
+    controls_of = {s: [] for s in FLUSH_SUFFIX.values() if s}
+
+    def control(provider):  # the flush suffix of a control run, or ""
+        return next((s for s in controls_of if provider.endswith(s)), "")
+    providers = sorted({k[3] for k in medians if not control(k[3])},
                        key=lambda p: (p not in KIX_IMPLS, p != "torch", KIX_IMPLS.index(p) if p in KIX_IMPLS else 0, p))
     lines = ["| C | dtype | pass | " + " | ".join(f"{p} (ms)" for p in providers) + " | best kix | best/torch | target |",
              "|---|---|---|" + "---|" * len(providers) + "---|---|---|"]
@@ -282,18 +358,26 @@ def summary(args):
             (f"met (<= {target})" if best_ms <= target else f"MISSED (> {target})")
         lines.append(f"| {c} | {dtype} | {pass_} | " + " | ".join("-" if v is None else f"{v:.4f}" for v in row)
                      + f" | {best or '-'} | {ratio} | {verdict} |")
+    # The flush controls beside the policy's figure: the read sweep (clean L2) and back to back (no flush).
     controls = []
-    for (c, dtype, pass_, p), ms in sorted(medians.items()):
-        if p.endswith(MEMSET_SUFFIX) and (c, dtype, pass_, p[:-len(MEMSET_SUFFIX)]) in medians:
-            clean = medians[(c, dtype, pass_, p[:-len(MEMSET_SUFFIX)])]
-            controls.append(f"- {p[:-len(MEMSET_SUFFIX)]} C={c} {dtype} {pass_}: {ms:.4f} ms after the memset flush, "
-                            f"{clean:.4f} ms after the read sweep ({(ms / clean - 1) * 100:+.1f}%)")
+    for (c, dtype, pass_, p) in sorted({(k[0], k[1], k[2], k[3][:-len(control(k[3]))]) for k in medians
+                                        if control(k[3])}):
+        base = medians.get((c, dtype, pass_, p))
+        parts = []
+        for suffix, words in (("-readsweep", "after the read sweep"), ("-backtoback", "back to back")):
+            ms = medians.get((c, dtype, pass_, p + suffix))
+            if ms is not None:
+                parts.append(f"{ms:.4f} ms {words}" + (f" ({(ms / base - 1) * 100:+.1f}%)" if base else ""))
+        head = f"{base:.4f} ms after the memset flush, " if base else "no memset-flush run, "
+        controls.append(f"- {p} C={c} {dtype} {pass_}: {head}" + ", ".join(parts))
     text = "\n".join(lines) + "\n"
     if args.copy_bandwidth:
         text += f"\nDevice copy bandwidth: {args.copy_bandwidth:.0f} GB/s (read + write).\n"
     text += "\nBest kix implementation slower than torch on: " + (", ".join(slower) if slower else "no shape") + "\n"
     if controls:
-        text += "\nFlush control (the old memset flush leaves the L2 dirty for the timed kernel):\n" + \
+        text += ("\nFlush policy: every figure above is after do_bench's memset flush (kix and torch alike). "
+                 "Controls (the read sweep leaves the L2 clean; back to back keeps what the previous repetition "
+                 "left):\n") + \
             "".join(f"{line}\n" for line in controls)
     if warnings:
         text += "\nClock warnings:\n" + "".join(f"- {w}\n" for w in warnings)
@@ -316,6 +400,9 @@ def main():
     b.add_argument("--eps", type=float, default=1e-6)
     b.add_argument("--warmup", type=float, default=25, help="ms (do_bench's default)")
     b.add_argument("--rep", type=float, default=100, help="ms of repetitions (do_bench's default; Liger used 500)")
+    b.add_argument("--flush", choices=FLUSH_POLICIES, default="memset",
+                   help="cache flush policy: memset (do_bench's, the default), read, none (back to back)")
+    b.add_argument("--launches", type=int, default=20, help="back-to-back calls per event pair (--flush none)")
     k = sub.add_parser("convert-kix", help="kix_cuda_check bench lines to kernelindex documents")
     k.add_argument("raw")
     k.add_argument("--out", required=True)

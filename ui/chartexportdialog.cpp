@@ -1,6 +1,6 @@
 #include "ui/chartexportdialog.h"
 
-#include "ui/chartexporter.h"
+#include "ui/charts/chartexporter.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

@@ -1,8 +1,8 @@
 #include "ui/folderfollower.h"
 
-#include "model/runloader.h"
-#include "ui/diagnosticsmodel.h"
+#include "model/read/runloader.h"
 #include "ui/mainwindow.h"
+#include "ui/models/diagnosticsmodel.h"
 #include "ui/runsession.h"
 
 #include <QAction>

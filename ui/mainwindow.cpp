@@ -1,19 +1,18 @@
 #include "ui/mainwindow.h"
 
 #include "kix/config.h"
-#include "model/runfilter.h"
-#include "model/runfilterproxy.h"
-#include "model/runtablemodel.h"
+#include "model/filter/runfilter.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
 #include "model/workload.h"
-#include "ui/chartpanel.h"
-#include "ui/detailspane.h"
-#include "ui/diagnosticsmodel.h"
-#include "ui/facetspanel.h"
-#include "ui/helpguide.h"
-#include "ui/issuespanel.h"
-#include "ui/loadstatus.h"
+#include "ui/models/diagnosticsmodel.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/panels/detailspane.h"
+#include "ui/panels/facetspanel.h"
+#include "ui/panels/helpguide.h"
+#include "ui/panels/issuespanel.h"
+#include "ui/panels/loadstatus.h"
 #include "ui/recentfiles.h"
-#include "ui/regressionspanel.h"
 #include "ui/runexportdialog.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
@@ -121,7 +120,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &RunSession::runsChanged, this, [this] { m_facets->setRuns(m_session->model()->runs()); });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
 
-    installRegressionsPanel(*this); // history: every change of the loaded runs, largest first
     m_defaultState = saveState();
     restoreLayout();
     updateScope();

@@ -1,6 +1,6 @@
 #include "ui/runexportdialog.h"
 
-#include "model/runwriter.h"
+#include "model/write/runwriter.h"
 
 #include <QDir>
 #include <QFileDialog>

@@ -1,9 +1,9 @@
 #include "ui/runsession.h"
 
-#include "model/runfilterproxy.h"
-#include "model/runloader.h"
-#include "model/runtablemodel.h"
-#include "ui/diagnosticsmodel.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "model/read/runloader.h"
+#include "ui/models/diagnosticsmodel.h"
 
 #include <QFileInfo>
 

@@ -1,7 +1,7 @@
 #include "ui/runtableview.h"
 
-#include "model/runfilterproxy.h"
-#include "model/runtablemodel.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
 
 #include <QAction>
 #include <QFontMetrics>

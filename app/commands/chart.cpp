@@ -3,8 +3,8 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
-#include "ui/chartexporter.h"
-#include "ui/chartfactory.h"
+#include "ui/charts/chartexporter.h"
+#include "ui/charts/chartfactory.h"
 
 #include <QApplication>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #include "app/commands/commandline.h"
 
-#include "model/runfilter.h"
+#include "model/filter/runfilter.h"
 
 #include <QSet>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/comparison.h"
-#include "model/runloader.h"
+#include "model/compare/comparison.h"
+#include "model/read/runloader.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

@@ -2,9 +2,9 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
-#include "model/comparisonreport.h"
-#include "model/familycomparison.h"
-#include "model/familycomparisonreport.h"
+#include "model/compare/comparisonreport.h"
+#include "model/compare/toolcomparison.h"
+#include "model/compare/toolcomparisonreport.h"
 
 namespace kix::cli {
 
@@ -38,11 +38,11 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         return cl.usageError(QStringLiteral("--alpha must be a number between 0 and 1"));
 
     const RunList runs = cl.loadRuns();
-    // Two files of nvbench or of Google Benchmark: compared as that tool compares them (model/familycomparison.h).
+    // Two files of nvbench or of Google Benchmark: compared as that tool compares them (model/toolcomparison.h).
     if (const auto family = cl.isSet(baseline) ? std::nullopt : compareFamilyFiles(runs, a)) {
-        out << QString::fromUtf8(cl.format() == QLatin1String("json") ? familyComparisonToJson(*family)
-                : cl.format() == QLatin1String("csv")                 ? familyComparisonToCsv(*family)
-                                                                      : familyComparisonToTable(*family));
+        out << QString::fromUtf8(cl.format() == QLatin1String("json") ? toolComparisonToJson(*family)
+                : cl.format() == QLatin1String("csv")                 ? toolComparisonToCsv(*family)
+                                                                      : toolComparisonToTable(*family));
         out.flush();
         if (family->pairs.isEmpty())
             return cl.fail(QStringLiteral("nothing to compare between %1 and %2")

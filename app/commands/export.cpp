@@ -2,7 +2,7 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
-#include "model/runwriter.h"
+#include "model/write/runwriter.h"
 
 namespace kix::cli {
 

@@ -2,13 +2,13 @@
 
 #include "app/commands/bench.h"
 #include "app/commands/commands.h"
-#include "engine/fleetjobs.h"
-#include "engine/fleetplan.h"
-#include "engine/fleetslurm.h"
-#include "engine/fleetsubmit.h"
-#include "engine/fleettask.h"
+#include "engine/fleet/fleetjobs.h"
+#include "engine/fleet/fleetplan.h"
+#include "engine/fleet/fleetslurm.h"
+#include "engine/fleet/fleetsubmit.h"
+#include "engine/fleet/fleettask.h"
 
-#include "model/runwriter.h"
+#include "model/write/runwriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -3,8 +3,8 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
-#include "model/history.h"
-#include "model/historyreport.h"
+#include "model/history/history.h"
+#include "model/history/historyreport.h"
 
 namespace kix::cli {
 

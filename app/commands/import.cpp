@@ -3,7 +3,7 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
-#include "model/importwriter.h"
+#include "model/write/importwriter.h"
 
 namespace kix::cli {
 

@@ -1,5 +1,5 @@
 #include "app/commands/commands.h"
-#include "model/runfilter.h"
+#include "model/filter/runfilter.h"
 
 #include "app/commands/commandline.h"
 

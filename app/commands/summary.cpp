@@ -2,9 +2,9 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
-#include "model/runwriter.h"
-#include "ui/chartexporter.h"
-#include "ui/chartfactory.h"
+#include "model/write/runwriter.h"
+#include "ui/charts/chartexporter.h"
+#include "ui/charts/chartfactory.h"
 
 #include <QApplication>
 #include <QMap>

@@ -178,12 +178,20 @@ std::string throttleWarning(const ClockSample& before, const ClockSample& after)
 
 const char* flushModeName(FlushMode mode)
 {
-    return mode == FlushMode::ReadSweep ? "read" : "memset";
+    switch (mode) {
+    case FlushMode::Memset:
+        return "memset";
+    case FlushMode::ReadSweep:
+        return "read";
+    case FlushMode::None:
+        return "none";
+    }
+    return "";
 }
 
 bool parseFlushMode(const std::string& text, FlushMode& mode)
 {
-    for (FlushMode m : { FlushMode::ReadSweep, FlushMode::Memset })
+    for (FlushMode m : { FlushMode::Memset, FlushMode::ReadSweep, FlushMode::None })
         if (text == flushModeName(m)) {
             mode = m;
             return true;
@@ -191,22 +199,33 @@ bool parseFlushMode(const std::string& text, FlushMode& mode)
     return false;
 }
 
-std::string flushDescription(FlushMode mode, std::size_t bytes)
+std::string flushDescription(FlushMode mode, std::size_t bytes, int launches)
 {
     const std::string size = std::to_string(bytes >> 20) + " MiB";
-    return mode == FlushMode::ReadSweep ? "a read sweep of " + size
-            + " (a zeroed buffer of at least twice the L2) through L2 before every repetition, "
-              "untimed: the L2 is left clean"
-                                        : "cudaMemsetAsync over " + size
-            + " (at least twice the L2) before every repetition, untimed: the L2 is left "
-              "dirty";
+    switch (mode) {
+    case FlushMode::Memset:
+        return "cudaMemsetAsync over " + size
+            + " (at least twice the L2) before every repetition, untimed (do_bench's flush): the L2 is left dirty";
+    case FlushMode::ReadSweep:
+        return "a read sweep of " + size
+            + " (a zeroed buffer of at least twice the L2) through L2 before every repetition, untimed: the L2 is "
+              "left clean";
+    case FlushMode::None:
+        return "no flush: " + std::to_string(launches)
+            + " repetitions back to back between one pair of events, the sample is their mean";
+    }
+    return "";
 }
 
 L2Flush::L2Flush(std::int64_t l2Bytes, FlushMode mode)
     : m_mode(mode)
-    , m_buffer(static_cast<std::size_t>(std::max<std::int64_t>(2 * l2Bytes, std::int64_t(64) << 20)) / 16 * 16)
+    , m_buffer(mode == FlushMode::None
+              ? 0
+              : static_cast<std::size_t>(std::max<std::int64_t>(2 * l2Bytes, std::int64_t(64) << 20)) / 16 * 16)
     , m_sink(sizeof(unsigned))
 {
+    if (mode == FlushMode::None)
+        return;
     // Zeroed once, synchronously: the sweep reads zeros (so it never stores), and no flush overlaps it.
     KIX_CUDA_CHECK(cudaMemset(m_buffer.get(), 0, m_buffer.bytes()));
     int device = 0, sms = 0;
@@ -219,7 +238,7 @@ void L2Flush::flush(cudaStream_t stream)
 {
     if (m_mode == FlushMode::Memset)
         KIX_CUDA_CHECK(cudaMemsetAsync(m_buffer.get(), 0, m_buffer.bytes(), stream));
-    else
+    else if (m_mode == FlushMode::ReadSweep)
         KIX_CUDA_CHECK(launchReadSweep(m_buffer.get(), m_buffer.bytes(), m_sink.as<unsigned>(), m_blocks, stream));
 }
 
@@ -249,11 +268,14 @@ double measureCopyBandwidthGBs(const DeviceSummary& device, std::size_t bytes, i
     KIX_CUDA_CHECK(cudaMemsetAsync(source.get(), 1, bytes, stream.get()));
     EventTimer timer;
     std::vector<double> ns;
+    const int launches = mode == FlushMode::None ? 10 : 1;
     for (int i = 0; i <= repetitions; ++i) { // the first copy warms up and is not kept
         flusher.flush(stream.get());
         timer.start(stream.get());
-        KIX_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
-        const double t = timer.stopNs(stream.get());
+        for (int k = 0; k < launches; ++k)
+            KIX_CUDA_CHECK(
+                cudaMemcpyAsync(destination.get(), source.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+        const double t = timer.stopNs(stream.get()) / launches;
         if (i > 0)
             ns.push_back(t);
     }

@@ -59,30 +59,37 @@ std::string nvmlDriverVersion();
 // down on purpose. Invalid samples (no NVML) are skipped.
 std::string throttleWarning(const ClockSample& before, const ClockSample& after);
 
-// How the L2 is emptied before a timed repetition.
+// How the L2 is emptied before a timed repetition: one policy for every implementation in a comparison
+// (kix's kernels, the copy-bandwidth reference and torch alike), recorded in every run.
 enum class FlushMode {
-    // Read a zeroed buffer of twice the L2 through L2 (a kernel): the previous repetition's dirty lines are
-    // written back during the flush, and the L2 is left holding clean lines, so the timed kernel pays for
-    // no write-back it did not cause. The default.
-    ReadSweep,
-    // cudaMemsetAsync over the buffer (kix's flush before issue 11, and do_bench's): it leaves up to a
-    // whole L2 of dirty lines that the timed kernel then writes back. Kept as a control.
+    // cudaMemsetAsync over a buffer of at least twice the L2 (do_bench's `cache.zero_()`, which the seed's
+    // torch figures used): the L2 is left holding dirty lines, so the timed kernel pays for writing back
+    // what the flush left, as torch's kernels do under do_bench. The default.
     Memset,
+    // Read a zeroed buffer of twice the L2 through L2 (a kernel): the previous repetition's dirty lines are
+    // written back during the flush and the timed kernel meets a clean L2. An option; faster than Memset
+    // by the write-back the timed kernel no longer pays, so never compared with Memset runs unmarked.
+    ReadSweep,
+    // No flush: `launches` repetitions back to back between one pair of events, the sample is their mean.
+    // Each repetition meets the L2 its predecessor left (dirty outputs, some inputs): a lower bound.
+    None,
 };
-const char* flushModeName(FlushMode mode); // "read", "memset"
+const char* flushModeName(FlushMode mode); // "memset", "read", "none"
 bool parseFlushMode(const std::string& text, FlushMode& mode);
-// What a run records about its flush: "read sweep of 120 MiB (2 x L2) through L2, untimed".
-std::string flushDescription(FlushMode mode, std::size_t bytes);
+// What a run records about its flush: "cudaMemsetAsync over 120 MiB (at least twice the L2) before every
+// repetition, untimed: ...". `launches`: repetitions per event pair (FlushMode::None), 1 otherwise.
+std::string flushDescription(FlushMode mode, std::size_t bytes, int launches = 1);
 
 // Empties the L2 with a buffer twice its size (at least 64 MiB) so that the next kernel reads from DRAM.
+// FlushMode::None allocates nothing and flush() does nothing.
 class L2Flush
 {
 public:
-    explicit L2Flush(std::int64_t l2Bytes, FlushMode mode = FlushMode::ReadSweep);
+    explicit L2Flush(std::int64_t l2Bytes, FlushMode mode = FlushMode::Memset);
     void flush(cudaStream_t stream); // enqueued; outside any timed window
     std::size_t bytes() const { return m_buffer.bytes(); }
     FlushMode mode() const { return m_mode; }
-    std::string description() const { return flushDescription(m_mode, bytes()); }
+    std::string description(int launches = 1) const { return flushDescription(m_mode, bytes(), launches); }
 
 private:
     FlushMode m_mode;
@@ -105,9 +112,10 @@ private:
 
 // Device-to-device copy bandwidth, GB/s (1e9 B/s) counting bytes read plus bytes written: the median of
 // `repetitions` copies of `bytes` (default: 1 GiB, or an eighth of the memory when smaller), each after an
-// L2 flush of `mode` (the kernels' flush, so that the reference and the kernels are timed alike). Allocates
+// L2 flush of `mode` (the kernels' flush, so that the reference and the kernels are timed alike; with
+// FlushMode::None the copies run back to back, ten per event pair). Allocates
 // and frees its buffers; runs on the device `device.index`.
 double measureCopyBandwidthGBs(
-    const DeviceSummary& device, std::size_t bytes = 0, int repetitions = 10, FlushMode mode = FlushMode::ReadSweep);
+    const DeviceSummary& device, std::size_t bytes = 0, int repetitions = 10, FlushMode mode = FlushMode::Memset);
 
 } // namespace kix::cuda

@@ -26,7 +26,11 @@ struct BenchConfig
     std::uint64_t seed = 20260228;
     int device = 0;
     bool graph = false; // replay the pass as a CUDA graph (one launch instead of one per kernel)
-    FlushMode flush = FlushMode::ReadSweep; // how flushCaches() empties the L2 (Memset: the old flush, a control)
+    // How flushCaches() empties the L2: do_bench's memset by default, for kix's kernels and torch alike.
+    FlushMode flush = FlushMode::Memset;
+    // Repetitions between one pair of events in timedRunNs (FlushMode::None: back to back; the sample is
+    // their mean). 1 for the flushed policies.
+    int launches = 1;
 };
 
 class GroupNormBench
@@ -40,7 +44,7 @@ public:
     // One repetition of the pass (Backward: the backward kernels only; Full: forward then backward),
     // synchronised.
     void run();
-    // One repetition between a pair of events on the benchmark's stream; ns.
+    // config().launches repetitions between a pair of events on the benchmark's stream; ns per repetition.
     double timedRunNs();
     // Empties the L2 on the stream (before the start event of the next timedRunNs), as config().flush says.
     void flushCaches();
@@ -77,8 +81,9 @@ const char* benchPassName(BenchPass pass);
 bool parseBenchPass(const std::string& text, BenchPass& pass);
 bool parseDType(const std::string& text, gn::DType& dtype); // "fp32", "bf16", "fp16"
 
-// Bytes a pass must move at least (each input read once, each output written once), as the engine's
-// BenchmarkSpec::minimumBytes counts them.
+// Bytes a pass must move at least (each input read once per pass, each output written once), as the
+// engine's BenchmarkSpec::minimumBytes counts them. Full = Forward + Backward: 5 tensors (x, y; x, dy, dx),
+// since the backward must read x again (the forward's registers do not survive the kernel boundary).
 std::int64_t minimumBytes(BenchPass pass, gn::DType dtype, const GroupNormShape& shape);
 
 } // namespace kix::cuda

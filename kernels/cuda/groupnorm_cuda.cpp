@@ -16,12 +16,28 @@ namespace {
 // The most elements a resident row may have: 1024 threads x 16 fp32 values (or 16-bit values) each,
 // 32 registers per input per thread in the backward kernel. Longer rows use the reference kernels.
 constexpr std::int64_t kMaxResidentRow = 1024 * 16;
-// Dynamic shared memory the backward kernel may use without an opt-in.
-constexpr std::size_t kMaxBackwardShared = 48 * 1024;
-
 std::atomic<int> g_bytesPerThread { 32 };
 
 } // namespace
+
+KernelCache& launchCache()
+{
+    static KernelCache cache;
+    return cache;
+}
+
+SharedPlan backwardSharedPlan(int threadsPerRow, int rowsPerBlock, int vectorsPerThread, std::int64_t channelsPerGroup)
+{
+    SharedPlan plan;
+    const std::int64_t warps = threadsPerRow > 32 ? threadsPerRow / 32 : 1;
+    const std::int64_t spans = static_cast<std::int64_t>(vectorsPerThread) * warps;
+    plan.dynamicBytes = static_cast<std::size_t>(rowsPerBlock * (spans + channelsPerGroup)) * 2 * sizeof(float);
+    plan.staticBytes = static_cast<std::size_t>(warps) * 2 * sizeof(float); // the kernels' `scratch`
+    const std::size_t total = plan.dynamicBytes + plan.staticBytes;
+    plan.optIn = total > kSharedWithoutOptIn;
+    plan.fits = total <= kSharedPlanLimit;
+    return plan;
+}
 
 FusedPlan fusedPlan(gn::DType dtype, const GroupNormShape& shape, GroupNormDirection direction, bool aligned)
 {
@@ -48,12 +64,12 @@ FusedPlan fusedPlan(
     plan.rowsPerBlock = threads == 32 ? 4 : 1; // short rows: a warp per row, four rows per block
     plan.elemsPerThread = elems;
     if (direction == GroupNormDirection::Backward) {
-        const int vectorsPerThread = elems / (plan.vectorized ? vecElems : 1);
-        const std::int64_t spans = static_cast<std::int64_t>(vectorsPerThread) * threads / 32;
-        plan.sharedBytes
-            = static_cast<std::size_t>(plan.rowsPerBlock * (spans + shape.channelsPerGroup)) * 2 * sizeof(float);
-        if (plan.sharedBytes > kMaxBackwardShared)
-            return FusedPlan {};
+        const SharedPlan shared = backwardSharedPlan(
+            threads, plan.rowsPerBlock, elems / (plan.vectorized ? vecElems : 1), shape.channelsPerGroup);
+        if (!shared.fits)
+            return FusedPlan {}; // the channel table alone is too large: the reference kernels
+        plan.sharedBytes = shared.dynamicBytes;
+        plan.sharedOptIn = shared.optIn;
     }
     plan.resident = true;
     return plan;
@@ -91,8 +107,7 @@ std::size_t persistentWorkspaceBytes(GroupNormDirection direction, gn::DType dty
     const std::size_t fallback = fusedWorkspaceBytes(direction, dtype, shape);
     if (direction == GroupNormDirection::Forward)
         return fallback;
-    const std::size_t own = alignUp(static_cast<std::size_t>(shape.batch * shape.channels) * 2 * sizeof(float))
-        + alignUp(static_cast<std::size_t>(shape.groups()) * sizeof(unsigned));
+    const std::size_t own = alignUp(static_cast<std::size_t>(shape.batch * shape.channels) * 2 * sizeof(float));
     return std::max(own, fallback);
 }
 
@@ -151,9 +166,10 @@ const char* implAlgorithm(GroupNormImpl impl)
     case GroupNormImpl::Persistent:
         return "kix-fused's resident rows on a persistent grid (SMs x resident blocks) that loads row i+1 (streaming "
                "16-byte loads, raw storage words) while reducing row i; channel index and 1/L without divisions, "
-               "scalar warp sums, hardware bf16/fp16 conversions, streaming stores; backward without a second "
-               "kernel: the last block of each group (arrival counter) reduces its dweight/dbias over n in a fixed "
-               "order; shapes that are not one row per block of >= 64 threads run kix-fused";
+               "scalar warp sums, hardware bf16/fp16 conversions, streaming stores; backward writes per-(n, c) "
+               "partials "
+               "with plain stores (no fence or counter per row) and kix-fused's channel reduction sums them over n "
+               "in a fixed order; shapes that are not one row per block of >= 64 threads run kix-fused";
     }
     return "";
 }
@@ -168,8 +184,8 @@ const char* implLaunchPolicy(GroupNormImpl impl)
                "of two >= 32 holding the row, up to 1024 (fp32 then 16 elements)";
     case GroupNormImpl::Persistent:
         return "kix-fused's threads per row and elements per thread at 32 bytes, one row per block; grid = SMs x "
-               "blocks per SM from the occupancy API (capped at the row count); backward adds a memset of the "
-               "G arrival counters";
+               "blocks per SM from the occupancy API (capped at the row count, one query per kernel, block size and "
+               "shared bytes); backward adds the channel reduction (C / 8 blocks of 256 threads)";
     }
     return "";
 }

@@ -5,6 +5,7 @@
 
 #include "kernels/groupnorm_math.h"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -36,7 +37,9 @@ struct Storage<gn::DType::BF16>
         return gn::bf16ToFloat(static_cast<std::uint16_t>(bits));
     }
     static __device__ __forceinline__ float load(const T* p) { return toFloat(__ldg(p)); }
-    static __device__ __forceinline__ T fromFloat(float v) { return gn::floatToBf16(v); } // nearest even
+    // cvt.rn.bf16.f32 (sm_80+): round to nearest even, as gn::floatToBf16 on the host (one instruction
+    // instead of ~8 of integer rounding; NaN stays NaN, its payload is the hardware's).
+    static __device__ __forceinline__ T fromFloat(float v) { return __bfloat16_as_ushort(__float2bfloat16_rn(v)); }
 };
 
 template<>
@@ -59,6 +62,39 @@ using StorageT = typename Storage<D>::T;
 template<gn::DType D>
 constexpr int kVecElems = 16 / static_cast<int>(sizeof(StorageT<D>));
 
+// One 32-bit word holding two 16-bit elements (element 2i in the low half) to two floats. bf16 is the high
+// half of an fp32: one shift or one mask each, exact. fp16: one cvt per pair.
+template<gn::DType D>
+__device__ __forceinline__ void unpackPair(std::uint32_t word, float& lo, float& hi)
+{
+    if constexpr (D == gn::DType::BF16) {
+        lo = __uint_as_float(word << 16);
+        hi = __uint_as_float(word & 0xffff0000u);
+    } else {
+        __half2 h;
+        static_assert(sizeof h == sizeof word, "half2 is one word");
+        memcpy(&h, &word, sizeof word);
+        const float2 f = __half22float2(h);
+        lo = f.x;
+        hi = f.y;
+    }
+}
+
+// Two floats to one word of two 16-bit elements, round to nearest even (cvt.rn.bf16x2.f32 / f16x2).
+template<gn::DType D>
+__device__ __forceinline__ std::uint32_t packPair(float lo, float hi)
+{
+    std::uint32_t word;
+    if constexpr (D == gn::DType::BF16) {
+        const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi); // .x = lo (low half)
+        memcpy(&word, &h, sizeof word);
+    } else {
+        const __half2 h = __floats2half2_rn(lo, hi);
+        memcpy(&word, &h, sizeof word);
+    }
+    return word;
+}
+
 // Loads N consecutive elements starting at p into out[0..N). N == kVecElems<D> uses one 16-byte load
 // (p must be 16-byte aligned); N == 1 a scalar load.
 template<gn::DType D, int N>
@@ -75,8 +111,7 @@ __device__ __forceinline__ void loadElems(const StorageT<D>* p, float* out)
             if constexpr (sizeof(StorageT<D>) == 4) {
                 out[i] = Storage<D>::toFloat(words[i]);
             } else { // little-endian: element 2i is the low half of word i
-                out[2 * i] = Storage<D>::toFloat(words[i] & 0xffffu);
-                out[2 * i + 1] = Storage<D>::toFloat(words[i] >> 16);
+                unpackPair<D>(words[i], out[2 * i], out[2 * i + 1]);
             }
         }
     }
@@ -95,8 +130,7 @@ __device__ __forceinline__ void storeElems(StorageT<D>* p, const float* in)
             if constexpr (sizeof(StorageT<D>) == 4) {
                 words[i] = __float_as_uint(in[i]);
             } else {
-                words[i] = static_cast<std::uint32_t>(Storage<D>::fromFloat(in[2 * i]))
-                    | (static_cast<std::uint32_t>(Storage<D>::fromFloat(in[2 * i + 1])) << 16);
+                words[i] = packPair<D>(in[2 * i], in[2 * i + 1]); // one cvt.rn.{bf16,f16}x2.f32 per pair
             }
         }
         *reinterpret_cast<uint4*>(p) = make_uint4(words[0], words[1], words[2], words[3]);
@@ -113,6 +147,35 @@ __device__ __forceinline__ float2 warpSum(float2 v)
         v.y += __shfl_xor_sync(kFullMask, v.y, offset);
     }
     return v;
+}
+
+// Butterfly sum of one float over a warp; every lane gets the same bits.
+__device__ __forceinline__ float warpSumScalar(float v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_xor_sync(kFullMask, v, offset);
+    return v;
+}
+
+// Sum over a block of kThreads threads (kThreads a multiple of 32, one row per block); every thread gets
+// the same bits. Callers alternate two scratch arrays of kThreads / 32 floats, as rowSum() does.
+template<int kThreads>
+__device__ __forceinline__ float blockSumScalar(float v, float* scratch)
+{
+    v = warpSumScalar(v);
+    if constexpr (kThreads == 32) {
+        return v;
+    } else {
+        if (threadIdx.x % 32 == 0)
+            scratch[threadIdx.x / 32] = v;
+        __syncthreads();
+        float total = scratch[0];
+#pragma unroll
+        for (int w = 1; w < kThreads / 32; ++w)
+            total += scratch[w];
+        return total;
+    }
 }
 
 // Sum over the kThreads threads of one row (a warp, or the whole block when kThreads > 32); every

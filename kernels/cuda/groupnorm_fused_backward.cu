@@ -133,11 +133,12 @@ cudaError_t launch(const BackwardArgs& a, const FusedPlan& p)
     static_assert(kElems % kVec == 0, "whole vectors per thread");
     const GroupNormShape& s = a.shape;
     const std::int64_t rows = s.rows();
-    fusedBackwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>
-        <<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, p.sharedBytes, a.stream>>>(static_cast<const StorageT<D>*>(a.dy),
-            static_cast<const StorageT<D>*>(a.x), a.weight, a.mean, a.rstd, static_cast<StorageT<D>*>(a.dx),
-            static_cast<float2*>(a.workspace), rows, static_cast<int>(s.rowLength()), static_cast<int>(s.hidden),
-            static_cast<int>(s.channelsPerGroup), s.groups());
+    const auto kernel = fusedBackwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>;
+    KIX_CUDA_RETURN_IF_ERROR(allowSharedMemory(kernel, p)); // channel tables over 48 KiB with the scratch
+    kernel<<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, p.sharedBytes, a.stream>>>(
+        static_cast<const StorageT<D>*>(a.dy), static_cast<const StorageT<D>*>(a.x), a.weight, a.mean, a.rstd,
+        static_cast<StorageT<D>*>(a.dx), static_cast<float2*>(a.workspace), rows, static_cast<int>(s.rowLength()),
+        static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), s.groups());
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
     return launchChannelReduce(a.workspace, s.batch, s.channels, 1, a.dweight, a.dbias, a.stream);
 }

@@ -13,18 +13,34 @@ namespace {
 // instruction of a warp reads 32 consecutive vectors (coalesced). With kVec > 1 the plan guarantees
 // 16-byte aligned rows and hidden % kVec == 0, so a vector never straddles two channels.
 template<gn::DType D, int kTpr, int kRpb, int kVpt, int kVec>
-__global__ void __launch_bounds__(kTpr* kRpb)
-    fusedForwardKernel(const StorageT<D>* __restrict__ x, const float* __restrict__ weight,
-        const float* __restrict__ bias, StorageT<D>* __restrict__ y, float* __restrict__ mean, float* __restrict__ rstd,
-        std::int64_t rows, int rowLength, int hidden, int channelsPerGroup, std::int64_t groups, float eps)
+__global__ void __launch_bounds__(kTpr* kRpb) fusedForwardKernel(const StorageT<D>* __restrict__ x,
+    const float* __restrict__ weight, const float* __restrict__ bias, StorageT<D>* __restrict__ y,
+    float* __restrict__ mean, float* __restrict__ rstd, std::int64_t rows, int rowLength, int hidden,
+    int channelsPerGroup, std::int64_t groups, unsigned hiddenMagic, float invLength, float eps)
 {
     static_assert(kRpb == 1 || kTpr == 32, "several rows per block only with a warp per row");
     constexpr int kElems = kVpt * kVec;
     constexpr int kWarps = kTpr > 32 ? kTpr / 32 : 1;
-    __shared__ float2 scratchA[kWarps];
-    __shared__ float2 scratchB[kWarps];
+    __shared__ float scratchA[kWarps];
+    __shared__ float scratchB[kWarps];
     const int t = threadIdx.x % kTpr;
-    const float length = static_cast<float>(rowLength);
+    // The channel within the group of each of this thread's vectors: the same in every row, so (16-byte
+    // vectors) divided once per thread, not once per vector and row; -1 past the row end. The scalar path
+    // (odd H, misaligned rows; off the seed path) divides per element instead of holding kVpt more registers.
+    int table[kVec > 1 ? kVpt : 1];
+#pragma unroll
+    for (int k = 0; k < (kVec > 1 ? kVpt : 1); ++k) {
+        const int e = (k * kTpr + t) * kVec;
+        table[k] = e < rowLength ? divideSmall(e, hiddenMagic) : -1; // e / hidden
+    }
+    auto channel = [&](int k) {
+        if constexpr (kVec > 1) {
+            return table[k];
+        } else {
+            const int e = k * kTpr + t;
+            return e < rowLength ? divideSmall(e, hiddenMagic) : -1;
+        }
+    };
 
     for (std::int64_t first = blockIdx.x * static_cast<std::int64_t>(kRpb); first < rows;
          first += static_cast<std::int64_t>(gridDim.x) * kRpb) {
@@ -51,7 +67,7 @@ __global__ void __launch_bounds__(kTpr* kRpb)
 #pragma unroll
         for (int i = 0; i < kElems; ++i)
             sum += v[i]; // elements past the row end are zero
-        const float mu = rowSum<kTpr>(make_float2(sum, 0.f), scratchA).x / length;
+        const float mu = blockSumScalar<kTpr>(sum, scratchA) * invLength; // scalar sums, 1/L from the host
 
         // Exact variance: sum of squared deviations from the resident values (no E[x^2] - mean^2).
         float squares = 0.f;
@@ -65,7 +81,7 @@ __global__ void __launch_bounds__(kTpr* kRpb)
                 }
             }
         }
-        const float r = gn::rstdFromVariance(rowSum<kTpr>(make_float2(squares, 0.f), scratchB).x / length, eps);
+        const float r = gn::rstdFromVariance(blockSumScalar<kTpr>(squares, scratchB) * invLength, eps);
         if (t == 0) {
             mean[row] = mu;
             rstd[row] = r;
@@ -76,8 +92,8 @@ __global__ void __launch_bounds__(kTpr* kRpb)
 #pragma unroll
         for (int k = 0; k < kVpt; ++k) {
             const int e = (k * kTpr + t) * kVec;
-            if (e < rowLength) {
-                const std::int64_t c = c0 + e / hidden; // one channel per vector
+            if (channel(k) >= 0) {
+                const std::int64_t c = c0 + channel(k); // one channel per vector
                 const float a = gn::forwardScale(__ldg(weight + c), r);
                 const float b = __ldg(bias + c);
                 float out[kVec];
@@ -96,10 +112,10 @@ cudaError_t launch(const ForwardArgs& a)
     static_assert(kElems % kVec == 0, "whole vectors per thread");
     const GroupNormShape& s = a.shape;
     const std::int64_t rows = s.rows();
-    fusedForwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>
-        <<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, 0, a.stream>>>(static_cast<const StorageT<D>*>(a.x), a.weight,
-            a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, rows, static_cast<int>(s.rowLength()),
-            static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), s.groups(), s.eps);
+    fusedForwardKernel<D, kTpr, kRpb, kElems / kVec, kVec><<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, 0, a.stream>>>(
+        static_cast<const StorageT<D>*>(a.x), a.weight, a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, rows,
+        static_cast<int>(s.rowLength()), static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), s.groups(),
+        smallDivisorMagic(s.hidden), 1.0f / static_cast<float>(s.rowLength()), s.eps);
     return cudaGetLastError();
 }
 

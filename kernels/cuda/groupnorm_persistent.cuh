@@ -7,11 +7,6 @@
 #include "kernels/cuda/groupnorm_device.cuh"
 #include "kernels/cuda/groupnorm_internal.h"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-#include <atomic>
-
 namespace kix::cuda::detail {
 
 // kVec elements of storage D as they sit in memory: a 16-byte vector (kVec == kVecElems<D>) or one element.
@@ -50,39 +45,6 @@ __device__ __forceinline__ RawT<D, kVec> rawZero()
         return StorageT<D>(0);
     else
         return make_uint4(0u, 0u, 0u, 0u);
-}
-
-// One 32-bit word holding two 16-bit elements (element 2i in the low half) to two floats. bf16 is the high
-// half of an fp32: one shift or one mask each, exact. fp16: one cvt per pair.
-template<gn::DType D>
-__device__ __forceinline__ void unpackPair(std::uint32_t word, float& lo, float& hi)
-{
-    if constexpr (D == gn::DType::BF16) {
-        lo = __uint_as_float(word << 16);
-        hi = __uint_as_float(word & 0xffff0000u);
-    } else {
-        __half2 h;
-        static_assert(sizeof h == sizeof word, "half2 is one word");
-        memcpy(&h, &word, sizeof word);
-        const float2 f = __half22float2(h);
-        lo = f.x;
-        hi = f.y;
-    }
-}
-
-// Two floats to one word of two 16-bit elements, round to nearest even (cvt.rn.bf16x2.f32 / f16x2).
-template<gn::DType D>
-__device__ __forceinline__ std::uint32_t packPair(float lo, float hi)
-{
-    std::uint32_t word;
-    if constexpr (D == gn::DType::BF16) {
-        const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi); // .x = lo (low half)
-        memcpy(&word, &h, sizeof word);
-    } else {
-        const __half2 h = __floats2half2_rn(lo, hi);
-        memcpy(&word, &h, sizeof word);
-    }
-    return word;
 }
 
 template<gn::DType D, int kVec>
@@ -130,57 +92,27 @@ __device__ __forceinline__ void storeStreaming(StorageT<D>* p, const float* in)
     }
 }
 
-// Butterfly sum of one float over a warp; every lane gets the same bits.
-__device__ __forceinline__ float warpSumScalar(float v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_xor_sync(kFullMask, v, offset);
-    return v;
-}
-
-// Sum over a block of kThreads threads (kThreads a multiple of 32, one row per block); every thread gets
-// the same bits. Callers alternate two scratch arrays of kThreads / 32 floats, as rowSum() does.
-template<int kThreads>
-__device__ __forceinline__ float blockSumScalar(float v, float* scratch)
-{
-    v = warpSumScalar(v);
-    if constexpr (kThreads == 32) {
-        return v;
-    } else {
-        if (threadIdx.x % 32 == 0)
-            scratch[threadIdx.x / 32] = v;
-        __syncthreads();
-        float total = scratch[0];
-#pragma unroll
-        for (int w = 1; w < kThreads / 32; ++w)
-            total += scratch[w];
-        return total;
-    }
-}
-
 // The persistent grid: every resident block of every SM, at most one block per row. The occupancy query is
-// made once per kernel, device and shared-memory size (the timed loop must not pay for it on every launch):
-// the cache word holds the shared bytes in its high half and SMs x blocks per SM in its low half.
+// made once per device, kernel, block size and shared-memory size (launchCache(): the timed loop must not pay
+// for it on every launch, and every instantiation and shape gets its own answer).
 template<typename Kernel>
 cudaError_t persistentGrid(Kernel kernel, int threads, std::size_t sharedBytes, std::int64_t rows, unsigned& grid)
 {
-    constexpr int kMaxDevices = 16;
-    static std::atomic<unsigned long long> cache[kMaxDevices] = {};
     int device = 0;
     KIX_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
-    const unsigned long long key = static_cast<unsigned long long>(sharedBytes) << 32;
-    const unsigned long long word = device < kMaxDevices ? cache[device].load(std::memory_order_relaxed) : 0;
-    long long slots = (word & ~0xffffffffull) == key ? static_cast<long long>(word & 0xffffffffull) : 0;
-    if (slots == 0) {
+    const KernelKey key { device, reinterpret_cast<const void*>(kernel), threads, sharedBytes };
+    long long slots = 0;
+    const int error = launchCache().lookup(key, slots, [&](long long& value) {
         int sms = 0, perSm = 0;
-        KIX_CUDA_RETURN_IF_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        KIX_CUDA_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, sharedBytes));
-        slots = static_cast<long long>(sms) * (perSm > 0 ? perSm : 1);
-        if (device < kMaxDevices)
-            cache[device].store(key | static_cast<unsigned long long>(slots), std::memory_order_relaxed);
-    }
-    grid = static_cast<unsigned>(rows < slots ? rows : slots);
+        cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, sharedBytes);
+        value = static_cast<long long>(sms) * (perSm > 0 ? perSm : 1);
+        return e;
+    });
+    if (error != 0)
+        return static_cast<cudaError_t>(error);
+    grid = persistentGridSize(slots, rows);
     return cudaSuccess;
 }
 

@@ -1,9 +1,9 @@
 // kix-persistent backward: the persistent row walk of the forward (next row's x and dy, mean and rstd in
-// flight while this row is reduced), and dweight/dbias without a second kernel. Each row's per-(n, c) sums
-// go to the workspace once; the block that completes the last of a group's `batch` rows (an arrival counter
-// per group) reduces that group's channels over n in a fixed order, on one warp, while the block's other
-// warps go on with their next row. Which block arrives last varies; the order of the additions does not, so
-// dweight and dbias are bitwise reproducible. The counters are zeroed by a memset before the kernel.
+// flight while this row is reduced). Each row's per-(n, c) sums go to the workspace once, with plain stores:
+// no fence and no arrival counter in the row loop (issue 21: a __threadfence per row made warp 0 wait for its
+// own next-row prefetch, and the last arrivals put every group reduction on warp 0 in the last wave). The
+// kernel boundary orders them; kix-fused's channelReduceKernel then sums them over n in a fixed order, so
+// dweight and dbias are bitwise reproducible.
 
 #include "kernels/cuda/groupnorm_persistent.cuh"
 
@@ -18,43 +18,13 @@ struct BackwardParams
     const float* __restrict__ mean;
     const float* __restrict__ rstd;
     float2* __restrict__ partials; // M x C pairs (sum dy * x-hat, sum dy), row-major over (n, c)
-    unsigned* __restrict__ arrivals; // G counters
-    float* __restrict__ dweight;
-    float* __restrict__ dbias;
     std::int64_t rows;
-    std::int64_t channels;
-    int batch;
     int rowLength;
     int hidden;
     int channelsPerGroup;
     int groups;
     float invLength;
 };
-
-// dweight and dbias of group `group`'s channels: partials summed over n by one warp, lane l taking the
-// contiguous slice l of n in order, then a butterfly over the lanes. Fixed order; reads bypass L1 (the
-// partials come from other SMs).
-__device__ __forceinline__ void reduceGroup(const BackwardParams& p, int group)
-{
-    const int lane = threadIdx.x % 32;
-    const int perLane = (p.batch + 31) / 32;
-    const int n0 = lane * perLane;
-    const int n1 = min(p.batch, n0 + perLane);
-    for (int c = 0; c < p.channelsPerGroup; ++c) {
-        const std::int64_t channel = static_cast<std::int64_t>(group) * p.channelsPerGroup + c;
-        float2 s = make_float2(0.f, 0.f);
-        for (int n = n0; n < n1; ++n) {
-            const float2 v = __ldcg(p.partials + n * p.channels + channel);
-            s.x += v.x;
-            s.y += v.y;
-        }
-        s = warpSum(s);
-        if (lane == 0) {
-            p.dweight[channel] = s.x;
-            p.dbias[channel] = s.y;
-        }
-    }
-}
 
 // Thread t of a row holds vectors k * kTpr + t, as in kix-fused. Per-channel sums: a warp sum per span of 32
 // vectors (a plain butterfly when the span lies in one channel, which the seed's spans all do; else the
@@ -156,13 +126,7 @@ __global__ void __launch_bounds__(kTpr) persistentBackwardKernel(const StorageT<
             }
             p.partials[row * p.channelsPerGroup + c] = total; // (n * C + g * cpg + c)
         }
-        if (t < p.channelsPerGroup)
-            __threadfence(); // each writer: its partials are visible device-wide before the row is counted
-        __syncthreads(); // the heads are read (the next row may write them); every partial of this row is fenced
-        unsigned arrived = 0;
-        if (t == 0)
-            arrived = atomicAdd(p.arrivals + group, 1u);
-
+        __syncthreads(); // the heads are read before the next row writes them
         const std::int64_t offset = row * p.rowLength;
 #pragma unroll
         for (int k = 0; k < kVpt; ++k) {
@@ -172,12 +136,6 @@ __global__ void __launch_bounds__(kTpr) persistentBackwardKernel(const StorageT<
                 for (int j = 0; j < kVec; ++j)
                     out[j] = gn::backwardDx(gv[k * kVec + j], xv[k * kVec + j], r, sums.y, sums.x, p.invLength);
                 storeStreaming<D, kVec>(dx + offset + (k * kTpr + t) * kVec, out);
-            }
-        }
-        if (warp == 0) { // the group's last row: this warp reduces it; the others go on
-            if (__shfl_sync(kFullMask, arrived, 0) == static_cast<unsigned>(p.batch - 1)) {
-                __threadfence();
-                reduceGroup(p, group);
             }
         }
     };
@@ -220,13 +178,7 @@ cudaError_t launch(const BackwardArgs& a, const FusedPlan& plan)
     p.mean = a.mean;
     p.rstd = a.rstd;
     p.partials = static_cast<float2*>(a.workspace);
-    p.arrivals = reinterpret_cast<unsigned*>(
-        static_cast<char*>(a.workspace) + alignUp(static_cast<std::size_t>(s.batch * s.channels) * sizeof(float2)));
-    p.dweight = a.dweight;
-    p.dbias = a.dbias;
     p.rows = s.rows();
-    p.channels = s.channels;
-    p.batch = static_cast<int>(s.batch);
     p.rowLength = static_cast<int>(s.rowLength());
     p.hidden = static_cast<int>(s.hidden);
     p.channelsPerGroup = static_cast<int>(s.channelsPerGroup);
@@ -234,12 +186,12 @@ cudaError_t launch(const BackwardArgs& a, const FusedPlan& plan)
     p.invLength = 1.0f / static_cast<float>(s.rowLength());
     const auto kernel = persistentBackwardKernel<D, kTpr, kElems / kVec, kVec>;
     unsigned grid = 0;
+    KIX_CUDA_RETURN_IF_ERROR(allowSharedMemory(kernel, plan)); // before the occupancy query, which depends on it
     KIX_CUDA_RETURN_IF_ERROR(persistentGrid(kernel, kTpr, plan.sharedBytes, p.rows, grid));
-    KIX_CUDA_RETURN_IF_ERROR(
-        cudaMemsetAsync(p.arrivals, 0, static_cast<std::size_t>(p.groups) * sizeof(unsigned), a.stream));
     kernel<<<grid, kTpr, plan.sharedBytes, a.stream>>>(static_cast<const StorageT<D>*>(a.dy),
         static_cast<const StorageT<D>*>(a.x), static_cast<StorageT<D>*>(a.dx), p);
-    return cudaGetLastError();
+    KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
+    return launchChannelReduce(a.workspace, s.batch, s.channels, 1, a.dweight, a.dbias, a.stream);
 }
 
 // The shapes persistentPlan() chooses for backward: 64..512 threads per row, 32 bytes per thread.

@@ -171,14 +171,17 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-// Block of 32 channels x 8 slices of n; each slice sums its n range in order, then slice order.
-__global__ void __launch_bounds__(256) channelReduceKernel(
+// Block of kReduceChannelsPerBlock channels x kReduceSlices slices of n; each slice sums its n range in order,
+// then the slices are added in order.
+__global__ void __launch_bounds__(kReduceChannelsPerBlock* kReduceSlices) channelReduceKernel(
     const float2* partials, std::int64_t batch, std::int64_t channels, std::int64_t parts, float* dweight, float* dbias)
 {
-    constexpr int kSlices = 8;
-    __shared__ float2 sums[kSlices][32];
-    const std::int64_t perSlice = (batch + kSlices - 1) / kSlices;
-    for (std::int64_t c0 = blockIdx.x * 32LL; c0 < channels; c0 += gridDim.x * 32LL) {
+    // threadIdx.x: one of the block's kReduceChannelsPerBlock channels (8 float pairs: 64 contiguous bytes
+    // per n, whole sectors); threadIdx.y: slice y of n, summed in order; the slices then added in order.
+    __shared__ float2 sums[kReduceSlices][kReduceChannelsPerBlock];
+    const std::int64_t perSlice = (batch + kReduceSlices - 1) / kReduceSlices;
+    for (std::int64_t c0 = blockIdx.x * static_cast<std::int64_t>(kReduceChannelsPerBlock); c0 < channels;
+         c0 += static_cast<std::int64_t>(gridDim.x) * kReduceChannelsPerBlock) {
         const std::int64_t c = c0 + threadIdx.x;
         float2 s = make_float2(0.f, 0.f);
         if (c < channels) {
@@ -186,8 +189,9 @@ __global__ void __launch_bounds__(256) channelReduceKernel(
             for (std::int64_t n = threadIdx.y * perSlice; n < nEnd; ++n) {
                 const float2* p = partials + (n * channels + c) * parts;
                 for (std::int64_t k = 0; k < parts; ++k) {
-                    s.x += p[k].x;
-                    s.y += p[k].y;
+                    const float2 v = __ldcg(p + k); // written by the previous kernel, read once
+                    s.x += v.x;
+                    s.y += v.y;
                 }
             }
         }
@@ -195,7 +199,7 @@ __global__ void __launch_bounds__(256) channelReduceKernel(
         __syncthreads();
         if (threadIdx.y == 0 && c < channels) {
             float2 total = sums[0][threadIdx.x];
-            for (int i = 1; i < kSlices; ++i) {
+            for (int i = 1; i < kReduceSlices; ++i) {
                 total.x += sums[i][threadIdx.x].x;
                 total.y += sums[i][threadIdx.x].y;
             }
@@ -288,7 +292,7 @@ cudaError_t referenceBackward(const BackwardArgs& a)
 cudaError_t launchChannelReduce(const void* partials, std::int64_t batch, std::int64_t channels, std::int64_t parts,
     float* dweight, float* dbias, cudaStream_t stream)
 {
-    channelReduceKernel<<<gridFor(ceilDiv(channels, 32)), dim3(32, 8), 0, stream>>>(
+    channelReduceKernel<<<channelReduceBlocks(channels), dim3(kReduceChannelsPerBlock, kReduceSlices), 0, stream>>>(
         static_cast<const float2*>(partials), batch, channels, parts, dweight, dbias);
     return cudaGetLastError();
 }

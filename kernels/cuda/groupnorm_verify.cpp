@@ -101,9 +101,12 @@ std::vector<VerifyCase> verificationCases(bool quick)
     const std::vector<VerifyCase> more = {
         { "hidden-33", shapeOf(4, 32, 33, 4), false },
         { "rows-1024-threads", shapeOf(2, 4, 4096, 2), false }, // L 8192
+        { "persistent-512-threads", shapeOf(4, 16, 1024, 4), false }, // L 4096: fp32 512-thread persistent rows
         { "rows-16-per-thread", shapeOf(2, 4, 6000, 2), false }, // L 12000: fp32 16 elements per thread
         { "cpg-4096", shapeOf(2, 4096, 2, 4096), false }, // large channel table in shared memory
-        { "cpg-8192-fallback", shapeOf(2, 8192, 1, 8192), false }, // backward table too large: reference
+        { "cpg-8192-opt-in", shapeOf(2, 8192, 1, 8192), false }, // 66 KiB channel table: shared-memory opt-in
+        { "cpg-5632-h2-opt-in", shapeOf(2, 5632, 2, 5632), false }, // table exactly 48 KiB + scratch: opt-in
+        { "cpg-12288-fallback", shapeOf(1, 12288, 1, 12288), false }, // table over 96 KiB: reference kernels
         { "row-40000-fallback", shapeOf(1, 2, 40000, 1), false }, // not resident: reference kernels
         { "row-70001-chunks", shapeOf(1, 1, 70001, 1), false }, // several chunks, H odd
         { "misaligned-long", shapeOf(2, 8, 1024, 4), true },
@@ -124,8 +127,9 @@ double VerifyResult::worst() const
 std::string VerifyResult::summary() const
 {
     char text[320];
-    std::snprintf(text, sizeof text, "y %.2g mean %.2g rstd %.2g dx %.2g dweight %.2g dbias %.2g (tolerance %.2g), %s",
-        errorY, errorMean, errorRstd, errorDx, errorDWeight, errorDBias, tolerance,
+    std::snprintf(text, sizeof text,
+        "y %.2g mean %.2g rstd %.2g dx %.2g dweight %.2g dbias %.2g (tolerance %.2g, fp32 outputs %.2g), %s", errorY,
+        errorMean, errorRstd, errorDx, errorDWeight, errorDBias, tolerance, fp32Tolerance,
         reproducible ? "reproducible" : "NOT bitwise reproducible");
     return text;
 }
@@ -136,6 +140,7 @@ VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c
     const std::int64_t n = s.elements(), rows = s.rows(), channels = s.channels;
     VerifyResult result;
     result.tolerance = gn::ref::tolerance(dtype);
+    result.fp32Tolerance = gn::ref::tolerance(gn::DType::F32);
     char plan[200];
     result.plan = std::string("forward: ")
         + launchDescription(impl, dtype, s, GroupNormDirection::Forward, !c.misaligned, plan, sizeof plan);
@@ -222,6 +227,7 @@ VerifyResult checkBenchOutputs(GroupNormBench& bench)
     const std::int64_t length = s.rowLength(), groups = s.groups(), cpg = s.channelsPerGroup;
     VerifyResult result;
     result.tolerance = gn::ref::tolerance(config.dtype);
+    result.fp32Tolerance = gn::ref::tolerance(gn::DType::F32);
     result.reproducible = true;
     result.plan = bench.plan();
     bench.poisonOutputs();

@@ -9,6 +9,7 @@
 
 #include "kernels/cuda/groupnorm_cuda.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,12 +30,18 @@ std::vector<VerifyCase> verificationCases(bool quick);
 
 struct VerifyResult
 {
-    double tolerance = 0; // gn::ref::tolerance(dtype)
+    double tolerance = 0; // gn::ref::tolerance(dtype): y and dx, stored in the dtype
+    // mean, rstd, dweight and dbias are fp32 whatever the storage dtype: held to fp32's tolerance.
+    double fp32Tolerance = 0;
     double errorY = 0, errorMean = 0, errorRstd = 0, errorDx = 0, errorDWeight = 0, errorDBias = 0;
     bool reproducible = false; // second backward bitwise equal
     std::string plan; // fusedLaunchDescription of the forward and backward
     double worst() const;
-    bool passed() const { return worst() <= tolerance && reproducible; }
+    bool passed() const
+    {
+        return errorY <= tolerance && errorDx <= tolerance
+            && std::max({ errorMean, errorRstd, errorDWeight, errorDBias }) <= fp32Tolerance && reproducible;
+    }
     std::string summary() const; // "y 1.2e-07 mean ... dbias 3e-08 (tolerance 1e-05), reproducible"
 };
 

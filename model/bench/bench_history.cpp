@@ -1,7 +1,7 @@
 // History benchmark: builds the history (series, change detection, ranking) of synthetic runs and prints the median
 // of 5 timings, beside a baseline measured in the same run: each run's series key, then a sort by key and time.
 //   bench_history [RUNS] [POINTS_PER_SERIES]     default 100000 runs in series of 10 points
-#include "model/history.h"
+#include "model/history/history.h"
 
 #include <QElapsedTimer>
 

@@ -2,7 +2,7 @@
 //   bench_load generate DIR COUNT     COUNT run files under DIR (100 per sub-folder) and DIR.jsonl with the same runs
 //   bench_load load PATH...           loads, prints "wall_ms runs rss_mb diagnostics cpu_ms": wall and CPU time
 //                                     (user + system, all threads) of loadPaths(), peak RSS of this process
-#include "model/runloader.h"
+#include "model/read/runloader.h"
 
 #include "kix/config.h"
 

@@ -4,7 +4,7 @@
 #include "app/commands/bench.h"
 #include "app/commands/commandline.h"
 #include "kix/config.h"
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 #include "tests/engine/smallcpu.h"
 
 #include <QDir>

@@ -5,6 +5,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/processes.h"
+
 #include <QFile>
 #include <QImageReader>
 #include <QTemporaryDir>
@@ -17,21 +19,12 @@ using namespace kix::cli;
 
 namespace {
 
-struct Result
-{
-    int code;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 Result run(const char* command, const QStringList& args)
 {
-    QString out, err;
-    QTextStream o(&out), e(&err);
-    const int code = runCommand(QLatin1String(command), args, o, e);
-    o.flush();
-    e.flush();
-    return { code, out, err };
+    return kixtest::runInProcess(
+        [&](QTextStream& o, QTextStream& e) { return runCommand(QLatin1String(command), args, o, e); });
 }
 
 QStringList goodFiles()

@@ -2,9 +2,11 @@
 // running real (tiny) CPU benchmarks into a results folder.
 #include "app/commands/commands.h"
 #include "app/commands/fleet.h"
-#include "engine/fleetjobs.h"
-#include "engine/fleetplan.h"
-#include "model/runloader.h"
+#include "engine/fleet/fleetjobs.h"
+#include "engine/fleet/fleetplan.h"
+#include "model/read/runloader.h"
+
+#include "tests/support/processes.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,28 +20,11 @@ using namespace kix::cli;
 
 namespace {
 
-struct Result
-{
-    int code;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 Result kixFleet(const QStringList& args)
 {
-    QString out, err;
-    QTextStream o(&out), e(&err);
-    const int code = fleetCommand(args, o, e);
-    return { code, out, err };
-}
-
-void writeTool(const QString& dir, const QString& name, const QByteArray& body)
-{
-    QFile f(dir + '/' + name);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("#!/bin/sh\n" + body);
-    f.close();
-    f.setPermissions(f.permissions() | QFile::ExeOwner);
+    return kixtest::runInProcess([&](QTextStream& o, QTextStream& e) { return fleetCommand(args, o, e); });
 }
 
 const QStringList kSmall
@@ -60,7 +45,8 @@ private slots:
         qputenv("KIX_FLEET_HOME", m_home->path().toUtf8());
         qputenv("KIX_FLEET_CPU_BUFFER_MIB", "4");
         // The fake sbatch records its arguments and answers like `sbatch --parsable`.
-        writeTool(m_bin->path(), "sbatch", "printf '%s\\n' \"$@\" > \"$(dirname \"$0\")/sbatch.args\"\necho 4242\n");
+        QVERIFY(kixtest::writeTool(
+            m_bin->path(), "sbatch", "printf '%s\\n' \"$@\" > \"$(dirname \"$0\")/sbatch.args\"\necho 4242\n"));
     }
     void cleanup()
     {
@@ -150,9 +136,9 @@ private slots:
         Result r = kixFleet({ "submit", "--pass", "forward", "--results", m_results->path() });
         QCOMPARE(r.code, int(FleetUsage));
         QVERIFY2(r.err.contains("sbatch: command not found"), qPrintable(r.err));
-        writeTool(m_bin->path(), "sbatch",
+        QVERIFY(kixtest::writeTool(m_bin->path(), "sbatch",
             "echo 'sbatch: error: Batch job submission failed: Invalid account or account/partition combination "
-            "specified' >&2\nexit 1\n");
+            "specified' >&2\nexit 1\n"));
         r = kixFleet({ "submit", "--pass", "forward", "--results", m_results->path(), "--account", "nobody" });
         QCOMPARE(r.code, int(FleetFailure));
         QVERIFY2(r.err.contains("sbatch: exit code 1: sbatch: error: Batch job submission failed: Invalid account"),
@@ -164,8 +150,10 @@ private slots:
     {
         QVERIFY(
             kixFleet({ "submit", "--pass", "forward,backward,full", "--results", m_results->path() }).code == FleetOk);
-        writeTool(m_bin->path(), "squeue", "echo '4242_0|RUNNING|None'\necho '4242_[1-2]|PENDING|Priority'\n");
-        writeTool(m_bin->path(), "sacct", "echo 'Slurm accounting storage is disabled' >&2\nexit 1\n");
+        QVERIFY(kixtest::writeTool(
+            m_bin->path(), "squeue", "echo '4242_0|RUNNING|None'\necho '4242_[1-2]|PENDING|Priority'\n"));
+        QVERIFY(
+            kixtest::writeTool(m_bin->path(), "sacct", "echo 'Slurm accounting storage is disabled' >&2\nexit 1\n"));
         Result r = kixFleet({ "status", "4242" });
         QCOMPARE(r.code, int(FleetUnfinished));
         QVERIFY2(r.out.contains("3 tasks: 1 running, 2 pending"), qPrintable(r.out));
@@ -184,10 +172,10 @@ private slots:
         QVERIFY2(r.out.contains("3 tasks: 2 done, 1 failed"), qPrintable(r.out));
         QVERIFY(r.out.contains("(stderr: " + QDir(m_results->path()).absolutePath() + "/.kix-fleet/logs/4242_2.err)"));
 
-        writeTool(m_bin->path(), "scancel", "exit 0\n");
+        QVERIFY(kixtest::writeTool(m_bin->path(), "scancel", "exit 0\n"));
         QCOMPARE(kixFleet({ "cancel", "4242" }).code, int(FleetOk));
-        writeTool(m_bin->path(), "scancel",
-            "echo 'scancel: error: Kill job error on job id 4242: Invalid job id' >&2\nexit 1\n");
+        QVERIFY(kixtest::writeTool(m_bin->path(), "scancel",
+            "echo 'scancel: error: Kill job error on job id 4242: Invalid job id' >&2\nexit 1\n"));
         r = kixFleet({ "cancel", "4242" });
         QCOMPARE(r.code, int(FleetFailure));
         QVERIFY2(r.err.contains("scancel: exit code 1: scancel: error: Kill job error"), qPrintable(r.err));

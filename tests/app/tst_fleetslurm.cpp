@@ -2,7 +2,7 @@
 // matrix is submitted with `kix fleet submit`, waited for with `kix fleet status --wait`, and the results folder must
 // hold 4 valid runs with distinct task labels, which a FolderFollower following the folder also sees. A task that
 // fails keeps its stderr and leaves no run file. Skipped (with the reason) only where Slurm cannot be installed.
-#include "model/runloader.h"
+#include "model/read/runloader.h"
 #include "ui/folderfollower.h"
 
 #include "kix/config.h"
@@ -77,7 +77,8 @@ private slots:
         m_env.insert(QStringLiteral("SLURM_CONF"), slurmDir() + QStringLiteral("/slurm.conf"));
         m_env.insert(QStringLiteral("KIX_FLEET_HOME"), m_home.path());
         m_env.remove(QStringLiteral("KIX_SLURM_BIN"));
-        m_env.insert(QStringLiteral("KIX_FLEET_CPU_BUFFER_MIB"), QStringLiteral("4")); // reaches the tasks (--export=ALL)
+        m_env.insert(
+            QStringLiteral("KIX_FLEET_CPU_BUFFER_MIB"), QStringLiteral("4")); // reaches the tasks (--export=ALL)
         qputenv("SLURM_CONF", m_env.value(QStringLiteral("SLURM_CONF")).toUtf8());
     }
 

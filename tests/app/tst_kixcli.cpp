@@ -1,7 +1,9 @@
 // kix validate, list, export, import-liger, --help/--version and the no-display summary, through the real binary.
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 
 #include "kix/config.h"
+
+#include "tests/support/processes.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,29 +18,11 @@ using namespace kix;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 Result runKix(const QStringList& args, const QString& workingDir = {}, bool display = false)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!display) {
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    }
-    p.setProcessEnvironment(env);
-    if (!workingDir.isEmpty())
-        p.setWorkingDirectory(workingDir);
-    p.start(QStringLiteral(KIX_BINARY), args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+    return kixtest::runProgram(QStringLiteral(KIX_BINARY), args, workingDir, display);
 }
 
 QString data(const QString& relative)
@@ -89,6 +73,11 @@ void TestKixCli::helpAndVersion()
         QVERIFY2(help.out.contains(QLatin1String(command)), command);
     QCOMPARE(runKix({ QStringLiteral("--frobnicate") }).code, 2);
     QCOMPARE(runKix({ QStringLiteral("list"), QStringLiteral("--help") }).code, 0);
+    // `kix help COMMAND` is that command's help, not the overview.
+    const Result helpList = runKix({ QStringLiteral("help"), QStringLiteral("list") });
+    QCOMPARE(helpList.code, 0);
+    QCOMPARE(helpList.out, runKix({ QStringLiteral("list"), QStringLiteral("--help") }).out);
+    QVERIFY(helpList.out != help.out);
 }
 
 void TestKixCli::commandPolicy()

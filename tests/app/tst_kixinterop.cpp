@@ -1,8 +1,9 @@
 // kix list, import and compare on nvbench, Google Benchmark and pytest-benchmark JSON, through the real binary.
-#include "model/documentparser.h"
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
-#include "model/runloader.h"
+#include "model/read/documentparser.h"
+#include "model/read/runloader.h"
+#include "tests/support/processes.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,24 +19,11 @@ using namespace kix;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 Result runKix(const QStringList& args)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(KIX_BINARY), args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+    return kixtest::runProgram(QStringLiteral(KIX_BINARY), args);
 }
 
 QString data(const QString& name)

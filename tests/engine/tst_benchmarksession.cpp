@@ -2,7 +2,7 @@
 
 #include "engine/benchmarksession.h"
 #include "engine/runbuilder.h"
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 #include "smallcpu.h"
 
 #include <QTemporaryDir>

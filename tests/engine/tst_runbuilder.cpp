@@ -4,9 +4,9 @@
 #include "engine/benchmarksession.h"
 #include "engine/runbuilder.h"
 #include "kix/config.h"
-#include "model/documentparser.h"
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
+#include "model/read/documentparser.h"
 
 #include <QDir>
 #include <QFile>

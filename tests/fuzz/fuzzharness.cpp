@@ -1,11 +1,11 @@
 #include "fuzzharness.h"
 
-#include "model/documentparser.h"
+#include "model/filter/runfilter.h"
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
-#include "model/ligercsv.h"
-#include "model/runfilter.h"
-#include "model/runwriter.h"
+#include "model/import/ligercsv.h"
+#include "model/read/documentparser.h"
+#include "model/write/runwriter.h"
 
 #include <QByteArray>
 

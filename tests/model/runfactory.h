@@ -1,7 +1,7 @@
 // Runs built in memory for the explorer's model tests, and the ui fixtures loaded from tests/data/ui.
 #pragma once
 
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 #include "model/run.h"
 
 #include <QStringList>

@@ -1,7 +1,8 @@
-# Each source file of kix_model implements a header of its own name (model/x.cpp -> model/x.h), so that no header
+# Each source file of kix_model implements a header of its own name (model/read/x.cpp -> model/read/x.h), so that no header
 # is implemented across files that declare nothing themselves.
 # Usage: cmake -DMODEL_DIR=<source>/model -P sources_have_headers.cmake
-file(GLOB sources RELATIVE "${MODEL_DIR}" "${MODEL_DIR}/*.cpp")
+file(GLOB_RECURSE sources RELATIVE "${MODEL_DIR}" "${MODEL_DIR}/*.cpp")
+list(FILTER sources EXCLUDE REGEX "^bench/")
 set(missing "")
 foreach(source IN LISTS sources)
     string(REGEX REPLACE "\\.cpp$" ".h" header "${source}")

@@ -2,7 +2,7 @@
 // single document (bounded by the file size), documents per file (5,000,000) and nesting (64 levels).
 // Nesting and "one past 1 GiB" use the real defaults; the file-size and document-count boundaries are also checked
 // exactly at small ParseLimits values, since a 1 GiB or a 5,000,000-document fixture is too big for a test.
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 
 #include "kix/config.h"
 

@@ -1,8 +1,8 @@
 // The loader against a hostile file system: FIFOs, symlink loops, unreadable files, files that vanish or
 // shrink while they are read, and a folder of 10,000 bad files around one good one. Each bad file is named
 // in a diagnostic, every good file loads, and nothing hangs (each load runs under a watchdog).
-#include "model/documentparser.h"
-#include "model/runloader.h"
+#include "model/read/documentparser.h"
+#include "model/read/runloader.h"
 
 #include "kix/config.h"
 

@@ -1,11 +1,11 @@
 // The three charts built from fixture runs: the values the series hold, axes, legend toggling, verdict markers,
 // and the warnings and notes the titles carry.
-#include "ui/chartfactory.h"
-#include "ui/quantilechart.h"
-#include "ui/speedupchart.h"
-#include "ui/sweepchart.h"
+#include "ui/charts/chartfactory.h"
+#include "ui/charts/quantilechart.h"
+#include "ui/charts/speedupchart.h"
+#include "ui/charts/sweepchart.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -268,7 +268,21 @@ void TestCharts::speedupRunBaseline()
     QCOMPARE(info.comparison.pairs.size(), 27);
     QVERIFY(!info.warnings.isEmpty());
     QVERIFY(info.warnings.join(QLatin1Char('\n')).contains(QStringLiteral("different workload: channels 32 vs 64")));
-    QVERIFY(chart->title().contains(QStringLiteral("and ")) || info.warnings.size() <= 3);
+    // The title lists the first three distinct pair warnings and counts the rest; this fixture has more than three,
+    // so the count is always checked.
+    QStringList distinct;
+    for (const ComparisonPair& p : info.comparison.pairs) {
+        for (const QString& w : p.warnings) {
+            if (!distinct.contains(w))
+                distinct << w;
+        }
+    }
+    QVERIFY2(distinct.size() > 3, qPrintable(distinct.join(QLatin1Char('\n'))));
+    const QString title = chart->title();
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(title.contains(distinct[i].toHtmlEscaped()), qPrintable(distinct[i]));
+    QVERIFY2(!title.contains(distinct[3].toHtmlEscaped()), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("and %1 more warnings").arg(distinct.size() - 3)), qPrintable(title));
 }
 
 void TestCharts::emptySelection()

@@ -2,11 +2,11 @@
 // hidden staging folders, and the window's hooks (File > Follow Folder, the status label, runs in the table).
 #include "ui/folderfollower.h"
 
-#include "model/runtablemodel.h"
-#include "model/runwriter.h"
+#include "model/filter/runtablemodel.h"
+#include "model/write/runwriter.h"
+#include "tests/ui/uitestsupport.h"
 #include "ui/mainwindow.h"
 #include "ui/runsession.h"
-#include "uitestsupport.h"
 
 #include <QAction>
 #include <QDir>

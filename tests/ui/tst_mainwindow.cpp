@@ -1,24 +1,24 @@
 // The window, offscreen: load fixtures (a folder, with a broken file), filter by text and facets, select runs, and
 // check what the charts, details, issues and status bar then show; exports of what is in scope.
-#include "model/runfilterproxy.h"
-#include "model/runtablemodel.h"
-#include "model/runwriter.h"
-#include "ui/chartexporter.h"
-#include "ui/chartpanel.h"
-#include "ui/detailspane.h"
-#include "ui/diagnosticsmodel.h"
-#include "ui/facetmodel.h"
-#include "ui/facetspanel.h"
-#include "ui/loadstatus.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "model/write/runwriter.h"
+#include "ui/charts/chartexporter.h"
+#include "ui/charts/quantilechart.h"
+#include "ui/charts/speedupchart.h"
+#include "ui/charts/sweepchart.h"
 #include "ui/mainwindow.h"
-#include "ui/quantilechart.h"
+#include "ui/models/diagnosticsmodel.h"
+#include "ui/models/facetmodel.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/panels/detailspane.h"
+#include "ui/panels/facetspanel.h"
+#include "ui/panels/loadstatus.h"
 #include "ui/recentfiles.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
-#include "ui/speedupchart.h"
-#include "ui/sweepchart.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include <QBoxPlotSeries>
 #include <QChart>

@@ -1,11 +1,11 @@
 // The other item models of the window under QAbstractItemModelTester: diagnostics, comparison pairs, and the
 // run table's proxy as the window drives it.
-#include "model/runfilterproxy.h"
-#include "model/runtablemodel.h"
-#include "ui/comparisonmodel.h"
-#include "ui/diagnosticsmodel.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "ui/models/comparisonmodel.h"
+#include "ui/models/diagnosticsmodel.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

@@ -1,13 +1,18 @@
 // The window under abuse: a second load while the first is running, closing while a load or a benchmark runs.
 // Nothing crashes or hangs, nothing partial is written, and what the window shows afterwards is consistent.
-#include "model/runtablemodel.h"
-#include "ui/benchmarkpanel.h"
+#include "model/filter/runtablemodel.h"
 #include "ui/mainwindow.h"
+#include "ui/panelinstall.h"
+#include "ui/panels/benchmarkpanel.h"
 #include "ui/runsession.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include "kix/config.h"
+#include "model/read/runloader.h"
+
+#include <condition_variable>
+#include <mutex>
 
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -86,18 +91,55 @@ void TestWindowFaults::openWhileLoading()
     QCOMPARE(window.session()->model()->rowCount(), 3);
 }
 
+// Closing the window cancels its load instead of waiting for it. The loader's probe holds every loading thread
+// once `heldAt` files are parsed, the window closes, then the threads go on: a cancelled load stops within a file
+// per thread, a load that closing waited for would parse all 1,500 files.
 void TestWindowFaults::closeDuringALoad()
 {
-    for (int delayMs : { 0, 5, 50 }) {
+    for (int heldAt : { 1, 100, 1000 }) {
+        struct Gate
+        {
+            std::mutex mutex;
+            std::condition_variable changed;
+            bool held = false;
+            bool released = false;
+            int lastDone = 0;
+            int total = 0;
+        };
+        auto gate = std::make_shared<Gate>();
         auto* window = new MainWindow;
         window->show();
+        auto* loader = window->findChild<RunLoader*>();
+        QVERIFY(loader);
+        loader->setProgressProbe([gate, heldAt](int done, int total) {
+            std::unique_lock<std::mutex> lock(gate->mutex);
+            gate->lastDone = std::max(gate->lastDone, done);
+            gate->total = total;
+            if (done >= heldAt && !gate->released) {
+                gate->held = true;
+                gate->changed.notify_all();
+                gate->changed.wait_for(lock, std::chrono::seconds(60), [&] { return gate->released; });
+            }
+        });
         window->openPaths({ m_data.filePath(QStringLiteral("big")) });
-        QTest::qWait(delayMs);
-        QElapsedTimer timer;
-        timer.start();
+        {
+            std::unique_lock<std::mutex> lock(gate->mutex);
+            QVERIFY(gate->changed.wait_for(lock, std::chrono::seconds(60), [&] { return gate->held; }));
+        }
         window->close();
+        {
+            std::lock_guard<std::mutex> lock(gate->mutex);
+            gate->released = true;
+            gate->changed.notify_all();
+        }
         delete window; // waits for the cancelled load
-        QVERIFY2(timer.elapsed() < 60000, "closing waited on the whole load");
+        std::lock_guard<std::mutex> lock(gate->mutex);
+        QCOMPARE(gate->total, 1500);
+        QVERIFY2(gate->lastDone < gate->total,
+            qPrintable(QStringLiteral("closing at %1 files waited until %2 of %3 were parsed")
+                           .arg(heldAt)
+                           .arg(gate->lastDone)
+                           .arg(gate->total)));
     }
     QCoreApplication::processEvents(); // nothing queued for the deleted window may run into it
 }

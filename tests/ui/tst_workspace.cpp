@@ -1,21 +1,22 @@
 // The comparison workspace on the real widgets: at 1280×720 the chart takes at least half of the window and its
 // labels are whole, a synthetic hover shows the exact values and a click pins them, the filter box speaks the
 // grammar, a chosen baseline run is a chip that the filter can drop, and the tables lead with the answer.
-#include "model/runfilterproxy.h"
-#include "model/runtablemodel.h"
-#include "ui/benchmarkpanel.h"
-#include "ui/chartpanel.h"
-#include "ui/chartstyle.h"
-#include "ui/comparisonmodel.h"
-#include "ui/detailspane.h"
-#include "ui/helpguide.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/charts/quantilechart.h"
+#include "ui/charts/speedupchart.h"
 #include "ui/mainwindow.h"
-#include "ui/quantilechart.h"
+#include "ui/models/comparisonmodel.h"
+#include "ui/panelinstall.h"
+#include "ui/panels/benchmarkpanel.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/panels/detailspane.h"
+#include "ui/panels/helpguide.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
-#include "ui/speedupchart.h"
 
-#include "uitestsupport.h"
+#include "tests/ui/uitestsupport.h"
 
 #include <QAbstractBarSeries>
 #include <QApplication>

@@ -1,7 +1,7 @@
 // Fixtures and settings isolation for the explorer's widget tests.
 #pragma once
 
-#include "model/documentparser.h"
+#include "model/read/documentparser.h"
 #include "model/run.h"
 
 #include <QCoreApplication>

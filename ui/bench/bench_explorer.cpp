@@ -3,13 +3,13 @@
 // and building each chart from every run in scope (data preparation + Qt Charts objects; and with a first render).
 //
 //   bench_explorer --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include "model/runfilterproxy.h"
-#include "model/runtablemodel.h"
-#include "ui/chartexporter.h"
-#include "ui/chartfactory.h"
-#include "ui/facetmodel.h"
-#include "ui/facetspanel.h"
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "ui/charts/chartexporter.h"
+#include "ui/charts/chartfactory.h"
 #include "ui/mainwindow.h"
+#include "ui/models/facetmodel.h"
+#include "ui/panels/facetspanel.h"
 #include "ui/runsession.h"
 
 #include <QApplication>

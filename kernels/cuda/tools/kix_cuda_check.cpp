@@ -7,7 +7,8 @@
 //                              timed as the engine times them; one JSON line each
 //                              (--impl, --pass, --dtype and --channels take comma-separated lists)
 //   plan [--channels C,...]    every implementation's launch plan for the seed shapes (no device needed)
-//   bandwidth                  device copy bandwidth after the read-sweep and the memset flush, one JSON line
+//   bandwidth                  device copy bandwidth after the memset flush (the kernels' default), after the
+//                              read sweep, and back to back without a flush; one JSON line
 // Without a device every subcommand but plan prints the CUDA error and exits with status 2.
 
 #include "kernels/cuda/cudatiming.h"
@@ -158,7 +159,18 @@ int commandVerify(const std::map<std::string, std::string>& options)
         for (gn::DType dtype : dtypes) {
             for (GroupNormImpl impl : kAllImpls) {
                 ++total;
-                const VerifyResult r = verifyCase(impl, dtype, c, seed + static_cast<std::uint64_t>(total));
+                VerifyResult r;
+                try { // a CUDA error in one case fails that case; the others and the summary still run
+                    r = verifyCase(impl, dtype, c, seed + static_cast<std::uint64_t>(total));
+                } catch (const std::exception& e) {
+                    ++failures;
+                    std::printf("FAIL %-22s %s %-13s CUDA error: %s\n", c.name.c_str(), dtypeText(dtype),
+                        implName(impl), e.what());
+                    std::fflush(stdout);
+                    if (cudaDeviceSynchronize() != cudaSuccess) // a sticky error (a kernel fault) poisons the context
+                        std::printf("     the CUDA context is unusable after this error; later cases will fail too\n");
+                    continue;
+                }
                 failures += r.passed() ? 0 : 1;
                 std::printf("%-4s %-22s M%lld C%lld H%lld cpg%lld %s %-13s %s\n", r.passed() ? "ok" : "FAIL",
                     c.name.c_str(), static_cast<long long>(c.shape.batch), static_cast<long long>(c.shape.channels),
@@ -251,23 +263,26 @@ void benchOne(const BenchConfig& config, double eps, double warmupMs, double rep
         mean += s / static_cast<double>(samples.size());
     const std::int64_t bytes = minimumBytes(config.pass, config.dtype, config.shape);
     const double median = quantile(samples, 0.5);
-    std::printf("{\"impl\":%s,\"pass\":%s,\"dtype\":%s,\"batch\":%lld,\"channels\":%lld,\"hidden\":%lld,"
-                "\"channels_per_group\":%lld,\"eps\":%s,\"seed\":%llu,\"graph\":%s,\"flush\":%s,\"bytes_per_thread\":%"
-                "d,\"warmup_"
-                "ms\":%s,\"rep_ms\":%s,"
-                "\"warmup_repetitions\":%d,\"samples\":%zu,\"median_ns\":%s,\"p20_ns\":%s,\"p80_ns\":%s,"
-                "\"min_ns\":%s,\"max_ns\":%s,\"mean_ns\":%s,\"minimum_bytes\":%lld,\"gbps\":%s,\"plan\":%s,"
-                "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s,"
-                "\"correctness\":{\"passed\":true,\"max_relative_error\":%s,\"tolerance\":%s}}\n",
+    std::printf(
+        "{\"impl\":%s,\"pass\":%s,\"dtype\":%s,\"batch\":%lld,\"channels\":%lld,\"hidden\":%lld,"
+        "\"channels_per_group\":%lld,\"eps\":%s,\"seed\":%llu,\"graph\":%s,\"flush\":%s,\"launches_per_sample\":%"
+        "d,\"flush_description\":%s,\"bytes_per_thread\":%"
+        "d,\"warmup_"
+        "ms\":%s,\"rep_ms\":%s,"
+        "\"warmup_repetitions\":%d,\"samples\":%zu,\"median_ns\":%s,\"p20_ns\":%s,\"p80_ns\":%s,"
+        "\"min_ns\":%s,\"max_ns\":%s,\"mean_ns\":%s,\"minimum_bytes\":%lld,\"gbps\":%s,\"plan\":%s,"
+        "\"device\":%s,\"clock_before\":%s,\"clock_after\":%s,\"throttle_warning\":%s,"
+        "\"correctness\":{\"passed\":true,\"max_relative_error\":%s,\"tolerance\":%s}}\n",
         quoted(implName(config.impl)).c_str(), quoted(benchPassName(config.pass)).c_str(),
         quoted(dtypeText(config.dtype)).c_str(), static_cast<long long>(config.shape.batch),
         static_cast<long long>(config.shape.channels), static_cast<long long>(config.shape.hidden),
         static_cast<long long>(config.shape.channelsPerGroup), number(eps).c_str(),
         static_cast<unsigned long long>(config.seed), config.graph ? "true" : "false",
-        quoted(flushModeName(config.flush)).c_str(), fusedBytesPerThread(), number(warmupMs).c_str(),
-        number(repMs).c_str(), warmups, samples.size(), number(median).c_str(), number(quantile(samples, 0.2)).c_str(),
-        number(quantile(samples, 0.8)).c_str(), number(samples.front()).c_str(), number(samples.back()).c_str(),
-        number(mean).c_str(), static_cast<long long>(bytes), number(static_cast<double>(bytes) / median).c_str(),
+        quoted(flushModeName(config.flush)).c_str(), config.launches, quoted(bench.flushDescription()).c_str(),
+        fusedBytesPerThread(), number(warmupMs).c_str(), number(repMs).c_str(), warmups, samples.size(),
+        number(median).c_str(), number(quantile(samples, 0.2)).c_str(), number(quantile(samples, 0.8)).c_str(),
+        number(samples.front()).c_str(), number(samples.back()).c_str(), number(mean).c_str(),
+        static_cast<long long>(bytes), number(static_cast<double>(bytes) / median).c_str(),
         quoted(bench.plan()).c_str(), deviceJson(bench.device()).c_str(), clockJson(before).c_str(),
         clockJson(after).c_str(), quoted(throttleWarning(before, after)).c_str(), number(check.worst()).c_str(),
         number(check.tolerance).c_str());
@@ -277,10 +292,14 @@ void benchOne(const BenchConfig& config, double eps, double warmupMs, double rep
         config.graph                      ? " graph"
             : fusedBytesPerThread() == 64 ? " 64B/thread"
                                           : "",
-        config.flush == FlushMode::Memset ? " memset-flush" : "", median / 1e6, static_cast<double>(bytes) / median);
+        config.flush == FlushMode::Memset          ? ""
+            : config.flush == FlushMode::ReadSweep ? " read-sweep"
+                                                   : (" back-to-back x" + std::to_string(config.launches)).c_str(),
+        median / 1e6, static_cast<double>(bytes) / median);
 }
 
-// Every combination of the comma-separated --impl, --pass, --dtype and --channels lists, in one process.
+// Every combination of the comma-separated --flush, --pass, --dtype, --channels and --impl lists, in one
+// process.
 int commandBench(const std::map<std::string, std::string>& o)
 {
     auto get = [&](const char* key, const char* fallback) { return o.count(key) ? o.at(key) : std::string(fallback); };
@@ -291,10 +310,7 @@ int commandBench(const std::map<std::string, std::string>& o)
     const double eps = std::strtod(get("eps", "1e-6").c_str(), nullptr); // echoed as given: workload digests
     config.shape.eps = static_cast<float>(eps);
     config.graph = o.count("graph") > 0;
-    if (!parseFlushMode(get("flush", "read"), config.flush)) {
-        std::fprintf(stderr, "bench: --flush must be read or memset\n");
-        return 64;
-    }
+    const int backToBack = std::atoi(get("launches", "20").c_str());
     if (!setFusedBytesPerThread(std::atoi(get("bytes-per-thread", "32").c_str()))) {
         std::fprintf(stderr, "bench: --bytes-per-thread must be 32 or 64\n");
         return 64;
@@ -302,37 +318,41 @@ int commandBench(const std::map<std::string, std::string>& o)
     const double warmupMs = std::atof(get("warmup-ms", "25").c_str());
     const double repMs = std::atof(get("rep-ms", "100").c_str());
     int failures = 0;
-    for (const std::string& pass : splitList(get("pass", "forward")))
-        for (const std::string& dtype : splitList(get("dtype", "fp32")))
-            for (const std::string& channels : splitList(get("channels", "2048")))
-                for (const std::string& impl : implList(get("impl", "kix-fused"))) {
-                    if (!implFromName(impl.c_str(), config.impl) || !parseBenchPass(pass, config.pass)
-                        || !parseDType(dtype, config.dtype)) {
-                        std::fprintf(stderr, "bench: unknown --impl, --pass or --dtype value\n");
-                        return 64;
+    for (const std::string& flush : splitList(get("flush", "memset")))
+        for (const std::string& pass : splitList(get("pass", "forward")))
+            for (const std::string& dtype : splitList(get("dtype", "fp32")))
+                for (const std::string& channels : splitList(get("channels", "2048")))
+                    for (const std::string& impl : implList(get("impl", "kix-fused"))) {
+                        if (!implFromName(impl.c_str(), config.impl) || !parseBenchPass(pass, config.pass)
+                            || !parseDType(dtype, config.dtype) || !parseFlushMode(flush, config.flush)) {
+                            std::fprintf(stderr, "bench: unknown --impl, --pass, --dtype or --flush value\n");
+                            return 64;
+                        }
+                        // Back to back (no flush): N repetitions per event pair (--launches, 20).
+                        config.launches = config.flush == FlushMode::None ? backToBack : 1;
+                        config.shape.channels = std::atoll(channels.c_str());
+                        try {
+                            benchOne(config, eps, warmupMs, repMs);
+                        } catch (const std::exception& e) { // one failing configuration is reported and skipped
+                            std::fprintf(stderr, "bench %s %s %s C=%s failed: %s\n", impl.c_str(), pass.c_str(),
+                                dtype.c_str(), channels.c_str(), e.what());
+                            ++failures;
+                        }
                     }
-                    config.shape.channels = std::atoll(channels.c_str());
-                    try {
-                        benchOne(config, eps, warmupMs, repMs);
-                    } catch (const std::exception& e) { // one failing configuration is reported and skipped
-                        std::fprintf(stderr, "bench %s %s %s C=%s failed: %s\n", impl.c_str(), pass.c_str(),
-                            dtype.c_str(), channels.c_str(), e.what());
-                        ++failures;
-                    }
-                }
     return failures == 0 ? 0 : 1;
 }
 
-// The copy bandwidth after the kernels' flush (the reference their GB/s are compared with) and after the old
-// memset flush (the control: how much a dirty L2 costs a copy).
+// The copy bandwidth after the kernels' flush (do_bench's memset: the reference their GB/s are compared
+// with), after the read sweep, and back to back without a flush (the three policies of kix_cuda_check bench).
 int commandBandwidth()
 {
     const DeviceSummary d = queryDevice(0);
-    const double gbps = measureCopyBandwidthGBs(d, 0, 10, FlushMode::ReadSweep);
-    const double memset = measureCopyBandwidthGBs(d, 0, 10, FlushMode::Memset);
-    std::printf("{\"copy_bandwidth_gbps\":%s,\"flush\":\"read\",\"copy_bandwidth_memset_flush_gbps\":%s,"
-                "\"device\":%s}\n",
-        number(gbps).c_str(), number(memset).c_str(), deviceJson(d).c_str());
+    const double gbps = measureCopyBandwidthGBs(d, 0, 10, FlushMode::Memset);
+    const double read = measureCopyBandwidthGBs(d, 0, 10, FlushMode::ReadSweep);
+    const double none = measureCopyBandwidthGBs(d, 0, 10, FlushMode::None);
+    std::printf("{\"copy_bandwidth_gbps\":%s,\"flush\":\"memset\",\"copy_bandwidth_read_sweep_gbps\":%s,"
+                "\"copy_bandwidth_back_to_back_gbps\":%s,\"device\":%s}\n",
+        number(gbps).c_str(), number(read).c_str(), number(none).c_str(), deviceJson(d).c_str());
     return 0;
 }
 
@@ -373,7 +393,8 @@ bool validArguments(const std::string& command, const std::map<std::string, std:
     return each("impl", "kix-fused", [&](const std::string& n) { return implFromName(n.c_str(), impl); })
         && each("pass", "forward", [&](const std::string& p) { return parseBenchPass(p, pass); })
         && each("dtype", "fp32", [&](const std::string& d) { return parseDType(d, dtype); })
-        && each("flush", "read", [&](const std::string& f) { return parseFlushMode(f, flush); })
+        && each("flush", "memset", [&](const std::string& f) { return parseFlushMode(f, flush); })
+        && each("launches", "20", [](const std::string& n) { return std::atoi(n.c_str()) >= 1; })
         && each("channels", "2048", [](const std::string& c) { return std::atoll(c.c_str()) > 0; });
 }
 
@@ -390,7 +411,7 @@ int main(int argc, char** argv)
             "  bench [--impl kix-fused,kix-persistent,kix-reference|all] [--pass forward,backward,full]\n"
             "        [--dtype fp32,bf16,fp16] [--batch M] [--channels C,...] [--hidden H]\n"
             "        [--channels-per-group G] [--eps E] [--graph] [--bytes-per-thread 32|64]\n"
-            "        [--flush read|memset]\n"
+            "        [--flush memset|read|none] [--launches N (with --flush none; 20)]\n"
             "        [--warmup-ms 25] [--rep-ms 100]\n");
         return 64;
     }

@@ -23,7 +23,8 @@ cmp -s "$log" "$work/stdout.txt" || problems+=("the log differs from what the sc
 files=$(find "$out" -mindepth 1 | wc -l)
 [ "$files" -le 8 ] || problems+=("$files entries in the output folder (at most 8)")
 grep -q "built kix_cuda_check with nvcc" "$log" || problems+=("kix_cuda_check not built with nvcc")
-for step in "verify" "bandwidth" "kix_cuda_check bench" "kix_cuda_check bench --flush memset"; do
+for step in "verify" "bandwidth" "kix_cuda_check bench" "kix_cuda_check bench --flush read,none" \
+    "kix_cuda_check bench --graph" "kix_cuda_check bench --bytes-per-thread 64"; do
     grep -q "SKIPPED (no GPU): $step; its command line is accepted" "$log" || problems+=("device step '$step' not rehearsed")
 done
 for impl in kix-fused kix-persistent kix-reference; do

@@ -81,8 +81,11 @@ private Q_SLOTS:
                     .contains(QLatin1String("1024 threads/row, 1 rows/block, 16 elements/thread")));
         QVERIFY(describe(gn::DType::F32, shape(1, 2, 40000, 1), GroupNormDirection::Forward)
                     .contains(QLatin1String("reference kernels")));
-        // A channel table over 48 KiB of shared memory: backward falls back, forward stays resident.
+        // A channel table over 48 KiB of shared memory runs resident with the opt-in; over 96 KiB backward falls
+        // back, forward stays resident.
         QVERIFY(describe(gn::DType::F32, shape(2, 8192, 1, 8192), GroupNormDirection::Backward)
+                    .startsWith(QLatin1String("resident")));
+        QVERIFY(describe(gn::DType::F32, shape(1, 12288, 1, 12288), GroupNormDirection::Backward)
                     .contains(QLatin1String("reference kernels")));
         QVERIFY(describe(gn::DType::F32, shape(2, 8192, 1, 8192), GroupNormDirection::Forward)
                     .startsWith(QLatin1String("resident")));
@@ -136,9 +139,9 @@ private Q_SLOTS:
         QCOMPARE(QString::fromLatin1(launchDescription(GroupNormImpl::Reference, gn::DType::F32, seed,
                      GroupNormDirection::Forward, true, text, sizeof text)),
             QStringLiteral("reference kernels"));
-        // Backward workspace: the M x C partials plus G arrival counters, each 256-byte aligned.
+        // Backward workspace: the M x C partials (no arrival counters since issue 21).
         QCOMPARE(groupNormWorkspaceBytes(GroupNormImpl::Persistent, GroupNormDirection::Backward, gn::DType::F32, seed),
-            std::size_t(128 * 2048 * 8 + 512 * 4));
+            std::size_t(128 * 2048 * 8));
         QCOMPARE(groupNormWorkspaceBytes(GroupNormImpl::Persistent, GroupNormDirection::Forward, gn::DType::F32, seed),
             std::size_t(0));
         // Names round-trip for every implementation.
@@ -220,8 +223,7 @@ private Q_SLOTS:
             QFAIL(e.what());
         }
         const QByteArray summary = QByteArray::fromStdString(r.summary() + "; " + r.plan);
-        QVERIFY2(r.worst() <= r.tolerance, summary.constData());
-        QVERIFY2(r.reproducible, summary.constData());
+        QVERIFY2(r.passed(), summary.constData()); // y, dx: the dtype's tolerance; fp32 outputs: fp32's
     }
 };
 

@@ -3,6 +3,7 @@
 // count's error text on a machine without a usable GPU.
 
 #include "kernels/cuda/cudatiming.h"
+#include "kernels/cuda/groupnorm_bench.h"
 
 #include <QTest>
 
@@ -99,7 +100,9 @@ private Q_SLOTS:
         QCOMPARE(mode, FlushMode::Memset);
         QVERIFY(!parseFlushMode("write", mode));
         QCOMPARE(mode, FlushMode::Memset); // untouched on a refusal
-        for (FlushMode m : { FlushMode::ReadSweep, FlushMode::Memset }) {
+        QVERIFY(parseFlushMode("none", mode));
+        QCOMPARE(mode, FlushMode::None);
+        for (FlushMode m : { FlushMode::ReadSweep, FlushMode::Memset, FlushMode::None }) {
             FlushMode parsed = m == FlushMode::ReadSweep ? FlushMode::Memset : FlushMode::ReadSweep;
             QVERIFY(parseFlushMode(flushModeName(m), parsed));
             QCOMPARE(parsed, m);
@@ -108,9 +111,35 @@ private Q_SLOTS:
         QVERIFY2(read.startsWith(QLatin1String("a read sweep of 120 MiB")) && read.contains(QLatin1String("clean")),
             qPrintable(read));
         const QString memset = QString::fromStdString(flushDescription(FlushMode::Memset, std::size_t(64) << 20));
-        QVERIFY2(
-            memset.startsWith(QLatin1String("cudaMemsetAsync over 64 MiB")) && memset.contains(QLatin1String("dirty")),
+        QVERIFY2(memset.startsWith(QLatin1String("cudaMemsetAsync over 64 MiB"))
+                && memset.contains(QLatin1String("dirty")) && memset.contains(QLatin1String("do_bench")),
             qPrintable(memset));
+        const QString none = QString::fromStdString(flushDescription(FlushMode::None, 0, 20));
+        QVERIFY2(none.startsWith(QLatin1String("no flush: 20 repetitions back to back")), qPrintable(none));
+    }
+
+    // One policy for every implementation in a comparison: do_bench's memset unless a run asks otherwise
+    // (torch's figures are taken with it), one repetition per event pair.
+    void defaultFlushIsDoBenchs()
+    {
+        const BenchConfig config;
+        QCOMPARE(config.flush, FlushMode::Memset);
+        QCOMPARE(config.launches, 1);
+    }
+
+    // Full = forward + backward: x and y, then x, dy and dx (5 tensors), each pass at its own floor.
+    void minimumBytesOfEachPass()
+    {
+        kix::gn::Shape s;
+        s.batch = 128;
+        s.channels = 2048;
+        s.hidden = 512;
+        s.channelsPerGroup = 4;
+        const std::int64_t tensor = std::int64_t(128) * 2048 * 512 * 4, params = 2048 * 4, stats = 128 * 512 * 4;
+        QCOMPARE(minimumBytes(BenchPass::Forward, kix::gn::DType::F32, s), 2 * tensor + 2 * params + 2 * stats);
+        QCOMPARE(minimumBytes(BenchPass::Backward, kix::gn::DType::F32, s), 3 * tensor + 3 * params + 2 * stats);
+        QCOMPARE(minimumBytes(BenchPass::Full, kix::gn::DType::F32, s), 5 * tensor + 5 * params + 4 * stats);
+        QCOMPARE(minimumBytes(BenchPass::Full, kix::gn::DType::BF16, s), 5 * tensor / 2 + 5 * params + 4 * stats);
     }
 
     // Without a usable GPU the count is 0 and the error is named, for `kix bench --device cuda` to print.

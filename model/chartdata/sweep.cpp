@@ -1,0 +1,189 @@
+#include "model/chartdata/sweep.h"
+
+#include "model/chartdata/quantiledata.h"
+#include "model/workload.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace kix {
+
+namespace {
+
+const WorkloadParam* findParam(const Run& run, const QString& key)
+{
+    for (const WorkloadParam& p : run.workload) {
+        if (p.key == key)
+            return &p;
+    }
+    return nullptr;
+}
+
+// Numeric varying parameters, most distinct values first (ties keep the slug's order).
+QStringList sweepCandidates(const RunList& runs, const QStringList& varying)
+{
+    struct Candidate
+    {
+        QString key;
+        int distinct;
+    };
+    QVector<Candidate> candidates;
+    for (const QString& key : varying) {
+        QSet<double> values;
+        bool numeric = true;
+        for (const RunPtr& run : runs) {
+            const WorkloadParam* p = findParam(*run, key);
+            if (!p)
+                continue;
+            if (std::isnan(p->number)) {
+                numeric = false;
+                break;
+            }
+            values.insert(p->number);
+        }
+        if (numeric && values.size() >= 2)
+            candidates.append({ key, int(values.size()) });
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+        [](const Candidate& a, const Candidate& b) { return a.distinct > b.distinct; });
+    QStringList keys;
+    for (const Candidate& c : std::as_const(candidates))
+        keys << c.key;
+    return keys;
+}
+
+} // namespace
+
+SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeries)
+{
+    SweepData data;
+    RunList latency;
+    for (const RunPtr& run : runs) {
+        if (!run->isLatency())
+            ++data.skippedNonLatency;
+        else if (std::isfinite(run->median))
+            latency.append(run);
+        else
+            ++data.droppedRuns;
+    }
+    if (data.skippedNonLatency > 0)
+        data.notes << QStringLiteral("%1 memory run(s) not shown: the chart shows latency runs only")
+                          .arg(data.skippedNonLatency);
+
+    const ParamVariation variation = paramVariation(latency);
+    data.candidates = sweepCandidates(latency, variation.varying);
+    data.fixed = variation.fixed;
+    data.fixedDescription = variation.describeFixed();
+    data.title = QStringLiteral("Latency sweep · ") + selectionTitle(latency);
+    data.warnings = protocolFamilyWarnings(latency);
+    if (data.candidates.isEmpty()) {
+        data.notes << (latency.isEmpty()
+                ? QStringLiteral("no latency runs selected")
+                : QStringLiteral("no numeric workload parameter varies among the selected runs"));
+        return data;
+    }
+    data.xParam = data.candidates.contains(preferredX) ? preferredX : data.candidates.front();
+    for (const QString& key : variation.varying) {
+        if (key != data.xParam)
+            data.splitBy << key;
+    }
+    data.title += QStringLiteral(" · latency vs ") + data.xParam;
+
+    // series key -> index; points keyed by x inside each series
+    QHash<QString, int> seriesIndex;
+    std::vector<std::map<double, SweepPoint>> points;
+    int missingX = 0;
+    data.logXPossible = true;
+    std::vector<double> medians;
+    for (const RunPtr& run : std::as_const(latency)) {
+        const WorkloadParam* xp = findParam(*run, data.xParam);
+        if (!xp || std::isnan(xp->number)) {
+            ++missingX;
+            continue;
+        }
+        QStringList labelParts { run->provider, shortGpuName(run->gpuDisplayName()) };
+        if (variation.passVaries)
+            labelParts << run->pass; // else the title names it
+        if (variation.kernelVaries)
+            labelParts.prepend(run->kernel);
+        if (variation.dtypeVaries)
+            labelParts << run->dtype;
+        for (const QString& key : std::as_const(data.splitBy)) {
+            const WorkloadParam* p = findParam(*run, key);
+            labelParts << key + QLatin1Char('=') + (p ? p->value : QStringLiteral("(none)"));
+        }
+        const QString label = labelParts.join(QStringLiteral(" · "));
+        auto it = seriesIndex.constFind(label);
+        if (it == seriesIndex.constEnd()) {
+            if (data.series.size() >= maxSeries) {
+                ++data.droppedRuns;
+                continue;
+            }
+            it = seriesIndex.insert(label, int(data.series.size()));
+            SweepSeries s;
+            s.label = label;
+            s.provider = run->provider;
+            s.gpu = run->gpuDisplayName();
+            s.pass = run->pass;
+            data.series.append(s);
+            points.emplace_back();
+        }
+        SweepPoint point;
+        point.x = xp->number;
+        point.median = run->median;
+        point.p20 = std::isfinite(run->p20) ? run->p20 : run->median;
+        point.p80 = std::isfinite(run->p80) ? run->p80 : run->median;
+        point.run = run;
+        auto& seriesPoints = points[size_t(*it)];
+        auto existing = seriesPoints.find(point.x);
+        if (existing != seriesPoints.end()) {
+            ++data.duplicates;
+            if (run->observedAt <= existing->second.run->observedAt)
+                continue;
+        }
+        seriesPoints[point.x] = point;
+        if (point.x <= 0)
+            data.logXPossible = false;
+    }
+    for (int i = 0; i < data.series.size(); ++i) {
+        for (const auto& [x, point] : points[size_t(i)]) {
+            data.series[i].points.append(point);
+            medians.push_back(point.median);
+        }
+    }
+    data.scale = chooseTimeScale(medians);
+    std::stable_sort(data.series.begin(), data.series.end(), [](const SweepSeries& a, const SweepSeries& b) {
+        if (a.provider != b.provider)
+            return a.provider < b.provider;
+        if (a.gpu != b.gpu)
+            return a.gpu < b.gpu;
+        return a.label < b.label;
+    });
+
+    if (!data.fixedDescription.isEmpty())
+        data.notes << QStringLiteral("fixed: ") + data.fixedDescription;
+    if (!data.splitBy.isEmpty())
+        data.notes << QStringLiteral("also varying, one line each: ") + data.splitBy.join(QStringLiteral(", "));
+    if (data.candidates.size() > 1) {
+        QStringList others = data.candidates;
+        others.removeAll(data.xParam);
+        data.notes << QStringLiteral("x can also be: ") + others.join(QStringLiteral(", "));
+    }
+    if (missingX > 0)
+        data.notes << QStringLiteral("%1 run(s) without a numeric %2 not shown").arg(missingX).arg(data.xParam);
+    if (data.duplicates > 0)
+        data.notes << QStringLiteral("%1 repeated run(s) at the same %2: the newest is drawn")
+                          .arg(data.duplicates)
+                          .arg(data.xParam);
+    if (data.droppedRuns > 0)
+        data.notes << QStringLiteral("%1 run(s) not shown (beyond %2 lines, or without a median)")
+                          .arg(data.droppedRuns)
+                          .arg(maxSeries);
+    return data;
+}
+
+} // namespace kix

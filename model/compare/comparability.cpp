@@ -1,0 +1,122 @@
+#include "model/compare/comparability.h"
+
+namespace kix {
+
+namespace {
+
+QStringView shortDigest(const QString& digest)
+{
+    const qsizetype colon = digest.indexOf(QLatin1Char(':'));
+    return QStringView(digest).mid(colon + 1, 12);
+}
+
+QString orNone(const QString& s)
+{
+    return s.isEmpty() ? QStringLiteral("(none)") : s;
+}
+
+QString difference(const QString& what, const QString& baseline, const QString& run)
+{
+    return QStringLiteral("different %1: %2 (baseline) vs %3").arg(what, orNone(baseline), orNone(run));
+}
+
+QString paramValue(const Run& run, const QString& key)
+{
+    for (const WorkloadParam& p : run.workload) {
+        if (p.key == key)
+            return p.value;
+    }
+    return {};
+}
+
+bool sameWorkload(const Run& b, const Run& r)
+{
+    if (b.workload.size() != r.workload.size())
+        return false;
+    for (qsizetype i = 0; i < b.workload.size(); ++i) {
+        if (b.workload[i].key != r.workload[i].key || b.workload[i].value != r.workload[i].value)
+            return false;
+    }
+    return !b.workload.isEmpty() || b.workloadSlug == r.workloadSlug;
+}
+
+QString workloadDifference(const Run& b, const Run& r)
+{
+    if (sameWorkload(b, r)) // the common case, without building lists
+        return {};
+    QStringList keys;
+    for (const WorkloadParam& p : b.workload)
+        keys << p.key;
+    for (const WorkloadParam& p : r.workload) {
+        if (!keys.contains(p.key))
+            keys << p.key;
+    }
+    QStringList parts;
+    for (const QString& key : std::as_const(keys)) {
+        const QString bv = paramValue(b, key);
+        const QString rv = paramValue(r, key);
+        if (bv != rv)
+            parts << QStringLiteral("%1 %2 vs %3").arg(key, orNone(bv), orNone(rv));
+    }
+    if (parts.isEmpty() && b.workload.isEmpty() && r.workload.isEmpty() && b.workloadSlug != r.workloadSlug)
+        parts << QStringLiteral("%1 vs %2").arg(orNone(b.workloadSlug), orNone(r.workloadSlug));
+    return parts.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+Comparability assessComparability(const Run& b, const Run& r)
+{
+    Comparability c;
+    if (b.kernel != r.kernel)
+        c.warnings << difference(QStringLiteral("kernel"), b.kernel, r.kernel);
+    if (b.gpuDisplayName() != r.gpuDisplayName())
+        c.warnings << difference(QStringLiteral("GPU"), b.gpuDisplayName(), r.gpuDisplayName());
+    const QString workload = workloadDifference(b, r);
+    if (!workload.isEmpty())
+        c.warnings << QStringLiteral("different workload: ") + workload;
+    if (b.pass != r.pass)
+        c.warnings << difference(QStringLiteral("pass"), b.pass, r.pass);
+    if (b.dtype != r.dtype)
+        c.warnings << difference(QStringLiteral("dtype"), b.dtype, r.dtype);
+    if (b.protocolFamily != r.protocolFamily)
+        c.warnings << difference(QStringLiteral("protocol family"), b.protocolFamily, r.protocolFamily);
+    if (b.metric != r.metric || b.unit != r.unit)
+        c.warnings << difference(QStringLiteral("metric"), b.unit, r.unit);
+
+    struct Digest
+    {
+        QLatin1String name;
+        const QString& baseline;
+        const QString& run;
+    };
+    const Digest digests[] = {
+        { QLatin1String("protocol"), b.protocolDigest, r.protocolDigest },
+        { QLatin1String("workload"), b.workloadDigest, r.workloadDigest },
+        { QLatin1String("environment"), b.environmentDigest, r.environmentDigest },
+        { QLatin1String("implementation"), b.implementationDigest, r.implementationDigest },
+    };
+    for (const Digest& d : digests) {
+        const QLatin1String name = d.name;
+        if (d.baseline.isEmpty() || d.run.isEmpty())
+            continue;
+        if (d.baseline == d.run) {
+            c.notes << QStringLiteral("same ") + name + QStringLiteral(" digest (") + shortDigest(d.baseline)
+                    + QStringLiteral("…)");
+            continue;
+        }
+        if (name == QLatin1String("workload") && workload.isEmpty() && b.dtype == r.dtype && b.kernel == r.kernel)
+            c.warnings << QStringLiteral("different workload digests although the workload reads the same: a "
+                                         "setting outside the workload name differs");
+        else if (name == QLatin1String("protocol") && b.protocolFamily == r.protocolFamily && b.pass == r.pass)
+            c.notes << QStringLiteral("different protocol digests within the family %1").arg(orNone(r.protocolFamily));
+        else if (name == QLatin1String("environment") && b.gpuDisplayName() == r.gpuDisplayName())
+            c.notes << QStringLiteral("different environment digests on the same GPU model (host or software differ)");
+    }
+    if (!b.implementationDigest.isEmpty() && b.implementationDigest == r.implementationDigest
+        && b.provider != r.provider)
+        c.notes << QStringLiteral("the providers differ but the implementation digest is the same");
+    return c;
+}
+
+} // namespace kix

@@ -1,0 +1,452 @@
+#include "model/compare/comparison.h"
+
+#include "model/compare/toolcomparison.h"
+#include "model/workload.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace kix {
+
+QString verdictName(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Faster:
+        return QStringLiteral("faster");
+    case Verdict::Slower:
+        return QStringLiteral("slower");
+    case Verdict::Same:
+        return QStringLiteral("same");
+    case Verdict::Ambiguous:
+        break;
+    }
+    return QStringLiteral("ambiguous");
+}
+
+QString verdictMethodName(VerdictMethod method)
+{
+    switch (method) {
+    case VerdictMethod::MannWhitney:
+        return QStringLiteral("mann-whitney");
+    case VerdictMethod::Intervals:
+        return QStringLiteral("p20-p80");
+    case VerdictMethod::NvbenchNoise:
+        return QStringLiteral("nvbench-noise");
+    case VerdictMethod::NoSpread:
+        break;
+    }
+    return QStringLiteral("no-spread");
+}
+
+namespace {
+
+// p20/p80, or the same quantiles of the samples when the run only has those.
+bool interval(const Run& run, double& lo, double& hi)
+{
+    lo = run.p20;
+    hi = run.p80;
+    if (std::isfinite(lo) && std::isfinite(hi))
+        return true;
+    if (run.samples.empty())
+        return false;
+    std::vector<double> s = run.samples;
+    std::sort(s.begin(), s.end());
+    lo = sortedQuantile(s, 0.2);
+    hi = sortedQuantile(s, 0.8);
+    return true;
+}
+
+} // namespace
+
+Baseline Baseline::ofProviders(const QStringList& providers)
+{
+    Baseline b;
+    b.providers = providers;
+    return b;
+}
+
+Baseline Baseline::ofRun(RunPtr run)
+{
+    Baseline b;
+    b.run = std::move(run);
+    return b;
+}
+
+Baseline Baseline::defaultFor(const RunList& runs)
+{
+    QSet<QString> providers;
+    for (const RunPtr& run : runs) {
+        if (run->isLatency())
+            providers.insert(run->provider);
+    }
+    QStringList preferred;
+    for (const QString& p : { QStringLiteral("huggingface"), QStringLiteral("torch") }) {
+        if (providers.contains(p))
+            preferred << p;
+    }
+    if (preferred.isEmpty() && !providers.isEmpty()) {
+        QStringList all = providers.values();
+        std::sort(all.begin(), all.end());
+        preferred << all.front();
+    }
+    return ofProviders(preferred);
+}
+
+QString Baseline::describe() const
+{
+    if (run)
+        return QStringLiteral("run ") + (run->name.isEmpty() ? run->externalId : run->name);
+    return providers.join(QStringLiteral(" or "));
+}
+
+QString workloadDescription(const Run& run)
+{
+    return run.kernel + QStringLiteral(" · ") + run.pass + QStringLiteral(" · ") + run.workloadSlug;
+}
+
+namespace {
+
+// "huggingface is noisy (p20–p80 spread 34% of the median)", for each noisy run of the pair.
+QStringList noiseReasons(const Run& b, const Run& r)
+{
+    QStringList out;
+    for (const Run* run : { &r, &b }) {
+        if (run->isNoisy())
+            out << QStringLiteral("%1 is noisy (p20–p80 spread %2% of the median)")
+                       .arg(run == &b ? QStringLiteral("the baseline ") + run->provider : run->provider)
+                       .arg(run->spread() * 100, 0, 'f', 0);
+    }
+    return out;
+}
+
+void decideVerdictCore(const Run& b, const Run& r, double alpha, ComparisonPair& pair);
+
+} // namespace
+
+void decideVerdict(const Run& b, const Run& r, double alpha, ComparisonPair& pair)
+{
+    decideVerdictCore(b, r, alpha, pair);
+    const QStringList noise = noiseReasons(b, r);
+    pair.noisy = !noise.isEmpty();
+    QStringList why;
+    if (pair.method == VerdictMethod::MannWhitney)
+        why << (pair.verdict == Verdict::Same ? QStringLiteral("Mann–Whitney U: no significant difference (p = %1)")
+                                              : QStringLiteral("Mann–Whitney U: p = %1"))
+                   .arg(pair.pValue, 0, 'g', 3);
+    else if (pair.method == VerdictMethod::NoSpread)
+        why << QStringLiteral("no p20/p80 spread to decide by");
+    else if (pair.verdict == Verdict::Ambiguous)
+        why << QStringLiteral("p20–p80 intervals overlap");
+    else
+        why << QStringLiteral("p20–p80 intervals apart");
+    why += noise;
+    pair.reason = why.join(QStringLiteral("; "));
+    for (const QString& n : noise)
+        pair.notes << n;
+}
+
+namespace {
+
+void decideVerdictCore(const Run& b, const Run& r, double alpha, ComparisonPair& pair)
+{
+    pair.ratio = (std::isfinite(b.median) && std::isfinite(r.median) && r.median > 0)
+        ? b.median / r.median
+        : std::numeric_limits<double>::quiet_NaN();
+    pair.pValue = std::numeric_limits<double>::quiet_NaN();
+    if (!b.samples.empty() && !r.samples.empty()) {
+        const MannWhitneyResult mw = mannWhitneyU(r.samples, b.samples);
+        pair.method = VerdictMethod::MannWhitney;
+        pair.pValue = mw.p;
+        if (mw.p < alpha)
+            pair.verdict = mw.z < 0 ? Verdict::Faster : Verdict::Slower;
+        else
+            pair.verdict = Verdict::Same;
+        return;
+    }
+    if (b.protocolFamily == QLatin1String("nvbench_cold") && r.protocolFamily == b.protocolFamily) {
+        const QString status = nvbenchStatus(b.median, r.median, relativeNoise(b), relativeNoise(r));
+        if (status != QLatin1String("unknown")) {
+            pair.method = VerdictMethod::NvbenchNoise;
+            pair.verdict = status == QLatin1String("same") ? Verdict::Same
+                : status == QLatin1String("faster")        ? Verdict::Faster
+                                                           : Verdict::Slower;
+            return;
+        }
+    }
+    double blo, bhi, rlo, rhi;
+    if (!interval(b, blo, bhi) || !interval(r, rlo, rhi)) {
+        pair.method = VerdictMethod::NoSpread;
+        pair.verdict = Verdict::Ambiguous;
+        pair.notes << QStringLiteral("no p20/p80 spread: the medians alone decide nothing");
+        return;
+    }
+    pair.method = VerdictMethod::Intervals;
+    if (rhi < blo)
+        pair.verdict = Verdict::Faster;
+    else if (rlo > bhi)
+        pair.verdict = Verdict::Slower;
+    else
+        pair.verdict = Verdict::Ambiguous;
+    if (b.samples.empty() != r.samples.empty())
+        pair.notes << QStringLiteral("only one of the runs carries raw samples");
+}
+
+} // namespace
+
+namespace {
+
+QString gpuKey(const Run& run)
+{
+    return run.gpuSlug.isEmpty() ? run.gpuProduct.toLower() : run.gpuSlug;
+}
+
+// Among candidate baseline runs: the same protocol family first, then the newest, then a stable order.
+RunPtr bestBaseline(const RunList& candidates, const Run& run)
+{
+    RunPtr best;
+    for (const RunPtr& c : candidates) {
+        if (!best) {
+            best = c;
+            continue;
+        }
+        const bool cFamily = c->protocolFamily == run.protocolFamily;
+        const bool bFamily = best->protocolFamily == run.protocolFamily;
+        if (cFamily != bFamily) {
+            if (cFamily)
+                best = c;
+            continue;
+        }
+        if (c->observedAt != best->observedAt) {
+            if (c->observedAt > best->observedAt)
+                best = c;
+            continue;
+        }
+        if (c->externalId < best->externalId)
+            best = c;
+    }
+    return best;
+}
+
+ComparisonPair makePair(const RunPtr& baseline, const RunPtr& run, double alpha)
+{
+    ComparisonPair pair;
+    pair.baseline = baseline;
+    pair.run = run;
+    const Comparability c = assessComparability(*baseline, *run);
+    pair.warnings = c.warnings;
+    pair.notes = c.notes;
+    decideVerdict(*baseline, *run, alpha, pair);
+    return pair;
+}
+
+const QString& gpuName(const Run& run)
+{
+    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
+}
+
+bool pairLess(const ComparisonPair& a, const ComparisonPair& b)
+{
+    const Run& x = *a.run;
+    const Run& y = *b.run;
+    if (!sameText(x.kernel, y.kernel))
+        return x.kernel < y.kernel;
+    if (!sameText(x.pass, y.pass))
+        return x.pass < y.pass;
+    if (int c = compareWorkloads(x, y); c != 0)
+        return c < 0;
+    if (!sameText(x.provider, y.provider))
+        return x.provider < y.provider;
+    if (!sameText(gpuName(x), gpuName(y)))
+        return gpuName(x) < gpuName(y);
+    return x.externalId < y.externalId;
+}
+
+void summarize(Comparison& comparison)
+{
+    struct Accumulator
+    {
+        ProviderSummary summary;
+        QSet<QString> gpus;
+        QSet<QString> passes;
+        double logSum = 0;
+        int logCount = 0;
+    };
+    std::map<QString, Accumulator> byProvider;
+    for (const ComparisonPair& pair : std::as_const(comparison.pairs)) {
+        Accumulator& acc = byProvider[pair.run->provider];
+        ProviderSummary& s = acc.summary;
+        ++s.pairs;
+        switch (pair.verdict) {
+        case Verdict::Faster:
+            ++s.faster;
+            break;
+        case Verdict::Slower:
+            ++s.slower;
+            break;
+        case Verdict::Same:
+            ++s.same;
+            break;
+        case Verdict::Ambiguous:
+            ++s.ambiguous;
+            break;
+        }
+        if (!pair.warnings.isEmpty())
+            ++s.warned;
+        acc.gpus.insert(gpuName(*pair.run));
+        acc.passes.insert(pair.run->pass);
+        if (std::isfinite(pair.ratio) && pair.ratio > 0) {
+            acc.logSum += std::log(pair.ratio);
+            ++acc.logCount;
+        }
+    }
+    for (auto& [provider, acc] : byProvider) {
+        ProviderSummary& summary = acc.summary;
+        summary.provider = provider;
+        if (acc.logCount > 0)
+            summary.geomean = std::exp(acc.logSum / acc.logCount);
+        summary.gpus = acc.gpus.values();
+        summary.passes = acc.passes.values();
+        std::sort(summary.gpus.begin(), summary.gpus.end());
+        std::sort(summary.passes.begin(), summary.passes.end());
+        comparison.providers.append(summary);
+    }
+}
+
+} // namespace
+
+Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alpha)
+{
+    Comparison result;
+    result.baseline = baseline;
+    result.alpha = alpha;
+
+    RunList latency;
+    latency.reserve(runs.size());
+    for (const RunPtr& run : runs) {
+        if (run->isLatency())
+            latency.append(run);
+        else
+            ++result.skippedNonLatency;
+    }
+    if (result.skippedNonLatency > 0)
+        result.notes << QStringLiteral("%1 non-latency run(s) (memory) left out: speed-ups compare latency only")
+                            .arg(result.skippedNonLatency);
+
+    if (baseline.isRun()) {
+        if (!baseline.run->isLatency()) {
+            result.notes << QStringLiteral("the baseline run is not a latency run: nothing to compare");
+            return result;
+        }
+        const QString baseKey = baseline.run->identityKey();
+        for (const RunPtr& run : std::as_const(latency)) {
+            if (run == baseline.run || run->identityKey() == baseKey)
+                continue;
+            result.pairs.append(makePair(baseline.run, run, alpha));
+        }
+        result.baselineRuns = 1;
+    } else {
+        // Loose group: kernel, pass and workload; strict group: the same on one GPU. Struct keys and small lists:
+        // no string is built per run.
+        QHash<WorkloadKey, int> looseIndex;
+        struct StrictGroup
+        {
+            QString gpu;
+            RunList runs;
+        };
+        QVector<QVector<StrictGroup>> loose;
+        for (const RunPtr& run : std::as_const(latency)) {
+            const WorkloadKey key = WorkloadKey::of(*run);
+            auto it = looseIndex.constFind(key);
+            if (it == looseIndex.constEnd()) {
+                it = looseIndex.insert(key, int(loose.size()));
+                loose.append(QVector<StrictGroup>());
+            }
+            QVector<StrictGroup>& gpus = loose[*it];
+            const QString gpu = gpuKey(*run);
+            auto g = std::find_if(gpus.begin(), gpus.end(), [&gpu](const StrictGroup& x) { return x.gpu == gpu; });
+            if (g == gpus.end())
+                g = gpus.insert(gpus.end(), StrictGroup { gpu, {} });
+            g->runs.append(run);
+        }
+        result.pairs.reserve(latency.size());
+        QSet<const Run*> usedBaselines;
+        for (const QVector<StrictGroup>& gpus : std::as_const(loose)) {
+            for (const StrictGroup& strict : gpus) {
+                const RunList& group = strict.runs;
+                // The baseline provider of this GPU's group, or (when it has none) of the whole workload.
+                QString chosen;
+                RunList candidates;
+                for (const QString& provider : baseline.providers) {
+                    for (const RunPtr& run : group) {
+                        if (run->provider == provider)
+                            candidates.append(run);
+                    }
+                    if (!candidates.isEmpty()) {
+                        chosen = provider;
+                        break;
+                    }
+                }
+                bool crossGpu = false;
+                if (candidates.isEmpty()) {
+                    for (const QString& provider : baseline.providers) {
+                        for (const StrictGroup& other : gpus) {
+                            for (const RunPtr& run : other.runs) {
+                                if (run->provider == provider)
+                                    candidates.append(run);
+                            }
+                        }
+                        if (!candidates.isEmpty()) {
+                            chosen = provider;
+                            crossGpu = true;
+                            break;
+                        }
+                    }
+                }
+                for (const RunPtr& run : group) {
+                    if (!chosen.isEmpty() && run->provider == chosen)
+                        continue; // a baseline run itself
+                    if (candidates.isEmpty()) {
+                        result.unpaired.append(run);
+                        continue;
+                    }
+                    const RunPtr base = bestBaseline(candidates, *run);
+                    usedBaselines.insert(base.get());
+                    ComparisonPair pair = makePair(base, run, alpha);
+                    if (crossGpu)
+                        pair.notes
+                            << QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen);
+                    int sameGpu = 0;
+                    const QString baseGpu = gpuKey(*base);
+                    for (const RunPtr& c : std::as_const(candidates))
+                        sameGpu += gpuKey(*c) == baseGpu ? 1 : 0;
+                    if (sameGpu > 1)
+                        pair.notes << QStringLiteral("%1 %2 runs for this workload: compared with the newest")
+                                          .arg(sameGpu)
+                                          .arg(chosen);
+                    result.pairs.append(std::move(pair));
+                }
+            }
+        }
+        result.baselineRuns = usedBaselines.size();
+    }
+    std::sort(result.pairs.begin(), result.pairs.end(), pairLess);
+    std::sort(result.unpaired.begin(), result.unpaired.end(), [](const RunPtr& a, const RunPtr& b) {
+        if (a->kernel != b->kernel)
+            return a->kernel < b->kernel;
+        if (int c = compareWorkloads(*a, *b); c != 0)
+            return c < 0;
+        return a->provider < b->provider;
+    });
+    if (!result.unpaired.isEmpty())
+        result.notes << QStringLiteral("%1 run(s) have no %2 run of the same kernel, pass and workload")
+                            .arg(result.unpaired.size())
+                            .arg(baseline.describe());
+    summarize(result);
+    return result;
+}
+
+} // namespace kix

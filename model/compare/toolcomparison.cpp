@@ -1,0 +1,266 @@
+#include "model/compare/toolcomparison.h"
+
+#include "model/compare/comparability.h"
+#include "model/statistics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QFileInfo>
+#include <QHash>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kix {
+
+namespace {
+
+const QString kNvbench = QStringLiteral("nvbench_cold");
+const QString kGbench = QStringLiteral("gbench");
+
+double measurementOf(const Run& run, const QString& metric)
+{
+    for (const Measurement& m : run.measurements) {
+        if (m.metric == metric)
+            return m.value;
+    }
+    return std::nan("");
+}
+
+QString pairKey(const Run& run)
+{
+    return run.kernel + QLatin1Char('\n') + run.workloadSlug + QLatin1Char('\n') + run.gpuDisplayName();
+}
+
+// Runs of the reference and candidate with equal keys, in the candidate's order (as both tools print them).
+template<class F>
+void forEachMatch(const RunList& reference, const RunList& candidate, ToolComparison& c, F&& f)
+{
+    QHash<QString, RunPtr> byKey;
+    for (const RunPtr& r : reference)
+        byKey.insert(pairKey(*r), r);
+    int unmatched = 0;
+    for (const RunPtr& run : candidate) {
+        const RunPtr ref = byKey.take(pairKey(*run));
+        if (!ref) {
+            ++unmatched;
+            continue;
+        }
+        f(ref, run);
+    }
+    if (unmatched > 0)
+        c.notes << QStringLiteral("%1 run(s) of the candidate have no counterpart in the reference").arg(unmatched);
+    if (!byKey.isEmpty())
+        c.notes << QStringLiteral("%1 run(s) of the reference have no counterpart in the candidate").arg(byKey.size());
+}
+
+bool timed(const Run& run)
+{
+    return std::isfinite(run.median) && (run.status.isEmpty() || run.status == QLatin1String("passed"));
+}
+
+// Google Benchmark's CPU time of each repetition: sourceNative.metrics cpu_time_ns_0, cpu_time_ns_1, ... as kix writes
+// them now, or the array sourceNative.cpuTimesNs of kix 0.1.0's documents.
+std::vector<double> cpuSamples(const Run& run)
+{
+    std::vector<double> out;
+    const nlohmann::json doc = nlohmann::json::parse(run.raw, nullptr, false);
+    const nlohmann::json::json_pointer native("/run/spec/sourceNative");
+    if (!doc.is_object() || !doc.contains(native) || !doc.at(native).is_object())
+        return out;
+    const nlohmann::json& n = doc.at(native);
+    if (const auto metrics = n.find("metrics"); metrics != n.end() && metrics->is_object()) {
+        for (std::size_t i = 0;; ++i) {
+            const auto it = metrics->find("cpu_time_ns_" + std::to_string(i));
+            if (it == metrics->end() || !it->is_number())
+                break;
+            out.push_back(it->get<double>());
+        }
+        if (!out.empty())
+            return out;
+    }
+    if (const auto legacy = n.find("cpuTimesNs"); legacy != n.end() && legacy->is_array()) {
+        for (const auto& x : *legacy) {
+            if (x.is_number())
+                out.push_back(x.get<double>());
+        }
+    }
+    return out;
+}
+
+double change(double oldValue, double newValue)
+{
+    if (oldValue == 0 && newValue == 0)
+        return 0;
+    if (oldValue == 0)
+        return (newValue - oldValue) / ((oldValue + newValue) / 2);
+    return (newValue - oldValue) / std::abs(oldValue);
+}
+
+double meanOf(const Run& run)
+{
+    const double mean = run.statistic(QStringLiteral("mean"));
+    return std::isfinite(mean) ? mean : run.median;
+}
+
+// Number of ways to arrange m values of one sample among m + n so that its U statistic is k, for every k.
+std::vector<long double> exactUCounts(int m, int n)
+{
+    // Coefficients of the Gaussian binomial [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).
+    std::vector<long double> c(static_cast<std::size_t>(m * n + 1), 0.0L);
+    c[0] = 1;
+    for (int i = 1; i <= m; ++i) {
+        const int up = n + i;
+        for (int k = m * n; k >= up; --k) // multiply by (1 - q^up)
+            c[static_cast<std::size_t>(k)] -= c[static_cast<std::size_t>(k - up)];
+        for (int k = i; k <= m * n; ++k) // divide by (1 - q^i)
+            c[static_cast<std::size_t>(k)] += c[static_cast<std::size_t>(k - i)];
+    }
+    return c;
+}
+
+} // namespace
+
+QString nvbenchStatus(double referenceTime, double candidateTime, double referenceNoise, double candidateNoise)
+{
+    // The smaller of the two noises; one side's when only one records it.
+    double noise = std::nan("");
+    if (std::isfinite(referenceNoise) && std::isfinite(candidateNoise))
+        noise = std::min(referenceNoise, candidateNoise);
+    else
+        noise = std::isfinite(referenceNoise) ? referenceNoise : candidateNoise;
+    if (!(noise > 0))
+        return QStringLiteral("unknown");
+    const double diff = candidateTime - referenceTime;
+    if (std::abs(diff / referenceTime) <= noise)
+        return QStringLiteral("same");
+    return diff < 0 ? QStringLiteral("faster") : QStringLiteral("slower");
+}
+
+double relativeNoise(const Run& run)
+{
+    return measurementOf(run, QStringLiteral("latency_noise"));
+}
+
+double mannWhitneyTwoSidedP(const std::vector<double>& a, const std::vector<double>& b)
+{
+    if (a.empty() || b.empty())
+        return std::nan("");
+    std::vector<double> all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    std::sort(all.begin(), all.end());
+    const bool ties = std::adjacent_find(all.begin(), all.end()) != all.end();
+    const int m = static_cast<int>(a.size());
+    const int n = static_cast<int>(b.size());
+    if ((m > 8 && n > 8) || ties)
+        return mannWhitneyU(a, b).p;
+    // U of a: pairs (x in a, y in b) with x > y.
+    int u1 = 0;
+    for (const double x : a) {
+        for (const double y : b)
+            u1 += x > y ? 1 : 0;
+    }
+    const int u = std::max(u1, m * n - u1);
+    const std::vector<long double> counts = exactUCounts(m, n);
+    long double total = 0, tail = 0;
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        total += counts[k];
+        if (static_cast<int>(k) >= u)
+            tail += counts[k];
+    }
+    return std::min(1.0, static_cast<double>(2 * tail / total));
+}
+
+ToolComparison compareNvbench(const RunList& reference, const RunList& candidate)
+{
+    ToolComparison c;
+    c.family = kNvbench;
+    int skipped = 0;
+    forEachMatch(reference, candidate, c, [&](const RunPtr& ref, const RunPtr& cmp) {
+        if (!timed(*ref) || !timed(*cmp)) {
+            ++skipped;
+            return;
+        }
+        FamilyPair p;
+        p.reference = ref;
+        p.candidate = cmp;
+        p.name = ref->title;
+        p.referenceTime = ref->median;
+        p.candidateTime = cmp->median;
+        p.referenceNoise = relativeNoise(*ref);
+        p.candidateNoise = relativeNoise(*cmp);
+        p.diff = p.candidateTime - p.referenceTime;
+        p.fracDiff = p.diff / p.referenceTime;
+        p.status = nvbenchStatus(p.referenceTime, p.candidateTime, p.referenceNoise, p.candidateNoise);
+        p.warnings = assessComparability(*ref, *cmp).warnings;
+        c.pairs.append(p);
+    });
+    if (skipped > 0)
+        c.notes << QStringLiteral("%1 pair(s) not compared: a state was skipped or has no time").arg(skipped);
+    return c;
+}
+
+ToolComparison compareGbench(const RunList& reference, const RunList& candidate, double alpha)
+{
+    ToolComparison c;
+    c.family = kGbench;
+    c.alpha = alpha;
+    int skipped = 0;
+    bool fewRepetitions = false;
+    forEachMatch(reference, candidate, c, [&](const RunPtr& ref, const RunPtr& cmp) {
+        if (!timed(*ref) || !timed(*cmp)) {
+            ++skipped;
+            return;
+        }
+        FamilyPair p;
+        p.reference = ref;
+        p.candidate = cmp;
+        p.name = ref->title;
+        p.referenceTime = meanOf(*ref);
+        p.candidateTime = meanOf(*cmp);
+        p.timeChange = change(p.referenceTime, p.candidateTime);
+        p.referenceCpu = measurementOf(*ref, QStringLiteral("cpu_time"));
+        p.candidateCpu = measurementOf(*cmp, QStringLiteral("cpu_time"));
+        p.cpuChange = change(p.referenceCpu, p.candidateCpu);
+        p.referenceRepetitions = std::max<int>(1, static_cast<int>(ref->samples.size()));
+        p.candidateRepetitions = std::max<int>(1, static_cast<int>(cmp->samples.size()));
+        if (ref->samples.size() >= 2 && cmp->samples.size() >= 2) {
+            p.timePValue = mannWhitneyTwoSidedP(ref->samples, cmp->samples);
+            p.cpuPValue = mannWhitneyTwoSidedP(cpuSamples(*ref), cpuSamples(*cmp));
+            fewRepetitions = fewRepetitions || std::min(ref->samples.size(), cmp->samples.size()) < 9;
+        }
+        p.warnings = assessComparability(*ref, *cmp).warnings;
+        c.pairs.append(p);
+    });
+    if (skipped > 0)
+        c.notes << QStringLiteral("%1 pair(s) not compared: a run failed, was skipped or has no time").arg(skipped);
+    if (fewRepetitions)
+        c.notes << QStringLiteral("fewer than 9 repetitions on a side: the U test is unreliable (as compare.py warns)");
+    return c;
+}
+
+std::optional<ToolComparison> compareFamilyFiles(const RunList& runs, double alpha)
+{
+    QStringList files;
+    QString family;
+    for (const RunPtr& run : runs) {
+        if (!files.contains(run->file))
+            files << run->file;
+        if (family.isEmpty())
+            family = run->protocolFamily;
+        if (run->protocolFamily != family || files.size() > 2)
+            return std::nullopt;
+    }
+    if (files.size() != 2 || (family != kNvbench && family != kGbench))
+        return std::nullopt;
+    RunList reference, candidate;
+    for (const RunPtr& run : runs)
+        (run->file == files[0] ? reference : candidate).append(run);
+    ToolComparison c
+        = family == kNvbench ? compareNvbench(reference, candidate) : compareGbench(reference, candidate, alpha);
+    c.referenceFile = files[0];
+    c.candidateFile = files[1];
+    return c;
+}
+
+} // namespace kix

@@ -1,0 +1,219 @@
+// pytest-benchmark's JSON (`--benchmark-json`, or a saved run under .benchmarks/): one kernelindex run per
+// benchmark; the stats are in seconds, `stats.data` (with --benchmark-save-data) holds the raw round times.
+#include "model/import/pytestbenchmark.h"
+#include "model/format/digest.h"
+#include "model/import/interop.h"
+#include "model/import/interopcommon.h"
+#include "model/import/ligernaming.h"
+
+#include <cmath>
+
+namespace kix::interop {
+
+using namespace detail;
+
+namespace {
+
+const char* const kNotes
+    = "Timed by pytest-benchmark: each round calls the test function `iterations` times with the host's timer "
+      "(time.perf_counter unless options.timer says otherwise) and records the time per call; the headline is the "
+      "median of the rounds, the spread is q1/q3 (quartiles, not p20/p80). Nothing synchronises the GPU unless the "
+      "test does it, and no cache is flushed, unlike triton.testing.do_bench (CUDA events per call after an L2 "
+      "flush, median with p20/p80). Comparable only within one test, parameters and machine.";
+
+// Keys of the test's parameters that name the implementation rather than the workload.
+bool isProviderKey(const std::string& key)
+{
+    return key == "provider" || key == "impl" || key == "implementation" || key == "backend";
+}
+
+std::string scalarText(const json& v)
+{
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+ImportResult importPytestBenchmark(const json& value, const QString& file)
+{
+    ImportResult result;
+    result.format = Format::PytestBenchmark;
+    Schema schema(file, result.diagnostics);
+    if (!value.is_object()) {
+        schema.error({}, QStringLiteral("pytest-benchmark JSON: expected an object, found %1").arg(typeName(value)));
+        return result;
+    }
+    const json* benchmarks = schema.require(value, "benchmarks", {}, Kind::Array);
+    const json* machine = schema.optional(value, "machine_info", {}, Kind::Object);
+    const json* commit = schema.optional(value, "commit_info", {}, Kind::Object);
+    if (!benchmarks)
+        return result;
+
+    QDateTime date;
+    if (const json* d = schema.optional(value, "datetime", {}, Kind::String)) {
+        date = parseTime(d->get<std::string>());
+        if (!date.isValid())
+            schema.warning(QStringLiteral("/datetime"),
+                QStringLiteral("\"%1\" is not an ISO-8601 time").arg(QString::fromStdString(d->get<std::string>())));
+    }
+    const json info = machine ? *machine : json::object();
+    const json cpu = info.value("cpu", json::object());
+    const std::string node = info.value("node", std::string("unknown host"));
+    std::string cpuName = cpu.is_object() ? cpu.value("brand_raw", std::string()) : std::string();
+    if (cpuName.empty())
+        cpuName = info.value("processor", std::string());
+    // In the environment schema's terms: system and release are the operating system and its kernel; Python and
+    // pytest-benchmark are libraries with their versions; the rest becomes labels.
+    json software = json::object();
+    for (const auto& [key, to] : { std::pair { "python_implementation", "python_implementation" },
+             std::pair { "system", "operatingSystem" }, std::pair { "release", "kernel" } }) {
+        if (const auto it = info.find(key); it != info.end() && it->is_string())
+            software[to] = *it;
+    }
+    if (const auto it = info.find("python_version"); it != info.end() && it->is_string())
+        software["libraries"]["python"] = *it;
+    if (const auto it = value.find("version"); it != value.end() && it->is_string())
+        software["libraries"]["pytest_benchmark"] = *it;
+    json labels = json::object();
+    if (commit) {
+        for (const char* key : { "id", "branch", "project", "dirty" }) {
+            if (const auto it = commit->find(key); it != commit->end() && !it->is_null())
+                labels[std::string("commit_") + key] = it->is_string() ? it->get<std::string>() : it->dump();
+        }
+    }
+    const json protocol = protocolDocument(familyOf(Format::PytestBenchmark).toStdString(), "pytest-benchmark-rounds",
+        "pytest-benchmark · time per call", "pytest-benchmark", "https://github.com/ionelmc/pytest-benchmark",
+        "host_timer", "median", kNotes);
+    const std::string timestamp = date.isValid()
+        ? timestampPart(date)
+        : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
+
+    for (std::size_t i = 0; i < benchmarks->size(); ++i) {
+        const QString bp = join(QStringLiteral("/benchmarks"), i);
+        const json& b = (*benchmarks)[i];
+        if (!b.is_object()) {
+            schema.error(bp, QStringLiteral("expected a benchmark object, found %1").arg(typeName(b)));
+            continue;
+        }
+        const int errorsBefore = schema.errors();
+        const json* name = schema.require(b, "name", bp, Kind::String);
+        const json* stats = schema.require(b, "stats", bp, Kind::Object);
+        const json* params = schema.optional(b, "params", bp, Kind::Object);
+        const json* extra = schema.optional(b, "extra_info", bp, Kind::Object);
+        if (!name || !stats)
+            continue;
+        const QString sp = join(bp, "stats");
+        const char* required[] = { "min", "max", "mean", "median", "rounds" };
+        for (const char* key : required)
+            schema.require(*stats, key, sp, Kind::Number);
+        const json* q1 = schema.optional(*stats, "q1", sp, Kind::Number);
+        const json* q3 = schema.optional(*stats, "q3", sp, Kind::Number);
+        const json* stddev = schema.optional(*stats, "stddev", sp, Kind::Number);
+        const json* data = schema.optional(*stats, "data", sp, Kind::Array);
+        std::vector<double> samples;
+        if (data) {
+            for (std::size_t k = 0; k < data->size(); ++k) {
+                const json& x = (*data)[k];
+                if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0) {
+                    schema.error(join(join(sp, "data"), k),
+                        QStringLiteral("expected a round time in seconds, found %1").arg(typeName(x)));
+                    break;
+                }
+                samples.push_back(x.get<double>() * 1e9);
+            }
+        }
+        for (const char* key : required) {
+            const auto it = stats->find(key);
+            if (it != stats->end() && it->is_number() && (it->get<double>() < 0 || !std::isfinite(it->get<double>())))
+                schema.error(join(sp, key), QStringLiteral("%1 is not a time").arg(it->get<double>()));
+        }
+        if (schema.errors() > errorsBefore)
+            continue;
+
+        const std::string testName = name->get<std::string>();
+        const std::string kernel = testName.substr(0, testName.find('['));
+        std::vector<std::pair<std::string, std::string>> workloadParams;
+        std::string dtype;
+        std::string provider = providerFromFile(file, "pytest");
+        json workload = { { "test", b.value("fullname", testName) } };
+        if (params) {
+            for (auto it = params->begin(); it != params->end(); ++it) {
+                const std::string text = scalarText(*it);
+                if (isProviderKey(it.key())) {
+                    provider = slugValue(text);
+                    continue;
+                }
+                workload["params"][it.key()] = *it;
+                if (dtype.empty() && !knownDtype(text).empty() && (it.key() == "dtype" || it.key() == "type"))
+                    dtype = knownDtype(text);
+                else
+                    workloadParams.emplace_back(it.key(), text);
+            }
+        } else if (const auto param = b.find("param"); param != b.end() && param->is_string()) {
+            workloadParams.emplace_back("param", param->get<std::string>());
+            workload["param"] = *param;
+        }
+        std::string product = cpuName.empty() ? "CPU · " + node : cpuName;
+        if (extra) {
+            for (const char* key : { "gpu", "device_name", "device" }) {
+                if (const auto it = extra->find(key); it != extra->end() && it->is_string()) {
+                    product = it->get<std::string>();
+                    break;
+                }
+            }
+        }
+        const bool gpu
+            = product.find("NVIDIA") != std::string::npos || product.find("AMD Instinct") != std::string::npos;
+        json hardware = { { "vendor", gpu ? (product.find("NVIDIA") != std::string::npos ? "nvidia" : "amd") : "cpu" },
+            { "product", product } };
+        if (gpu && !cpuName.empty())
+            hardware["hostCpu"] = cpuName;
+        if (const std::string arch = liger::architectureOf(product); !arch.empty())
+            hardware["architecture"] = arch;
+
+        RunParts parts;
+        parts.file = file;
+        parts.kernel = slugValue(kernel);
+        parts.pass = "call";
+        parts.provider = provider;
+        parts.gpuSlug = liger::slugify(product);
+        parts.workloadSlug = workloadSlug(workloadParams, dtype);
+        parts.timestamp = timestamp;
+        if (date.isValid())
+            parts.observedAt = isoUtcMs(date);
+        parts.title = testName;
+        parts.labels = labels;
+        if (const auto group = b.find("group"); group != b.end() && group->is_string())
+            parts.labels["group"] = *group;
+        parts.workload = workload;
+        parts.implementation
+            = { { "tool", "pytest-benchmark" }, { "test", b.value("fullname", testName) }, { "provider", provider } };
+        parts.protocol = protocol;
+        parts.environment = resource("ExecutionEnvironment", "pytest-benchmark-" + liger::slugify(node),
+            "pytest-benchmark host · " + node, { { "hardware", hardware }, { "software", software } });
+        parts.sourceNative = { { "source", "pytest-benchmark" }, { "fullname", b.value("fullname", testName) } };
+        if (extra && !extra->empty())
+            parts.sourceNative["extra_info"] = *extra;
+        if (const auto options = b.find("options"); options != b.end() && options->is_object())
+            parts.sourceNative["options"] = *options;
+        parts.primaryStatistic = "median";
+        parts.latencyNs
+            = { { "median", (*stats)["median"].get<double>() * 1e9 }, { "mean", (*stats)["mean"].get<double>() * 1e9 },
+                  { "min", (*stats)["min"].get<double>() * 1e9 }, { "max", (*stats)["max"].get<double>() * 1e9 } };
+        parts.samplesNs = samples;
+        if (q1)
+            parts.measurements.push_back(measurement("latency", "q1", "ns", q1->get<double>() * 1e9));
+        if (q3)
+            parts.measurements.push_back(measurement("latency", "q3", "ns", q3->get<double>() * 1e9));
+        if (stddev)
+            parts.measurements.push_back(measurement("latency", "stdev", "ns", stddev->get<double>() * 1e9));
+        parts.measurements.push_back(measurement("latency", "rounds", "count", (*stats)["rounds"].get<double>()));
+        if (const auto it = stats->find("iterations"); it != stats->end() && it->is_number())
+            parts.measurements.push_back(measurement("iterations", "per_round", "count", it->get<double>()));
+        addDocument(result, parts);
+        result.pointers.push_back(bp);
+    }
+    return result;
+}
+
+} // namespace kix::interop

@@ -1,0 +1,531 @@
+#include "model/read/documentparser.h"
+
+#include "model/read/inputformats.h"
+#include "model/read/jsondom.h"
+#include "model/read/jsonreader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kix {
+
+using json = nlohmann::json;
+
+bool ParseResult::hasErrors() const
+{
+    for (const Diagnostic& d : diagnostics) {
+        if (d.isError())
+            return true;
+    }
+    return false;
+}
+
+namespace {
+
+void reportJsonError(
+    const JsonReadResult& read, const QString& file, const QString& pointer, int lineOffset, Diagnostics& out)
+{
+    Diagnostic d = makeError(file, pointer, read.error);
+    if (read.line > 0) {
+        d.line = read.line + lineOffset;
+        d.column = read.column;
+    }
+    out.append(d);
+}
+
+// "json" for "runs/a.JSON" (QFileInfo asks the file system; this does not).
+QString suffixOf(const QString& path)
+{
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    if (dot < 0 || path.indexOf(QLatin1Char('/'), dot) >= 0)
+        return {};
+    return path.mid(dot + 1).toLower();
+}
+
+bool isBlank(const char* begin, const char* end)
+{
+    for (const char* p = begin; p < end; ++p) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return false;
+    }
+    return true;
+}
+
+using jsondom::Element;
+
+// The one place where a JSON document that is not kernelindex is refused, whatever it arrived in (a whole file,
+// an array element, a JSON Lines line). Importers of other formats (nvbench, Google Benchmark, pytest-benchmark)
+// hook in here: recognise `document`, convert it into kernelindex documents and add their runs instead.
+bool isKernelindexShaped(Element document)
+{
+    if (document.type() != simdjson::dom::element_type::OBJECT)
+        return false;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(document)) {
+        if (member.key == "run" || member.key == "kind")
+            return true;
+    }
+    return false;
+}
+
+void refuseForeignDocument(Element document, const QString& file, const QString& pointer, Diagnostics& out)
+{
+    if (document.type() != simdjson::dom::element_type::OBJECT)
+        out.append(makeError(file, pointer,
+            QStringLiteral("not a kernelindex document: expected an object, found %1")
+                .arg(jsondom::typeName(document))));
+    else
+        out.append(makeError(file, pointer + QStringLiteral("/kind"),
+            QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix reads "
+                           "kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, and Liger-Kernel CSV)")));
+}
+
+// Every document goes through here; the caller gives the run its raw text.
+std::shared_ptr<Run> readDocument(
+    Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
+{
+    if (!isKernelindexShaped(document)) {
+        refuseForeignDocument(document, file, pointer, out);
+        return nullptr;
+    }
+    return extractRun(document, file, pointer, out, duplicateKeys);
+}
+
+// A text that simdjson refused: nlohmann/json says where and why (line and column).
+void reportRefusedText(simdjson::error_code error, const char* begin, const char* end, const QString& file,
+    const QString& pointer, int lineOffset, const ParseLimits& limits, Diagnostics& out)
+{
+    const JsonReadResult read = readJson(begin, end, limits.maxDepth);
+    if (!read.ok) {
+        reportJsonError(read, file, pointer, lineOffset, out);
+        return;
+    }
+    if (error == simdjson::DEPTH_ERROR) {
+        out.append(makeError(file, pointer, QStringLiteral("nesting deeper than %1 levels").arg(limits.maxDepth)));
+        return;
+    }
+    out.append(makeError(file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(error))));
+}
+
+// A compact copy of the text of the documents kept, shared by their runs.
+std::shared_ptr<const std::string> keep(const std::string& compact)
+{
+    return std::make_shared<const std::string>(compact.data(), compact.size());
+}
+
+void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
+    const ParseLimits& limits, ParseResult& result)
+{
+    struct Pending
+    {
+        std::shared_ptr<Run> run;
+        std::size_t offset;
+        std::size_t size;
+    };
+    std::vector<Pending> pending;
+    thread_local std::string compact;
+    compact.clear();
+    int lineIndex = firstLine;
+    int documents = 0;
+    const char* lineStart = begin;
+    while (lineStart < end) {
+        const char* lineEnd = static_cast<const char*>(memchr(lineStart, '\n', static_cast<size_t>(end - lineStart)));
+        if (!lineEnd)
+            lineEnd = end;
+        if (!isBlank(lineStart, lineEnd)) {
+            const QString pointer = QLatin1Char('/') + QString::number(lineIndex);
+            if (++documents > limits.maxDocuments) {
+                result.diagnostics.append(makeError(file, pointer,
+                    QStringLiteral("more than %1 documents: the rest is not read").arg(limits.maxDocuments)));
+                break;
+            }
+            const std::string_view text(lineStart, static_cast<size_t>(lineEnd - lineStart));
+            Element root;
+            if (const auto error = jsondom::parse(text, false, limits.maxDepth, root)) {
+                reportRefusedText(error, lineStart, lineEnd, file, pointer, lineIndex, limits, result.diagnostics);
+            } else {
+                const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
+                if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
+                    const std::size_t offset = compact.size();
+                    jsondom::appendMinified(text, compact);
+                    pending.push_back({ std::move(run), offset, compact.size() - offset });
+                }
+            }
+        }
+        lineStart = lineEnd + 1;
+        ++lineIndex;
+    }
+    if (pending.empty())
+        return;
+    const std::shared_ptr<const std::string> buffer = keep(compact);
+    result.runs.reserve(result.runs.size() + qsizetype(pending.size()));
+    for (Pending& p : pending) {
+        p.run->raw = RawText(buffer, p.offset, p.size);
+        result.runs.append(std::move(p.run));
+    }
+}
+
+// Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
+// `mapped`: the text is in private pages of its own (parseMapped) that can be dropped once parsed, so a big bundle
+// never holds its whole text and its runs in memory at once.
+void parseJsonLines(const char* begin, const char* end, const QString& file, const ParseLimits& limits,
+    ParseResult& result, bool mapped = false)
+{
+    constexpr qint64 kChunkBytes = 2 << 20;
+    const qsizetype runsBefore = result.runs.size();
+    const qsizetype diagnosticsBefore = result.diagnostics.size();
+    struct Chunk
+    {
+        const char* begin;
+        const char* end;
+        int firstLine;
+    };
+    QVector<Chunk> chunks;
+    int line = 0;
+    for (const char* p = begin; p < end;) {
+        const char* stop = end - p > kChunkBytes ? p + kChunkBytes : end;
+        if (stop < end) {
+            const char* nl = static_cast<const char*>(memchr(stop, '\n', static_cast<size_t>(end - stop)));
+            stop = nl ? nl + 1 : end;
+        }
+        chunks.append({ p, stop, line });
+        for (const char* q = p; (q = static_cast<const char*>(memchr(q, '\n', static_cast<size_t>(stop - q))));) {
+            ++line;
+            ++q;
+        }
+        p = stop;
+    }
+    if (chunks.size() <= 1) {
+        parseJsonLinesRange(begin, end, 0, file, limits, result);
+    } else {
+        const QList<ParseResult> parts = QtConcurrent::blockingMapped<QList<ParseResult>>(chunks, [&](const Chunk& c) {
+            ParseResult part;
+            parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
+            if (mapped) {
+                const auto page = static_cast<quintptr>(::sysconf(_SC_PAGESIZE));
+                const quintptr first = (reinterpret_cast<quintptr>(c.begin) + page - 1) / page * page;
+                const quintptr last = reinterpret_cast<quintptr>(c.end) / page * page;
+                if (last > first)
+                    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+            }
+            return part;
+        });
+        for (const ParseResult& part : parts) {
+            result.runs += part.runs;
+            result.diagnostics += part.diagnostics;
+        }
+    }
+    if (result.runs.size() == runsBefore && result.diagnostics.size() == diagnosticsBefore)
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file holds no JSON Lines documents")));
+}
+
+// Two or more non-blank lines that each start with '{': JSON Lines even without the .jsonl extension.
+bool looksLikeJsonLines(const char* begin, const char* end)
+{
+    int lines = 0;
+    const char* p = begin;
+    while (p < end) {
+        const char* lineEnd = static_cast<const char*>(memchr(p, '\n', static_cast<size_t>(end - p)));
+        if (!lineEnd)
+            lineEnd = end;
+        const char* q = p;
+        while (q < lineEnd && (*q == ' ' || *q == '\t' || *q == '\r'))
+            ++q;
+        if (q < lineEnd) {
+            if (*q != '{')
+                return false;
+            if (++lines >= 2)
+                return true;
+        }
+        p = lineEnd + 1;
+    }
+    return false;
+}
+
+} // namespace
+
+namespace {
+
+// One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
+void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped,
+    ParseResult& result)
+{
+    if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("the file is %1 bytes, more than the limit of %2")
+                .arg(input.size())
+                .arg(limits.maxFileBytes)));
+        return;
+    }
+    const char* begin = input.data();
+    const char* end = begin + input.size();
+    if (input.substr(0, 3) == "\xEF\xBB\xBF")
+        begin += 3;
+    if (isBlank(begin, end)) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
+        return;
+    }
+
+    if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
+        return;
+    }
+    const QString suffix = suffixOf(file);
+    for (const InputFormat& format : importedFormats()) {
+        if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(suffix, begin, end)
+            && format.parse(begin, end, file, limits, result))
+            return;
+    }
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
+        parseJsonLines(begin, end, file, limits, result, mapped);
+        return;
+    }
+
+    // Hook: other tools' results (nvbench, Google Benchmark, pytest-benchmark JSON), recognised by content.
+    for (const InputFormat& format : importedFormats()) {
+        if (format.stage == InputFormat::Stage::BeforeKernelindex && format.accepts(suffix, begin, end)
+            && format.parse(begin, end, file, limits, result))
+            return;
+    }
+
+    const std::string_view text(begin, static_cast<size_t>(end - begin));
+    Element root;
+    if (const auto error = jsondom::parse(text, padded, limits.maxDepth, root)) {
+        const JsonReadResult read = readJson(begin, end, limits.maxDepth);
+        if (!read.ok && !read.tooDeep && looksLikeJsonLines(begin, end))
+            parseJsonLines(begin, end, file, limits, result);
+        else
+            reportRefusedText(error, begin, end, file, {}, 0, limits, result.diagnostics);
+        return;
+    }
+    const bool duplicates = jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
+    thread_local std::string compact;
+    compact.clear();
+    if (root.type() != simdjson::dom::element_type::ARRAY) {
+        if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
+            jsondom::appendMinified(text, compact);
+            run->raw = RawText(keep(compact), 0, compact.size());
+            result.runs.append(std::move(run));
+        }
+        return;
+    }
+    const simdjson::dom::array array = jsondom::asArray(root);
+    if (array.size() == 0) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("an empty array holds no runs")));
+        return;
+    }
+    if (static_cast<qint64>(array.size()) > limits.maxDocuments) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("%1 documents in one array is more than the limit %2")
+                .arg(array.size())
+                .arg(limits.maxDocuments)));
+        return;
+    }
+    // One compact buffer for the file; each run keeps its element's span of it.
+    jsondom::appendMinified(text, compact);
+    const auto spans = jsondom::arrayElementSpans(compact);
+    const std::shared_ptr<const std::string> buffer = keep(compact);
+    std::size_t i = 0;
+    for (const Element element : array) {
+        const QString pointer = QLatin1Char('/') + QString::number(i);
+        if (std::shared_ptr<Run> run = readDocument(element, file, pointer, result.diagnostics, duplicates)) {
+            run->raw = i < spans.size() ? RawText(buffer, spans[i].first, spans[i].second)
+                                        : RawText(simdjson::minify(element));
+            result.runs.append(std::move(run));
+        }
+        ++i;
+    }
+    if (text.size() > (std::size_t(16) << 20)) {
+        jsondom::releaseLargeBuffers();
+        std::string().swap(compact);
+    }
+}
+
+} // namespace
+
+ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
+{
+    ParseResult result;
+    parseText(
+        std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, false, result);
+    return result;
+}
+
+namespace {
+
+// Big JSON Lines bundles are read into pages that parseJsonLines drops as it goes.
+bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
+{
+    constexpr qint64 kMapFrom = 16 << 20;
+    const QString suffix = suffixOf(path);
+    if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
+        return false;
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat info
+    {
+    };
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < kMapFrom
+        || info.st_size > limits.maxFileBytes) {
+        ::close(fd);
+        return false;
+    }
+    // Read into anonymous pages rather than mapping the file: a mapped file that shrinks while it is parsed (another
+    // program rewriting it) raises SIGBUS on the pages past its new end. Parsed pages are still dropped as the
+    // chunks finish, so the text and all of its runs are never in memory at once.
+    const auto capacity = static_cast<size_t>(info.st_size);
+    void* data = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
+        ::close(fd);
+        return false;
+    }
+    size_t size = 0;
+    while (size < capacity) {
+        const ssize_t n = ::read(fd, static_cast<char*>(data) + size, capacity - size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; // the file shrank (or failed) while read: what was read is parsed, a cut line is named
+        size += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    parseText(std::string_view(static_cast<const char*>(data), size), false, path, limits, true, result);
+    ::munmap(data, capacity);
+    return true;
+}
+
+QString notRegularFile(mode_t mode)
+{
+    const char* kind = S_ISFIFO(mode)    ? "a FIFO"
+        : S_ISSOCK(mode)                 ? "a socket"
+        : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+        : S_ISDIR(mode)                  ? "a folder"
+                                         : "not a plain file";
+    return QStringLiteral("not a regular file (%1)").arg(QLatin1String(kind));
+}
+
+// Plain POSIX reads for files on disk into the thread's buffer, with simdjson's padding after the text: the
+// loader opens tens of thousands of small files, and QFile's extra stat calls per file cost more than the read.
+bool readPosix(
+    const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error, bool& tooLarge)
+{
+    const QByteArray name = QFile::encodeName(path);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); no effect on regular files
+    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        error = QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    size = 0;
+    tooLarge = false;
+    struct stat status
+    {
+    };
+    if (::fstat(fd, &status) == 0) {
+        if (!S_ISREG(status.st_mode)) {
+            error = notRegularFile(status.st_mode);
+            ::close(fd);
+            return false;
+        }
+        if (status.st_size > maxBytes) { // refused without reading it
+            tooLarge = true;
+            ::close(fd);
+            return true;
+        }
+    }
+    constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
+    if (bytes.size() < 16384 + kPad)
+        bytes.resize(16384 + kPad);
+    while (true) {
+        if (size + kPad == bytes.size()) {
+            if (static_cast<qint64>(size) > maxBytes) {
+                tooLarge = true;
+                break;
+            }
+            // past the buffer, size it from the file (it may have grown since fstat) rather than doubling it
+            struct stat info
+            {
+            };
+            const std::size_t want = ::fstat(fd, &info) == 0 && std::size_t(info.st_size) >= size
+                ? std::size_t(info.st_size) + 1
+                : size * 2;
+            bytes.resize(std::min<std::size_t>(want, std::size_t(maxBytes) + 1) + kPad);
+        }
+        const ssize_t n = ::read(fd, bytes.data() + size, bytes.size() - kPad - size);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            error = QString::fromLocal8Bit(std::strerror(errno));
+            ::close(fd);
+            return false;
+        }
+        if (n == 0)
+            break;
+        size += std::size_t(n);
+    }
+    ::close(fd);
+    tooLarge = tooLarge || static_cast<qint64>(size) > maxBytes;
+    std::memset(bytes.data() + size, 0, kPad); // the padding holds nothing of an earlier, longer file
+    return true;
+}
+
+} // namespace
+
+void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result)
+{
+    auto tooLargeError = [&]() {
+        result.diagnostics.append(makeError(
+            path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
+    };
+    if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
+        if (parseMapped(path, limits, result))
+            return;
+        thread_local std::string buffer;
+        std::size_t size = 0;
+        QString error;
+        bool tooLarge = false;
+        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge)) {
+            result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
+            return;
+        }
+        if (tooLarge) {
+            tooLargeError();
+            return;
+        }
+        parseText(std::string_view(buffer.data(), size), true, path, limits, false, result);
+        if (buffer.size() > (std::size_t(64) << 20))
+            std::string().swap(buffer); // one big file read: give the memory back rather than keep it
+        return;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
+        return;
+    }
+    if (f.size() > limits.maxFileBytes) {
+        tooLargeError();
+        return;
+    }
+    const QByteArray bytes = f.readAll();
+    parseText(
+        std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, false, result);
+}
+
+ParseResult parseFile(const QString& path, const ParseLimits& limits)
+{
+    ParseResult result;
+    parseFileInto(path, limits, result);
+    return result;
+}
+
+} // namespace kix

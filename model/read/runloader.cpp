@@ -1,0 +1,261 @@
+#include "model/read/runloader.h"
+
+#include "model/read/documentparser.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include <dirent.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace kix {
+
+namespace {
+
+bool isRunFileName(const char* name)
+{
+    const char* dot = std::strrchr(name, '.');
+    if (!dot)
+        return false;
+    for (const char* suffix : { ".json", ".jsonl", ".ndjson", ".csv" }) {
+        if (strcasecmp(dot, suffix) == 0)
+            return true;
+    }
+    return false;
+}
+
+// The run files under a folder, recursively; hidden entries and links to folders are skipped (as QDirIterator
+// does by default), and no per-entry stat is needed when the file system reports entry types.
+void findRunFiles(const QByteArray& folder, QStringList& found)
+{
+    DIR* dir = ::opendir(folder.constData());
+    if (!dir)
+        return;
+    while (const dirent* entry = ::readdir(dir)) {
+        if (entry->d_name[0] == '.')
+            continue;
+        const QByteArray path = folder + '/' + entry->d_name;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN || type == DT_LNK) {
+            struct stat info
+            {
+            };
+            if (::stat(path.constData(), &info) != 0)
+                type = DT_UNKNOWN; // a dangling link or a symlink loop: listed below, so that reading names it
+            else
+                type = S_ISDIR(info.st_mode) ? (entry->d_type == DT_LNK ? DT_LNK : DT_DIR)
+                                             : (S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN);
+        }
+        if (type == DT_DIR)
+            findRunFiles(path, found);
+        else if (type != DT_LNK && isRunFileName(entry->d_name))
+            found.append(QFile::decodeName(path)); // FIFOs, sockets and broken links too: reading refuses them by name
+    }
+    ::closedir(dir);
+}
+
+} // namespace
+
+QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
+{
+    QStringList files;
+    for (const QString& path : paths) {
+        const QFileInfo info(path);
+        if (info.isDir()) {
+            QStringList found;
+            QByteArray folder = QFile::encodeName(path);
+            while (folder.size() > 1 && folder.endsWith('/'))
+                folder.chop(1);
+            findRunFiles(folder, found);
+            std::sort(found.begin(), found.end());
+            files += found;
+        } else if (info.exists()) {
+            files.append(path);
+        } else if (diagnostics) {
+            diagnostics->append(makeError(path, {}, QStringLiteral("no such file or folder")));
+        }
+    }
+    return files;
+}
+
+RunList removeDuplicates(const RunList& runs, QSet<QByteArray>& seen, Diagnostics& diagnostics, int* duplicates)
+{
+    RunList out;
+    out.reserve(runs.size());
+    for (const RunPtr& run : runs) {
+        const QByteArray key = run->identityHash();
+        if (seen.contains(key)) {
+            diagnostics.append(makeWarning(run->file, run->pointer,
+                QStringLiteral("duplicate of a run already loaded (externalId %1, same "
+                               "digests): kept once")
+                    .arg(run->externalId)));
+            if (duplicates)
+                ++*duplicates;
+            continue;
+        }
+        seen.insert(key);
+        out.append(run);
+    }
+    return out;
+}
+
+namespace {
+
+// glibc gives each worker thread its own heap, trims it whenever its top is free and grows it again for the
+// next file: one mprotect system call per file loaded. Keeping freed memory for reuse avoids that churn (it does
+// not raise the peak, which is set by the runs that are kept).
+void tuneAllocator()
+{
+#ifdef __GLIBC__
+    static std::once_flag once;
+    std::call_once(once, []() {
+        mallopt(M_TRIM_THRESHOLD, 128 << 20);
+        mallopt(M_TOP_PAD, 16 << 20);
+    });
+#endif
+}
+
+} // namespace
+
+LoadResult loadPaths(
+    const QStringList& paths, const std::atomic<bool>* cancel, const std::function<void(int, int)>& progress)
+{
+    tuneAllocator();
+    LoadResult result;
+    const QStringList files = expandPaths(paths, &result.diagnostics);
+    const int total = files.size();
+    std::atomic<int> done { 0 };
+    // Files are parsed in batches (fewer tasks and result lists), spread over all cores, then merged in order.
+    // One file (a big .jsonl bundle, say) parses its own chunks in parallel: call it here, not from a pool thread.
+    struct Batch
+    {
+        int first;
+        int count;
+    };
+    struct BatchResult
+    {
+        ParseResult parsed;
+        int refused = 0;
+    };
+    const int batchSize = std::clamp(total / (8 * std::max(1, QThreadPool::globalInstance()->maxThreadCount())), 1, 64);
+    QVector<Batch> batches;
+    for (int i = 0; i < total; i += batchSize)
+        batches.append({ i, std::min(batchSize, total - i) });
+    auto parseBatch = [&](const Batch& batch) -> BatchResult {
+        BatchResult out;
+        for (int i = batch.first; i < batch.first + batch.count; ++i) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return out;
+            const qsizetype before = out.parsed.diagnostics.size();
+            parseFileInto(files[i], {}, out.parsed);
+            for (qsizetype d = before; d < out.parsed.diagnostics.size(); ++d) {
+                if (out.parsed.diagnostics[d].isError()) {
+                    ++out.refused;
+                    break;
+                }
+            }
+            const int n = done.fetch_add(1, std::memory_order_relaxed) + 1;
+            if (progress)
+                progress(n, total);
+        }
+        return out;
+    };
+    const QList<BatchResult> parsed = batches.size() == 1
+        ? QList<BatchResult> { parseBatch(batches.first()) }
+        : QtConcurrent::blockingMapped<QList<BatchResult>>(batches, parseBatch);
+    if (cancel && cancel->load()) {
+        result.cancelled = true;
+        return result;
+    }
+    QSet<QByteArray> seen;
+    qsizetype runCount = 0;
+    for (const BatchResult& p : parsed)
+        runCount += p.parsed.runs.size();
+    result.runs.reserve(runCount);
+    seen.reserve(runCount);
+    for (const BatchResult& p : parsed) {
+        result.diagnostics += p.parsed.diagnostics;
+        result.refusedFiles += p.refused;
+        result.runs += removeDuplicates(p.parsed.runs, seen, result.diagnostics, &result.duplicates);
+    }
+    result.files = total;
+    return result;
+}
+
+RunLoader::RunLoader(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<kix::LoadResult>();
+    m_jobs.setMaxThreadCount(1);
+}
+
+RunLoader::~RunLoader()
+{
+    cancel();
+    m_future.waitForFinished();
+}
+
+int RunLoader::load(const QStringList& paths)
+{
+    cancel();
+    const int job = m_nextJob++;
+    m_currentJob = job;
+    m_running = true;
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelFlag;
+    emit started(job, -1);
+
+    m_future = QtConcurrent::run(&m_jobs, [this, job, paths, cancelFlag, probe = m_probe]() {
+        QElapsedTimer sinceProgress;
+        sinceProgress.start();
+        std::atomic<qint64> lastEmit { -1000 };
+        auto report = [&](int done, int total) {
+            if (probe)
+                probe(done, total);
+            // throttled to ~20 updates a second; the last one always goes through
+            const qint64 now = sinceProgress.elapsed();
+            qint64 last = lastEmit.load();
+            if (done != total && (now - last < 50 || !lastEmit.compare_exchange_strong(last, now)))
+                return;
+            QMetaObject::invokeMethod(
+                this, [this, job, done, total]() { emit progress(job, done, total); }, Qt::QueuedConnection);
+        };
+        LoadResult result = loadPaths(paths, cancelFlag.get(), report);
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, result = std::move(result), cancelFlag]() {
+                if (job != m_currentJob || cancelFlag->load())
+                    return; // superseded or cancelled: drop it
+                m_running = false;
+                emit finished(job, result);
+            },
+            Qt::QueuedConnection);
+    });
+    return job;
+}
+
+void RunLoader::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    if (m_running) {
+        m_running = false;
+        LoadResult cancelled;
+        cancelled.cancelled = true;
+        emit finished(m_currentJob, cancelled);
+    }
+}
+
+} // namespace kix

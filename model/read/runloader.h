@@ -1,0 +1,76 @@
+#pragma once
+
+#include "model/diagnostic.h"
+#include "model/run.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QStringList>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace kix {
+
+struct LoadResult
+{
+    RunList runs; // duplicates removed, in file order
+    Diagnostics diagnostics;
+    int files = 0; // files read
+    int refusedFiles = 0; // files with at least one error
+    int duplicates = 0;
+    bool cancelled = false;
+};
+
+// Expands files and folders (recursively: *.json, *.jsonl, *.csv) into a sorted file list.
+QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics = nullptr);
+
+// Loads paths on all cores and blocks until done. `progress(done, total)` is called from worker threads.
+LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel = nullptr,
+    const std::function<void(int, int)>& progress = {});
+
+// Removes runs whose identityHash() is already in `seen` (and adds the others); reports each duplicate.
+RunList removeDuplicates(const RunList& runs, QSet<QByteArray>& seen, Diagnostics& diagnostics, int* duplicates);
+
+// The one QObject front for loading off the GUI thread. A new load() cancels the previous one; results of a
+// cancelled or superseded job are dropped.
+class RunLoader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunLoader(QObject* parent = nullptr);
+    ~RunLoader() override;
+
+    int load(const QStringList& paths); // returns the job id
+    void cancel();
+    bool isRunning() const { return m_running; }
+
+    // Called on a loading thread after every file, unthrottled, with the job's files done so far and in all: a
+    // probe for tests and benchmark programs (the window reads progress through the throttled signal). Set it
+    // before load(); it applies to later jobs.
+    using ProgressProbe = std::function<void(int done, int total)>;
+    void setProgressProbe(ProgressProbe probe) { m_probe = std::move(probe); }
+
+signals:
+    void started(int jobId, int fileCount);
+    void progress(int jobId, int done, int total); // throttled
+    void finished(int jobId, const kix::LoadResult& result);
+    void failed(int jobId, const QString& message);
+
+private:
+    int m_nextJob = 1;
+    int m_currentJob = 0;
+    bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QFuture<void> m_future;
+    ProgressProbe m_probe;
+    // Jobs run one at a time here; their parsing fans out on the global pool (a job waiting on the pool that it
+    // occupies could deadlock it).
+    QThreadPool m_jobs;
+};
+
+} // namespace kix
+
+Q_DECLARE_METATYPE(kix::LoadResult)

@@ -1,0 +1,170 @@
+#include "model/write/runwriter.h"
+
+#include "model/format/digest.h"
+#include "model/format/documentbuilder.h"
+#include "model/write/csvwriter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
+
+#include <unistd.h>
+
+namespace kix {
+
+std::optional<ExportFormat> exportFormatForPath(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("json"))
+        return ExportFormat::Json;
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson"))
+        return ExportFormat::JsonLines;
+    if (suffix == QLatin1String("csv"))
+        return ExportFormat::Csv;
+    return std::nullopt;
+}
+
+QStringList listColumns()
+{
+    return { QStringLiteral("kernel"), QStringLiteral("pass"), QStringLiteral("provider"), QStringLiteral("gpu"),
+        QStringLiteral("workload"), QStringLiteral("metric"), QStringLiteral("unit"), QStringLiteral("median"),
+        QStringLiteral("p20"), QStringLiteral("p80"), QStringLiteral("status"), QStringLiteral("observed_at"),
+        QStringLiteral("file") };
+}
+
+static QString number(double v)
+{
+    return std::isnan(v) ? QString() : QString::number(v, 'g', 15);
+}
+
+QStringList listRow(const Run& run)
+{
+    return { run.kernel, run.pass, run.provider, run.gpuDisplayName(), run.workloadSlug,
+        run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"), run.unit, number(run.median),
+        number(run.p20), number(run.p80), run.status,
+        run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(), run.file + run.pointer };
+}
+
+QByteArray serializeRuns(const RunList& runs, ExportFormat format)
+{
+    QByteArray out;
+    switch (format) {
+    case ExportFormat::Json: {
+        out += '[';
+        for (int i = 0; i < runs.size(); ++i) {
+            out += i == 0 ? "\n" : ",\n";
+            out += QByteArray::fromStdString(runs[i]->raw);
+        }
+        out += runs.isEmpty() ? "]\n" : "\n]\n";
+        break;
+    }
+    case ExportFormat::JsonLines:
+        for (const RunPtr& run : runs) {
+            out += QByteArray::fromStdString(run->raw);
+            out += '\n';
+        }
+        break;
+    case ExportFormat::Csv:
+        out += csvLine(listColumns());
+        for (const RunPtr& run : runs)
+            out += csvLine(listRow(*run));
+        break;
+    }
+    return out;
+}
+
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);
+    auto fail = [&](const QString& why) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, why);
+        file.cancelWriting();
+        return false;
+    };
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    // Written with write(2) on the save file's descriptor: when the disk fills up (ENOSPC) or the file size limit
+    // is reached (EFBIG), QFileDevice::write reports the short write as complete and commit() would then replace
+    // the previous file with a truncated one.
+    const int fd = file.handle();
+    qint64 written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + written, static_cast<size_t>(bytes.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int code = n < 0 ? errno : ENOSPC;
+            const QString reason = QString::fromLocal8Bit(std::strerror(code));
+            return fail(code == ENOSPC || code == EFBIG || code == EDQUOT
+                    ? reason + QStringLiteral(" (the disk is full; the previous file is unchanged)")
+                    : reason);
+        }
+        written += n;
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    return true;
+}
+
+namespace {
+
+// A plain file name: no folder part, not hidden, not "..": what kix itself writes as a rawSamples URI.
+bool isPlainFileName(const QString& uri)
+{
+    return !uri.isEmpty() && !uri.contains(QLatin1Char('/')) && !uri.contains(QLatin1Char('\\'))
+        && !uri.startsWith(QLatin1Char('.')) && !uri.contains(QLatin1Char(':'));
+}
+
+} // namespace
+
+bool writeSamplesBeside(const RunList& runs, const QString& folder, QString* error)
+{
+    const QDir dir(folder);
+    for (const RunPtr& run : runs) {
+        if (run->raw.view().find("rawSamples") == std::string_view::npos)
+            continue;
+        const auto doc = nlohmann::json::parse(run->raw.begin(), run->raw.end(), nullptr, false);
+        const nlohmann::json::json_pointer pointer("/run/spec/timing/rawSamples");
+        if (!doc.is_object() || !doc.contains(pointer) || !doc.at(pointer).is_object())
+            continue;
+        const nlohmann::json& ref = doc.at(pointer);
+        const QString uri = QString::fromStdString(ref.value("uri", std::string()));
+        const std::string digest = ref.value("digest", std::string());
+        if (!isPlainFileName(uri))
+            continue;
+        std::string bytes;
+        if (!run->samples.empty())
+            bytes = format::samplesArtifact(run->samples);
+        if (format::sha256Digest(bytes) != digest) {
+            // the file beside the document it was read from, when it is the one the document names
+            QFile source(QFileInfo(run->file).dir().filePath(uri));
+            bytes.clear();
+            if (source.open(QIODevice::ReadOnly) && source.size() < (qint64(1) << 30))
+                bytes = source.readAll().toStdString();
+            if (format::sha256Digest(bytes) != digest)
+                continue; // nothing kix can vouch for; the document still names its evidence
+        }
+        const QString target = dir.filePath(uri);
+        if (QFileInfo(target).absoluteFilePath()
+                == QFileInfo(QFileInfo(run->file).dir().filePath(uri)).absoluteFilePath()
+            && QFileInfo::exists(target))
+            continue; // already there
+        if (!writeFileAtomically(target, QByteArray::fromStdString(bytes), error))
+            return false;
+    }
+    return true;
+}
+
+bool writeRuns(const RunList& runs, const QString& path, ExportFormat format, QString* error)
+{
+    if (!writeFileAtomically(path, serializeRuns(runs, format), error))
+        return false;
+    return format == ExportFormat::Csv || writeSamplesBeside(runs, QFileInfo(path).absolutePath(), error);
+}
+
+} // namespace kix

@@ -1,0 +1,172 @@
+// Sweep data: x parameter detection and choice, fixed parameters, series per (provider, GPU, pass), bands.
+#include "model/chartdata/quantiledata.h"
+#include "model/chartdata/sweep.h"
+#include "model/chartdata/timescale.h"
+#include "model/workload.h"
+
+#include "tests/model/runfactory.h"
+
+#include <QTest>
+
+using namespace kix;
+using kixtest::makeRun;
+
+class TestSweep : public QObject
+{
+    Q_OBJECT
+private slots:
+    void timeScale_data();
+    void timeScale();
+    void fixtureSweep();
+    void chooseX();
+    void noVariation();
+    void duplicatesKeepNewest();
+    void quantileBoxes();
+    void quantileCaps();
+};
+
+void TestSweep::timeScale_data()
+{
+    QTest::addColumn<std::vector<double>>("values");
+    QTest::addColumn<QString>("unit");
+    QTest::newRow("ns") << std::vector<double> { 10, 500, 900 } << QStringLiteral("ns");
+    QTest::newRow("µs") << std::vector<double> { 800, 5e3, 9e5 } << QStringLiteral("µs");
+    QTest::newRow("ms") << std::vector<double> { 2e6, 3e6, 10 } << QStringLiteral("ms");
+    QTest::newRow("empty") << std::vector<double> {} << QStringLiteral("ns");
+}
+
+void TestSweep::timeScale()
+{
+    QFETCH(std::vector<double>, values);
+    QFETCH(QString, unit);
+    const TimeScale scale = chooseTimeScale(values);
+    QCOMPARE(scale.unit, unit);
+    QCOMPARE(scale.toNs(scale.fromNs(1234.0)), 1234.0);
+    const TimeScale ms { QStringLiteral("ms"), 1e6 };
+    QCOMPARE(ms.format(1315872), QStringLiteral("1.316 ms"));
+}
+
+void TestSweep::fixtureSweep()
+{
+    const RunList runs
+        = kixtest::loadUiFixtures({ QStringLiteral("groupnorm-sweep.json"), QStringLiteral("liger-mini.csv") });
+    const SweepData sweep = buildSweep(runs);
+    QCOMPARE(sweep.xParam, QStringLiteral("channels"));
+    QCOMPARE(sweep.candidates, QStringList { QStringLiteral("channels") });
+    QVERIFY(sweep.splitBy.isEmpty());
+    QCOMPARE(sweep.fixedDescription, QStringLiteral("batch=128, channels_per_group=4, hidden=512, dtype=fp32"));
+    QCOMPARE(sweep.skippedNonLatency, 2);
+    QVERIFY(sweep.logXPossible);
+    QCOMPARE(sweep.scale.unit, QStringLiteral("µs"));
+    QCOMPARE(sweep.series.size(), 4);
+    for (const SweepSeries& s : sweep.series) {
+        QCOMPARE(s.pass, QStringLiteral("backward"));
+        QCOMPARE(s.points.size(), 7);
+        QCOMPARE(s.points.front().x, 32.0);
+        QCOMPARE(s.points.back().x, 2048.0);
+        if (s.provider == QLatin1String("huggingface") && s.gpu == QLatin1String("NVIDIA B200")) {
+            QCOMPARE(s.label, QStringLiteral("huggingface · B200"));
+            for (const SweepPoint& p : s.points) {
+                QCOMPARE(p.median, 20000 + 500 * p.x);
+                QCOMPARE(p.p20, double(qRound(p.median * 0.99)));
+                QCOMPARE(p.p80, double(qRound(p.median * 1.01)));
+            }
+        }
+    }
+}
+
+void TestSweep::chooseX()
+{
+    RunList runs;
+    for (double ch : { 32.0, 64.0, 128.0 }) {
+        for (double batch : { 8.0, 16.0 }) {
+            auto run = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), ch, 1000 * ch + batch);
+            run->workload[0] = { QStringLiteral("batch"), QString::number(batch), batch };
+            runs.append(run);
+        }
+    }
+    SweepData sweep = buildSweep(runs);
+    QCOMPARE(sweep.candidates, (QStringList { QStringLiteral("channels"), QStringLiteral("batch") }));
+    QCOMPARE(sweep.xParam, QStringLiteral("channels"));
+    QCOMPARE(sweep.splitBy, QStringList { QStringLiteral("batch") });
+    QCOMPARE(sweep.series.size(), 2); // one line per batch: never mixed
+    QVERIFY(sweep.series[0].label.contains(QStringLiteral("batch=")));
+
+    sweep = buildSweep(runs, QStringLiteral("batch"));
+    QCOMPARE(sweep.xParam, QStringLiteral("batch"));
+    QCOMPARE(sweep.series.size(), 3);
+    QCOMPARE(sweep.series[0].points.size(), 2);
+    sweep = buildSweep(runs, QStringLiteral("no-such-param"));
+    QCOMPARE(sweep.xParam, QStringLiteral("channels"));
+}
+
+void TestSweep::noVariation()
+{
+    const RunList runs = { makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 64, 1000),
+        makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), 64, 2000) };
+    const SweepData sweep = buildSweep(runs);
+    QVERIFY(sweep.xParam.isEmpty());
+    QVERIFY(sweep.isEmpty());
+    QVERIFY(sweep.notes.join(QLatin1Char(' ')).contains(QStringLiteral("no numeric workload parameter varies")));
+}
+
+void TestSweep::duplicatesKeepNewest()
+{
+    auto older = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 64, 1000);
+    older->observedAt = QDateTime(QDate(2025, 1, 1), QTime(0, 0), Qt::UTC);
+    auto newer = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 64, 900);
+    newer->observedAt = QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
+    auto other = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 128, 2000);
+    const SweepData sweep = buildSweep({ newer, older, other });
+    QCOMPARE(sweep.duplicates, 1);
+    QCOMPARE(sweep.series.size(), 1);
+    QCOMPARE(sweep.series[0].points.size(), 2);
+    QCOMPARE(sweep.series[0].points[0].median, 900.0);
+}
+
+void TestSweep::quantileBoxes()
+{
+    const RunList runs
+        = kixtest::loadUiFixtures({ QStringLiteral("groupnorm-sweep.json"), QStringLiteral("liger-mini.csv") });
+    const QuantileData data = buildQuantileData(runs);
+    QCOMPARE(data.boxes.size(), 28);
+    QCOMPARE(data.skippedNonLatency, 2);
+    QCOMPARE(data.groups.size(), 7);
+    QCOMPARE(data.groups.front(), QStringLiteral("32"));
+    QCOMPARE(data.groups.back(), QStringLiteral("2048"));
+    QCOMPARE(data.groupTitle, QStringLiteral("channels"));
+    QCOMPARE(data.series,
+        (QStringList { QStringLiteral("huggingface · B200"), QStringLiteral("huggingface · H100 80GB HBM3"),
+            QStringLiteral("liger · B200"), QStringLiteral("liger · H100 80GB HBM3") }));
+    QCOMPARE(data.scale.unit, QStringLiteral("µs"));
+    QVERIFY(data.title.contains(QStringLiteral("group_norm · backward")));
+    for (const QuantileBox& box : data.boxes) {
+        QCOMPARE(box.median, box.run->median);
+        QCOMPARE(box.p20, box.run->p20);
+        QCOMPARE(box.p80, box.run->p80);
+        const bool b200 = box.run->gpuProduct == QLatin1String("NVIDIA B200");
+        QCOMPARE(box.hasExtremes, b200); // only the B200 fixtures carry min and max
+        if (b200) {
+            QCOMPARE(box.min, double(qRound(box.median * 0.97)));
+            QCOMPARE(box.max, double(qRound(box.median * 1.05)));
+        } else {
+            QCOMPARE(box.min, box.p20);
+            QCOMPARE(box.max, box.p80);
+        }
+    }
+}
+
+void TestSweep::quantileCaps()
+{
+    RunList runs;
+    for (int i = 0; i < 100; ++i)
+        runs.append(makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 32 + i, 1000 + i));
+    const QuantileData data = buildQuantileData(runs, 40, 16);
+    QCOMPARE(data.groups.size(), 40);
+    QCOMPARE(data.boxes.size(), 40);
+    QCOMPARE(data.droppedRuns, 60);
+    QVERIFY(data.notes.join(QLatin1Char(' ')).contains(QStringLiteral("narrow the filter")));
+}
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "tst_sweep.moc"

@@ -1,0 +1,154 @@
+// The filter grammar of the filter box and --filter: words, key=value, key:value, comparisons, folded names.
+#include "model/filter/runfilter.h"
+#include "tests/model/runfactory.h"
+
+#include <QTest>
+
+using namespace kix;
+using namespace kixtest;
+
+class TestRunFilter : public QObject
+{
+    Q_OBJECT
+
+private:
+    RunList runs() const
+    {
+        auto bf16 = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 4096, 200);
+        bf16->dtype = QStringLiteral("bf16");
+        bf16->workload.append({ QStringLiteral("channels_per_group"), QStringLiteral("4"), 4 });
+        bf16->labels.append({ QStringLiteral("branch"), QStringLiteral("main") });
+        bf16->finalize();
+        return { makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 1024, 100),
+            makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), 2048, 300),
+            makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA H100 80GB HBM3"), 2048, 150, 0.01,
+                QStringLiteral("forward")),
+            bf16 };
+    }
+
+    // Which of runs() match, as a string of indices: "013".
+    QString matching(const QString& text) const
+    {
+        RunFilter filter;
+        filter.setText(text);
+        QString out;
+        const RunList all = runs();
+        for (int i = 0; i < all.size(); ++i) {
+            if (filter.matches(*all[i]))
+                out += QString::number(i);
+        }
+        return out;
+    }
+
+private slots:
+    void grammar_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << ""
+                               << "0123";
+        QTest::newRow("word") << "huggingface"
+                              << "1";
+        QTest::newRow("words all hold") << "huggingface b200"
+                                        << "1";
+        QTest::newRow("words all hold, none") << "huggingface h100"
+                                              << "";
+        QTest::newRow("word without underscore") << "groupnorm"
+                                                 << "0123";
+        QTest::newRow("word in other case") << "GROUP_NORM Forward"
+                                            << "2";
+        QTest::newRow("channels=2048, numeric") << "channels=2048"
+                                                << "12";
+        QTest::newRow("channels=2048.0") << "channels=2048.0"
+                                         << "12";
+        QTest::newRow("channels:2048") << "channels:2048"
+                                       << "12";
+        QTest::newRow("channels>=2048") << "channels>=2048"
+                                        << "123";
+        QTest::newRow("channels>2048") << "channels>2048"
+                                       << "3";
+        QTest::newRow("channels<2048") << "channels<2048"
+                                       << "0";
+        QTest::newRow("channels<=2048") << "channels<=2048"
+                                        << "012";
+        QTest::newRow("channels!=2048") << "channels!=2048"
+                                        << "03";
+        QTest::newRow("gpu:b200 (product contains)") << "gpu:b200"
+                                                     << "013";
+        QTest::newRow("gpu=b200 (product without vendor)") << "gpu=b200"
+                                                           << "013";
+        QTest::newRow("gpu=nvidia-b200 (slug)") << "gpu=nvidia-b200"
+                                                << "013";
+        QTest::newRow("gpu:h100") << "gpu:H100"
+                                  << "2";
+        QTest::newRow("gpu!=b200") << "gpu!=b200"
+                                   << "2";
+        QTest::newRow("dtype=bf16") << "dtype=bf16"
+                                    << "3";
+        QTest::newRow("dtype=fp") << "dtype=fp"
+                                  << "";
+        QTest::newRow("dtype:fp") << "dtype:fp"
+                                  << "012";
+        QTest::newRow("provider=liger pass=backward") << "provider=liger pass=backward"
+                                                      << "03";
+        QTest::newRow("key case and underscores") << "Channels_Per_Group=4"
+                                                  << "3";
+        QTest::newRow("folded key") << "channelspergroup=4"
+                                    << "3";
+        QTest::newRow("kernel=groupnorm") << "kernel=groupnorm"
+                                          << "0123";
+        QTest::newRow("label") << "branch=main"
+                               << "3";
+        QTest::newRow("missing key matches nothing") << "hidden=512"
+                                                     << "";
+        QTest::newRow("comparison on text never holds") << "provider>a"
+                                                        << "";
+        QTest::newRow("combined") << "groupnorm backward channels>=2048 gpu:b200"
+                                  << "13";
+        QTest::newRow("a leading operator is a word") << "=2048"
+                                                      << "";
+        QTest::newRow("metric") << "metric=latency"
+                                << "0123";
+    }
+
+    void grammar()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        QCOMPARE(matching(text), expected);
+    }
+
+    void parsesClauses()
+    {
+        const FilterClause c = RunFilter::parseClause(QStringLiteral("Channels_Per_Group>=1024"));
+        QCOMPARE(int(c.op), int(FilterClause::Op::GreaterEqual));
+        QCOMPARE(c.key, QByteArray("channelspergroup"));
+        QCOMPARE(c.number, 1024.0);
+        const FilterClause word = RunFilter::parseClause(QStringLiteral("Group_Norm"));
+        QCOMPARE(int(word.op), int(FilterClause::Op::Word));
+        QCOMPARE(word.value, QByteArray("groupnorm"));
+        QCOMPARE(foldForFilter(u"B-200_x"), QByteArray("b200x"));
+    }
+
+    void facetsAndTextTogether()
+    {
+        RunFilter filter;
+        filter.setText(QStringLiteral("channels=2048"));
+        filter.setFacet(Facet::Provider, { QStringLiteral("liger") });
+        QCOMPARE(filter.apply(runs()).size(), 1);
+        QVERIFY(!filter.isEmpty());
+        filter.setText(QStringLiteral("   "));
+        filter.clearFacets();
+        QVERIFY(filter.isEmpty());
+    }
+
+    void helpNamesTheGrammar()
+    {
+        const QString help = filterGrammarHelp();
+        for (const char* needle : { "key=value", "key:value", ">=", "groupnorm" })
+            QVERIFY2(help.contains(QLatin1String(needle)), needle);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunFilter)
+#include "tst_runfilter.moc"

@@ -1,0 +1,150 @@
+// Loading files and folders: good files beside bad ones, duplicates, cancel, and the QObject front.
+#include "model/read/runloader.h"
+
+#include "kix/config.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kix;
+
+namespace {
+QString dataPath(const QString& relative)
+{
+    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
+}
+} // namespace
+
+class TestRunLoader : public QObject
+{
+    Q_OBJECT
+private slots:
+    void mixedFolderLoadsEveryGoodFile();
+    void missingPathIsReported();
+    void cancelledLoadReturnsNothing();
+    void loaderFrontReportsProgressAndResult();
+    void newLoadSupersedesTheOld();
+    void bigJsonLinesBundleInParallelChunks();
+};
+
+void TestRunLoader::mixedFolderLoadsEveryGoodFile()
+{
+    const LoadResult r = loadPaths({ dataPath(QStringLiteral("mixed")) });
+    QCOMPARE(r.files, 5); // ignored.txt is not a run file
+    QCOMPARE(r.runs.size(), 2); // a_good, sub/b_good; sub/c_dup is the same run as b_good
+    QCOMPARE(r.duplicates, 1);
+    QCOMPARE(r.refusedFiles, 2);
+    QStringList errorFiles;
+    bool duplicateReported = false;
+    for (const Diagnostic& d : r.diagnostics) {
+        if (d.isError())
+            errorFiles.append(d.file.section(QLatin1Char('/'), -1));
+        else if (d.message.contains(QStringLiteral("duplicate of a run already loaded")))
+            duplicateReported = d.file.endsWith(QStringLiteral("c_dup.json"));
+    }
+    errorFiles.sort();
+    QCOMPARE(errorFiles, (QStringList { QStringLiteral("bad_no_latency.json"), QStringLiteral("bad_truncated.json") }));
+    QVERIFY(duplicateReported);
+    QVERIFY(r.runs[0]->file.endsWith(QStringLiteral("a_good.json")));
+    QCOMPARE(r.runs[0]->paramNumber(QStringLiteral("channels")), 32.0);
+}
+
+void TestRunLoader::missingPathIsReported()
+{
+    const LoadResult r
+        = loadPaths({ dataPath(QStringLiteral("good/array.json")), QStringLiteral("/nonexistent/x.json") });
+    QCOMPARE(r.runs.size(), 2);
+    QCOMPARE(r.diagnostics.size(), 1);
+    QCOMPARE(r.diagnostics.first().file, QStringLiteral("/nonexistent/x.json"));
+    QVERIFY(r.diagnostics.first().message.contains(QStringLiteral("no such file")));
+}
+
+void TestRunLoader::cancelledLoadReturnsNothing()
+{
+    std::atomic<bool> cancel { true };
+    const LoadResult r = loadPaths({ dataPath(QStringLiteral("mixed")) }, &cancel);
+    QVERIFY(r.cancelled);
+    QVERIFY(r.runs.isEmpty());
+}
+
+void TestRunLoader::loaderFrontReportsProgressAndResult()
+{
+    RunLoader loader;
+    QSignalSpy started(&loader, &RunLoader::started);
+    QSignalSpy progress(&loader, &RunLoader::progress);
+    QSignalSpy finished(&loader, &RunLoader::finished);
+    const int job = loader.load({ dataPath(QStringLiteral("mixed")), dataPath(QStringLiteral("good")) });
+    QCOMPARE(started.count(), 1);
+    QVERIFY(loader.isRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    QVERIFY(!loader.isRunning());
+    QCOMPARE(finished.first().at(0).toInt(), job);
+    const auto result = finished.first().at(1).value<LoadResult>();
+    QVERIFY(!result.cancelled);
+    QCOMPARE(result.files, 9);
+    QCOMPARE(result.runs.size(), 2 + 1 + 2 + 2 + 1);
+    QVERIFY(progress.count() >= 1);
+    QCOMPARE(progress.last().at(1).toInt(), 9); // the last progress report is the total
+}
+
+void TestRunLoader::newLoadSupersedesTheOld()
+{
+    RunLoader loader;
+    QSignalSpy finished(&loader, &RunLoader::finished);
+    const int first = loader.load({ dataPath(QStringLiteral("mixed")) });
+    const int second = loader.load({ dataPath(QStringLiteral("good/array.json")) });
+    QVERIFY(second != first);
+    QTRY_VERIFY_WITH_TIMEOUT(!loader.isRunning(), 20000);
+    QTest::qWait(50); // any stale result of the first job would arrive now
+    // the first job ends as cancelled, the second with its runs; nothing else
+    QCOMPARE(finished.count(), 2);
+    QCOMPARE(finished.at(0).at(0).toInt(), first);
+    QVERIFY(finished.at(0).at(1).value<LoadResult>().cancelled);
+    QCOMPARE(finished.at(1).at(0).toInt(), second);
+    QCOMPARE(finished.at(1).at(1).value<LoadResult>().runs.size(), 2);
+}
+
+// A bundle big enough to be mapped and cut into chunks parsed in parallel: every run in order, the bad line named.
+void TestRunLoader::bigJsonLinesBundleInParallelChunks()
+{
+    QFile seedFile(QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json"));
+    QVERIFY(seedFile.open(QIODevice::ReadOnly));
+    QByteArray seed = seedFile.readAll().simplified(); // one line
+    const QByteArray marker = "2026-02-28-00-23-31";
+    QVERIFY(seed.contains(marker));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bundle.jsonl"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    const int lines = 12000; // ~22 MB: mapped (over 16 MiB) and cut into ~11 chunks
+    const int badLine = 7777;
+    for (int i = 0; i < lines; ++i) {
+        if (i == badLine) {
+            out.write("{\"run\": broken}\n");
+            continue;
+        }
+        QByteArray doc = seed;
+        doc.replace(marker, QByteArray(marker + '-' + QByteArray::number(i))); // a distinct externalId per line
+        out.write(doc + '\n');
+    }
+    out.close();
+    QVERIFY(out.size() > (16 << 20));
+
+    const LoadResult r = loadPaths({ path });
+    QCOMPARE(r.runs.size(), lines - 1);
+    QCOMPARE(r.duplicates, 0);
+    QCOMPARE(r.diagnostics.size(), 1);
+    QCOMPARE(r.diagnostics.first().line, badLine + 1);
+    QCOMPARE(r.diagnostics.first().pointer, QStringLiteral("/%1").arg(badLine));
+    for (int i = 0; i < r.runs.size(); ++i) {
+        const int line = i < badLine ? i : i + 1;
+        QCOMPARE(r.runs[i]->pointer, QStringLiteral("/%1").arg(line));
+        QVERIFY(r.runs[i]->externalId.endsWith(QStringLiteral("-%1").arg(line)));
+    }
+    QCOMPARE(r.runs.last()->median, 1315872.0);
+}
+
+QTEST_GUILESS_MAIN(TestRunLoader)
+#include "tst_runloader.moc"

@@ -1,0 +1,102 @@
+// The one CSV writer: quoting that CsvReader reads back, used by the runs export and the comparison report alike.
+#include "model/compare/comparisonreport.h"
+#include "model/read/csvreader.h"
+#include "model/write/csvwriter.h"
+#include "model/write/runwriter.h"
+
+#include "tests/model/runfactory.h"
+
+#include <QTest>
+
+using namespace kix;
+
+namespace {
+
+// Every record of `bytes`, as strings.
+QVector<QStringList> readBack(const QByteArray& bytes)
+{
+    QVector<QStringList> records;
+    CsvReader reader(bytes);
+    CsvRecord record;
+    while (reader.next(record)) {
+        if (record.blank())
+            continue;
+        QStringList fields;
+        for (const CsvField& f : record.fields)
+            fields << QString::fromStdString(f.text);
+        records << fields;
+    }
+    return records;
+}
+
+// The value of `column` in the first data row that has one.
+QString cell(const QVector<QStringList>& records, const QString& column, int row = 1)
+{
+    const int at = int(records.value(0).indexOf(column));
+    return at < 0 ? QStringLiteral("<no column %1>").arg(column) : records.value(row).value(at);
+}
+
+const QString kAwkward = QStringLiteral("liger, \"fused\"\nv2\r");
+
+} // namespace
+
+class TestCsvWriter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void quoting_data();
+    void quoting();
+    void lineRoundTrips();
+    void runsAndComparisonQuoteAlike();
+};
+
+void TestCsvWriter::quoting_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QByteArray>("expected");
+    QTest::newRow("plain") << QStringLiteral("group_norm") << QByteArray("group_norm");
+    QTest::newRow("empty") << QString() << QByteArray("");
+    QTest::newRow("comma") << QStringLiteral("a,b") << QByteArray("\"a,b\"");
+    QTest::newRow("quote") << QStringLiteral("say \"hi\"") << QByteArray("\"say \"\"hi\"\"\"");
+    QTest::newRow("newline") << QStringLiteral("a\nb") << QByteArray("\"a\nb\"");
+    QTest::newRow("carriage return") << QStringLiteral("a\rb") << QByteArray("\"a\rb\"");
+    QTest::newRow("utf-8") << QStringLiteral("1.5×") << QByteArray("1.5\xc3\x97");
+}
+
+void TestCsvWriter::quoting()
+{
+    QFETCH(QString, field);
+    QFETCH(QByteArray, expected);
+    QCOMPARE(csvField(field), expected);
+}
+
+void TestCsvWriter::lineRoundTrips()
+{
+    const QStringList fields
+        = { QStringLiteral("plain"), QString(), kAwkward, QStringLiteral("1.5×"), QStringLiteral(" spaced ") };
+    const QByteArray line = csvLine(fields);
+    QVERIFY(line.endsWith('\n'));
+    const QVector<QStringList> records = readBack(line + csvLine(fields));
+    QCOMPARE(records.size(), 2);
+    QCOMPARE(records[0], fields);
+    QCOMPARE(records[1], fields);
+}
+
+void TestCsvWriter::runsAndComparisonQuoteAlike()
+{
+    const RunList runs = { kixtest::makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), 1024, 2000),
+        kixtest::makeRun(kAwkward, QStringLiteral("NVIDIA B200"), 1024, 1000) };
+    const QVector<QStringList> listed = readBack(serializeRuns(runs, ExportFormat::Csv));
+    QCOMPARE(listed.size(), 3);
+    QCOMPARE(cell(listed, QStringLiteral("provider"), 2), kAwkward);
+
+    const Comparison comparison = compareRuns(runs, Baseline::ofProviders({ QStringLiteral("huggingface") }), 0.05);
+    QCOMPARE(comparison.pairs.size(), 1);
+    const QVector<QStringList> compared = readBack(comparisonToCsv(comparison));
+    QCOMPARE(compared.size(), 2);
+    QCOMPARE(cell(compared, QStringLiteral("provider")), kAwkward);
+    QCOMPARE(compared[0].size(), compared[1].size());
+}
+
+QTEST_GUILESS_MAIN(TestCsvWriter)
+#include "tst_csvwriter.moc"

@@ -1,0 +1,140 @@
+// Exports: each format is valid and reloads equal; a failed write never corrupts what it would overwrite.
+#include "model/read/documentparser.h"
+#include "model/write/runwriter.h"
+
+#include "tests/fulldisk.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kix;
+
+namespace {
+QString dataPath(const QString& relative)
+{
+    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
+}
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+class TestRunWriter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void formatsFromExtension();
+    void exportsReloadEqual_data();
+    void exportsReloadEqual();
+    void csvHasHeaderAndQuotes();
+    void failedWriteKeepsTheOldFile();
+    void fullDiskKeepsTheOldFile_data();
+    void fullDiskKeepsTheOldFile();
+};
+
+void TestRunWriter::formatsFromExtension()
+{
+    QCOMPARE(exportFormatForPath(QStringLiteral("a/b.JSON")), std::optional(ExportFormat::Json));
+    QCOMPARE(exportFormatForPath(QStringLiteral("b.jsonl")), std::optional(ExportFormat::JsonLines));
+    QCOMPARE(exportFormatForPath(QStringLiteral("b.csv")), std::optional(ExportFormat::Csv));
+    QVERIFY(!exportFormatForPath(QStringLiteral("b.txt")));
+}
+
+void TestRunWriter::exportsReloadEqual_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("json") << QStringLiteral("out.json");
+    QTest::newRow("jsonl") << QStringLiteral("out.jsonl");
+}
+
+void TestRunWriter::exportsReloadEqual()
+{
+    QFETCH(QString, name);
+    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    QCOMPARE(in.runs.size(), 2);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QString error;
+    QVERIFY2(writeRuns(in.runs, path, *exportFormatForPath(path), &error), qPrintable(error));
+    const ParseResult out = parseFile(path);
+    QVERIFY(out.diagnostics.isEmpty());
+    QCOMPARE(out.runs.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        QCOMPARE(out.runs[i]->raw, in.runs[i]->raw);
+        QCOMPARE(out.runs[i]->identityKey(), in.runs[i]->identityKey());
+    }
+}
+
+void TestRunWriter::csvHasHeaderAndQuotes()
+{
+    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    const QList<QByteArray> lines = serializeRuns(in.runs, ExportFormat::Csv).split('\n');
+    QCOMPARE(lines.size(), 4); // header, two runs, final newline
+    QCOMPARE(
+        lines[0], QByteArray("kernel,pass,provider,gpu,workload,metric,unit,median,p20,p80,status,observed_at,file"));
+    QVERIFY(lines[1].startsWith("group_norm,backward,liger,NVIDIA B200,batch128-channels2048"));
+    QVERIFY(lines[1].contains(",425856,425756,425956,passed,2026-02-28T00:23:31.000Z,"));
+}
+
+void TestRunWriter::failedWriteKeepsTheOldFile()
+{
+    QTemporaryDir dir;
+    // A name so long that the save file's temporary sibling (name + 7 characters) cannot be created, even as root.
+    const QString path = dir.filePath(QString(250, QLatin1Char('r')) + QStringLiteral(".json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("precious");
+    f.close();
+    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    QString error;
+    QVERIFY(!writeRuns(in.runs, path, ExportFormat::Json, &error));
+    QVERIFY(error.contains(path));
+    QCOMPARE(readAll(path), QByteArray("precious"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary file left behind
+}
+
+void TestRunWriter::fullDiskKeepsTheOldFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("json") << QStringLiteral("runs.json");
+    QTest::newRow("jsonl") << QStringLiteral("runs.jsonl");
+    QTest::newRow("csv") << QStringLiteral("runs.csv");
+}
+
+// The disk fills up halfway through the export: the export fails and says so, the file it would have replaced
+// is untouched, and no temporary file is left behind.
+void TestRunWriter::fullDiskKeepsTheOldFile()
+{
+    QFETCH(QString, name);
+    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    QCOMPARE(in.runs.size(), 2);
+    const ExportFormat format = *exportFormatForPath(name);
+    const QByteArray bytes = serializeRuns(in.runs, format);
+    QVERIFY(bytes.size() > 200);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    const QByteArray previous = "the previous export, which must survive\n";
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(previous);
+    f.close();
+    QString error;
+    {
+        test::FullDisk full(static_cast<rlim_t>(bytes.size() / 2));
+        QVERIFY(full.ok());
+        QVERIFY(!writeRuns(in.runs, path, format, &error));
+    }
+    QVERIFY2(error.contains(path) && error.contains(QStringLiteral("File too large")), qPrintable(error));
+    QCOMPARE(readAll(path), previous);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { name });
+    // with room again, the same export goes through
+    QVERIFY2(writeRuns(in.runs, path, format, &error), qPrintable(error));
+    QCOMPARE(readAll(path), bytes);
+}
+
+QTEST_GUILESS_MAIN(TestRunWriter)
+#include "tst_runwriter.moc"

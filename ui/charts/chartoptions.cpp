@@ -1,0 +1,46 @@
+#include "ui/charts/chartoptions.h"
+
+namespace kix {
+
+QString chartKindName(ChartKind kind)
+{
+    switch (kind) {
+    case ChartKind::Quantiles:
+        return QStringLiteral("quantiles");
+    case ChartKind::Sweep:
+        return QStringLiteral("sweep");
+    case ChartKind::Speedup:
+        return QStringLiteral("speedup");
+    case ChartKind::History:
+        break;
+    }
+    return QStringLiteral("history");
+}
+
+QString chartKindTitle(ChartKind kind)
+{
+    switch (kind) {
+    case ChartKind::Quantiles:
+        return QStringLiteral("Quantiles");
+    case ChartKind::Sweep:
+        return QStringLiteral("Sweep");
+    case ChartKind::Speedup:
+        return QStringLiteral("Speed-up");
+    case ChartKind::History:
+        break;
+    }
+    return QStringLiteral("History");
+}
+
+std::optional<ChartKind> chartKindFromName(const QString& name)
+{
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History }) {
+        if (name.compare(chartKindName(kind), Qt::CaseInsensitive) == 0)
+            return kind;
+    }
+    if (name.compare(QLatin1String("speed-up"), Qt::CaseInsensitive) == 0)
+        return ChartKind::Speedup;
+    return std::nullopt;
+}
+
+} // namespace kix

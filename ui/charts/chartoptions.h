@@ -1,0 +1,46 @@
+#pragma once
+
+#include "model/compare/comparison.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace kix {
+
+enum class ChartKind { Quantiles, Sweep, Speedup, History };
+
+QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history"
+QString chartKindTitle(ChartKind kind); // "Quantiles", "Sweep", "Speed-up", "History"
+std::optional<ChartKind> chartKindFromName(const QString& name);
+
+// What the user chose for a chart, shared by the panel, the export and `kix chart`.
+struct ChartOptions
+{
+    bool logY = false; // quantiles and sweep
+    QString xParam; // sweep; empty = the parameter with the most values. History: "time" or "label"
+    Baseline baseline; // speed-up; empty = Baseline::defaultFor(runs)
+    bool dark = false; // follow a dark palette
+    double threshold = 0.05; // history: the smallest step that counts as a change
+    int maxGroups = 40; // workloads (categories) per chart
+    int maxSeries = 16; // boxes per workload, lines, bar sets
+};
+
+// What the chart's surroundings show: the banner (warnings first), the choosers and the pairs table.
+struct ChartInfo
+{
+    QString title;
+    QStringList warnings; // comparability: named differences, never hidden
+    QStringList notes; // what was left out, fixed parameters, equal digests
+    QStringList xCandidates; // sweep
+    QString xParam;
+    QStringList providers; // latency providers among the runs, for the baseline chooser
+    Baseline baseline; // the one in effect
+    Comparison comparison; // speed-up
+    bool isEmpty = true;
+    QString focusKernel; // the kernel charted when the runs spanned too many (see focusChartScope)
+    QStringList kernels; // then: every kernel among the runs, most runs first
+};
+
+} // namespace kix

@@ -1,0 +1,153 @@
+#include "ui/charts/chartstyle.h"
+
+#include <QAbstractSeries>
+
+#include <QLegendMarker>
+
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QLegend>
+
+namespace kix {
+
+bool ChartStyle::isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+void ChartStyle::apply(QChart* chart, bool dark)
+{
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setAnimationOptions(QChart::NoAnimation); // charts of 100k runs must appear at once
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true);
+    // Legend entries drawn like their series: a dashed line for a dashed line, ▲ for the faster verdict.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    chart->setBackgroundRoundness(0);
+    // Thin margins: in a 720 px window every pixel of height goes to the plot.
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setMargins(QMargins(6, 2, 10, 2));
+}
+
+QColor ChartStyle::seriesColor(int index, bool dark)
+{
+    // A qualitative palette that stays distinguishable for the common forms of colour blindness.
+    static const QRgb light[]
+        = { 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf };
+    QColor c = QColor::fromRgb(light[index % 10]);
+    if (dark)
+        c = c.lighter(125);
+    return c;
+}
+
+QColor ChartStyle::providerColor(const QString& provider, bool dark)
+{
+    // Okabe & Ito (2008): blue, orange, bluish green, vermillion, reddish purple, sky blue, yellow, grey.
+    static const QRgb palette[] = { 0x0072b2, 0xe69f00, 0x009e73, 0xd55e00, 0xcc79a7, 0x56b4e9, 0xf0e442, 0x7f7f7f };
+    static const struct
+    {
+        const char* name;
+        int colour;
+    } known[] = { { "liger", 0 }, { "huggingface", 1 }, { "torch", 1 }, { "triton", 2 }, { "torch_compile", 3 },
+        { "torch-compile", 3 }, { "apex", 4 }, { "cudnn", 4 }, { "kix-fused", 5 }, { "kix-cpu", 5 },
+        { "kix-reference", 7 } };
+    int index = -1;
+    for (const auto& k : known) {
+        if (provider.compare(QLatin1String(k.name), Qt::CaseInsensitive) == 0) {
+            index = k.colour;
+            break;
+        }
+    }
+    if (index < 0)
+        index = int(qHash(provider.toLower()) % 8u);
+    QColor c = QColor::fromRgb(palette[index]);
+    if (dark && index == 0)
+        c = c.lighter(140); // the blue is too dark on a dark background
+    return c;
+}
+
+Qt::BrushStyle ChartStyle::variantBrush(int variant)
+{
+    static const Qt::BrushStyle styles[]
+        = { Qt::SolidPattern, Qt::BDiagPattern, Qt::Dense4Pattern, Qt::CrossPattern, Qt::FDiagPattern };
+    return styles[variant % 5];
+}
+
+Qt::PenStyle ChartStyle::variantPen(int variant)
+{
+    static const Qt::PenStyle styles[] = { Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine };
+    return styles[variant % 4];
+}
+
+QColor ChartStyle::verdictColor(Verdict verdict, bool dark)
+{
+    switch (verdict) {
+    case Verdict::Faster:
+        return dark ? QColor(0x5c, 0xd6, 0x5c) : QColor(0x1a, 0x7f, 0x1a);
+    case Verdict::Slower:
+        return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x1c, 0x1c);
+    case Verdict::Same:
+        return dark ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x60, 0x60, 0x60);
+    case Verdict::Ambiguous:
+        break;
+    }
+    return dark ? QColor(0xff, 0xc1, 0x4d) : QColor(0xb3, 0x6b, 0x00);
+}
+
+QColor ChartStyle::warningColor(bool dark)
+{
+    return dark ? QColor(0xff, 0xb3, 0x47) : QColor(0xa8, 0x4a, 0x00);
+}
+
+QStringList ChartStyle::categoryLabels(const QStringList& labels)
+{
+    QStringList out;
+    out.reserve(labels.size());
+    for (const QString& label : labels) {
+        QString html = label.toHtmlEscaped().replace(QStringLiteral(" · "), QStringLiteral("<br>"));
+        // A category axis drops repeated labels, which would shift every later category.
+        for (int n = 2; out.contains(html); ++n)
+            html = label.toHtmlEscaped().replace(QStringLiteral(" · "), QStringLiteral("<br>"))
+                + QStringLiteral(" (%1)").arg(n);
+        out << html;
+    }
+    return out;
+}
+
+void ChartStyle::placeLegend(QChart* chart, int seriesCount)
+{
+    chart->legend()->setAlignment(seriesCount > 4 ? Qt::AlignRight : Qt::AlignBottom);
+}
+
+QString ChartStyle::titleHtml(
+    const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark)
+{
+    QString html = QStringLiteral("<b>") + title.toHtmlEscaped() + QStringLiteral("</b>");
+    for (const QString& line : subtitles)
+        html += QStringLiteral("<br><small>") + line.toHtmlEscaped() + QStringLiteral("</small>");
+    const int shown = std::min<int>(3, warnings.size());
+    for (int i = 0; i < shown; ++i)
+        html += QStringLiteral("<br><small><font color=\"%1\">⚠ %2</font></small>")
+                    .arg(warningColor(dark).name(), warnings[i].toHtmlEscaped());
+    if (warnings.size() > shown)
+        html += QStringLiteral("<br><small><font color=\"%1\">⚠ and %2 more warnings</font></small>")
+                    .arg(warningColor(dark).name())
+                    .arg(warnings.size() - shown);
+    return html;
+}
+
+void ChartStyle::setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible)
+{
+    line->setVisible(visible);
+    band->setVisible(visible);
+    for (QLegendMarker* m : chart->legend()->markers(line)) {
+        m->setVisible(true);
+        QColor c = m->labelBrush().color();
+        c.setAlphaF(visible ? 1.0 : 0.4);
+        m->setLabelBrush(c);
+    }
+    for (QLegendMarker* m : chart->legend()->markers(band))
+        m->setVisible(false);
+}
+
+} // namespace kix

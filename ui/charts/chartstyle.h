@@ -1,0 +1,45 @@
+#pragma once
+
+#include "model/compare/comparison.h"
+
+#include <QColor>
+#include <QPalette>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QAbstractSeries;
+class QChart;
+QT_END_NAMESPACE
+
+namespace kix {
+
+// The look shared by every chart: light or dark after the system palette, one qualitative colour per series,
+// verdict colours, and a title that carries subtitles and comparability warnings (so exported figures keep them).
+class ChartStyle
+{
+public:
+    static bool isDark(const QPalette& palette);
+    // Call before adding series: Qt's theme decorates series as they are added.
+    static void apply(QChart* chart, bool dark);
+    static QColor seriesColor(int index, bool dark);
+    // Colour means provider, the same in every chart: a fixed colour for the known providers and a stable one for
+    // any other, from the Okabe–Ito palette (distinguishable with the common forms of colour blindness).
+    static QColor providerColor(const QString& provider, bool dark);
+    // A second run of one provider in a chart (another GPU, pass or implementation) is told apart by a pattern.
+    static Qt::BrushStyle variantBrush(int variant);
+    static Qt::PenStyle variantPen(int variant);
+    static QColor verdictColor(Verdict verdict, bool dark);
+    static QColor warningColor(bool dark);
+    // Category labels "backward · 2048" as two lines (Qt elides long single-line category labels).
+    static QStringList categoryLabels(const QStringList& labels);
+    // Legend at the bottom for a few series, at the right (one entry per line) for many.
+    static void placeLegend(QChart* chart, int seriesCount);
+    // Shows or hides a line and its p20-p80 band. The line's legend marker stays, dimmed when hidden, so that it
+    // can be clicked back; the band has no marker of its own.
+    static void setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible);
+    // Rich-text title: the title, then each subtitle line, then up to three warnings ("⚠ ...").
+    static QString titleHtml(
+        const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark);
+};
+
+} // namespace kix

@@ -1,0 +1,163 @@
+#include "ui/charts/quantilechart.h"
+
+#include "ui/charts/charthover.h"
+#include "ui/charts/chartstyle.h"
+
+#include <QBarCategoryAxis>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
+#include <QLegendMarker>
+#include <QLogValueAxis>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace kix {
+
+QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
+    : m_data(std::move(data))
+{
+    ChartStyle::apply(this, options.dark);
+    const TimeScale& scale = m_data.scale;
+
+    auto* x = new QBarCategoryAxis;
+    x->append(ChartStyle::categoryLabels(m_data.groups));
+    if (!m_data.groups.isEmpty()) // an empty category axis draws its title in a corner
+        x->setTitleText(m_data.groupTitle);
+    addAxis(x, Qt::AlignBottom);
+    QAbstractAxis* y = nullptr;
+    if (options.logY) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setMinorTickCount(8);
+        y = log;
+    } else {
+        auto* linear = new QValueAxis;
+        linear->setLabelFormat(QStringLiteral("%g"));
+        y = linear;
+    }
+    y->setTitleText(QStringLiteral("latency (%1)").arg(scale.unit));
+    addAxis(y, Qt::AlignLeft);
+
+    // box index by (series, group)
+    QVector<QVector<int>> cell(m_data.series.size(), QVector<int>(m_data.groups.size(), -1));
+    QVector<double> groupMedian(m_data.groups.size(), std::numeric_limits<double>::quiet_NaN());
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < m_data.boxes.size(); ++i) {
+        const QuantileBox& b = m_data.boxes[i];
+        cell[b.series][b.group] = i;
+        if (std::isnan(groupMedian[b.group]))
+            groupMedian[b.group] = b.median;
+        lo = std::min(lo, b.min);
+        hi = std::max(hi, b.max);
+    }
+
+    QHash<QString, int> variants;
+    for (int s = 0; s < m_data.series.size(); ++s) {
+        auto* series = new QBoxPlotSeries;
+        series->setName(m_data.series[s]);
+        // colour = provider (the series' first box says which); a provider's further series get a pattern
+        QString provider;
+        for (const QuantileBox& b : std::as_const(m_data.boxes)) {
+            if (b.series == s) {
+                provider = b.run->provider;
+                break;
+            }
+        }
+        const QColor color = ChartStyle::providerColor(provider, options.dark);
+        const int variant = variants[provider]++;
+        QColor fill = color;
+        fill.setAlpha(110);
+        series->setBrush(QBrush(fill, ChartStyle::variantBrush(variant)));
+        series->setPen(QPen(color, 1.5));
+        for (int g = 0; g < m_data.groups.size(); ++g) {
+            auto* set = new QBoxSet(m_data.groups[g]);
+            const int i = cell[s][g];
+            if (i >= 0) {
+                const QuantileBox& b = m_data.boxes[i];
+                set->setValue(QBoxSet::LowerExtreme, scale.fromNs(b.min));
+                set->setValue(QBoxSet::LowerQuartile, scale.fromNs(b.p20));
+                set->setValue(QBoxSet::Median, scale.fromNs(b.median));
+                set->setValue(QBoxSet::UpperQuartile, scale.fromNs(b.p80));
+                set->setValue(QBoxSet::UpperExtreme, scale.fromNs(b.max));
+                m_boxBySet.insert(set, i);
+            } else {
+                // Keeps the other series' boxes in their slots; drawn as nothing.
+                const double v = scale.fromNs(groupMedian[g]);
+                for (int k = QBoxSet::LowerExtreme; k <= QBoxSet::UpperExtreme; ++k)
+                    set->setValue(k, v);
+                // Qt draws a set with Qt::NoPen in the series' pen: transparent is what hides it.
+                set->setPen(QPen(Qt::transparent));
+                set->setBrush(QBrush(Qt::transparent));
+            }
+            series->append(set);
+        }
+        addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        QObject::connect(series, &QBoxPlotSeries::hovered, series, [this](bool state, QBoxSet* set) {
+            const QuantileBox* box = boxFor(set);
+            ChartHover::of(this)->hover(state && box ? tooltip(*box, m_data.scale) : QString());
+        });
+        QObject::connect(series, &QBoxPlotSeries::clicked, series, [this](QBoxSet* set) {
+            if (const QuantileBox* box = boxFor(set))
+                ChartHover::of(this)->click(tooltip(*box, m_data.scale));
+        });
+    }
+
+    if (std::isfinite(lo) && std::isfinite(hi)) {
+        lo = scale.fromNs(lo);
+        hi = scale.fromNs(hi);
+        if (options.logY && lo > 0)
+            y->setRange(lo / 1.25, hi * 1.25);
+        else {
+            y->setRange(std::min(0.0, lo), hi * 1.05 + (hi == lo ? 1 : 0));
+            static_cast<QValueAxis*>(y)->applyNiceNumbers();
+        }
+    }
+    ChartStyle::placeLegend(this, int(m_data.series.size()));
+    for (QLegendMarker* marker : legend()->markers())
+        marker->setShape(QLegend::MarkerShapeRectangle); // boxes "from series" would draw hollow
+
+    QStringList subtitles;
+    subtitles << QStringLiteral("box p20–p80, line at the median, whiskers min–max where recorded");
+    subtitles += m_data.notes.filter(QStringLiteral("fixed: "));
+    setTitle(ChartStyle::titleHtml(m_data.title, subtitles, m_data.warnings, options.dark));
+}
+
+QList<QBoxPlotSeries*> QuantileChart::boxSeries() const
+{
+    QList<QBoxPlotSeries*> out;
+    for (QAbstractSeries* s : series()) {
+        if (auto* box = qobject_cast<QBoxPlotSeries*>(s))
+            out << box;
+    }
+    return out;
+}
+
+const QuantileBox* QuantileChart::boxFor(const QBoxSet* set) const
+{
+    const auto it = m_boxBySet.constFind(set);
+    return it == m_boxBySet.constEnd() ? nullptr : &m_data.boxes[*it];
+}
+
+QString QuantileChart::tooltip(const QuantileBox& box, const TimeScale& scale)
+{
+    const Run& run = *box.run;
+    QString text
+        = QStringLiteral("%1 · %2 · %3\n%4\n").arg(run.provider, run.gpuDisplayName(), run.pass, run.workloadSlug);
+    text += QStringLiteral("median %1 (%2 ns)\n").arg(scale.format(box.median)).arg(box.median, 0, 'f', 0);
+    text += QStringLiteral("p20 %1 · p80 %2\n").arg(scale.format(box.p20), scale.format(box.p80));
+    if (box.hasExtremes)
+        text += QStringLiteral("min %1 · max %2\n").arg(scale.format(box.min), scale.format(box.max));
+    const double spread = run.spread();
+    if (std::isfinite(spread))
+        text += QStringLiteral("spread %1%\n").arg(spread * 100, 0, 'f', 2);
+    if (!run.samples.empty())
+        text += QStringLiteral("%1 samples\n").arg(run.samples.size());
+    return text.trimmed();
+}
+
+} // namespace kix

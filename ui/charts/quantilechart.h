@@ -1,0 +1,36 @@
+#pragma once
+
+#include "model/chartdata/quantiledata.h"
+#include "ui/charts/chartoptions.h"
+
+#include <QChart>
+#include <QHash>
+
+QT_BEGIN_NAMESPACE
+class QBoxPlotSeries;
+class QBoxSet;
+QT_END_NAMESPACE
+
+namespace kix {
+
+// One box per latency run: p20-p80 box, median line, whiskers to min/max where the run has them. Workloads are
+// the categories; each provider·GPU is a series (so its boxes share a colour and a legend entry). Hovering a box
+// shows the exact values.
+class QuantileChart : public QChart
+{
+public:
+    QuantileChart(QuantileData data, const ChartOptions& options);
+
+    const QuantileData& data() const { return m_data; }
+    QList<QBoxPlotSeries*> boxSeries() const;
+    // The box drawn for a set; nullptr for the invisible placeholders where a series lacks a workload.
+    const QuantileBox* boxFor(const QBoxSet* set) const;
+
+    static QString tooltip(const QuantileBox& box, const TimeScale& scale);
+
+private:
+    QuantileData m_data;
+    QHash<const QBoxSet*, int> m_boxBySet;
+};
+
+} // namespace kix

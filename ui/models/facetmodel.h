@@ -1,0 +1,63 @@
+#pragma once
+
+#include "model/filter/facetindex.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+#include <QSet>
+
+namespace kix {
+
+// The facets as a two-level tree: each facet (kernel, pass, provider, GPU, dtype, source, metric, status) with its
+// values below it, each value with its drill-down count (FacetIndex) and a check mark when selected. Column 0 is
+// the name, column 1 the count.
+class FacetModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column { NameColumn, CountColumn, ColumnCount };
+    enum Roles {
+        FacetRole = Qt::UserRole + 1, // int(Facet) on facet and value rows
+        ValueRole, // the raw value on value rows ("" for runs that lack it)
+        CountRole, // int
+    };
+
+    explicit FacetModel(QObject* parent = nullptr);
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    // New runs: values are recomputed; selections of values that still exist are kept.
+    void setRuns(const RunList& runs);
+    // The search text the counts take into account.
+    void setFilterText(const QString& text);
+
+    QSet<QString> selection(Facet facet) const { return m_selection.value(facet); }
+    void setSelected(Facet facet, const QString& value, bool selected);
+    void toggle(const QModelIndex& index);
+    void clearSelection();
+    int matchingCount() const { return m_counts.matching; }
+    QModelIndex facetIndex(Facet facet) const;
+    QModelIndex valueIndex(Facet facet, const QString& value) const;
+
+signals:
+    void selectionChanged(kix::Facet facet, const QSet<QString>& values);
+
+private:
+    void recount();
+    RunFilter currentFilter() const;
+    bool isFacetRow(const QModelIndex& index) const { return index.internalId() == 0; }
+
+    FacetIndex m_index;
+    QString m_text;
+    QHash<Facet, QSet<QString>> m_selection;
+    FacetIndex::Counts m_counts;
+};
+
+} // namespace kix

@@ -1,0 +1,440 @@
+#include "ui/panels/chartpanel.h"
+
+#include "model/chartdata/quantiledata.h"
+#include "model/workload.h"
+#include "ui/chartexportdialog.h"
+#include "ui/charts/chartbanner.h"
+#include "ui/charts/chartexporter.h"
+#include "ui/charts/chartfactory.h"
+#include "ui/charts/charthover.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/models/comparisonmodel.h"
+
+#include <QAction>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabBar>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace kix {
+
+namespace {
+
+const QString kDefaultBaseline = QStringLiteral("<default>");
+const QString kCurrentRunBaseline = QStringLiteral("<current run>");
+
+} // namespace
+
+ChartPanel::ChartPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_tabs(new QTabBar(this))
+    , m_log(new QCheckBox(QStringLiteral("Log scale"), this))
+    , m_xLabel(new QLabel(QStringLiteral("x:"), this))
+    , m_x(new QComboBox(this))
+    , m_baselineLabel(new QLabel(QStringLiteral("vs"), this))
+    , m_baselineBox(new QComboBox(this))
+    , m_scopeLabel(new QLabel(this))
+    , m_banner(new QLabel(this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
+    , m_view(new QChartView(this))
+    , m_pairs(new QTableView(this))
+    , m_pairsModel(new ComparisonModel(this))
+    , m_timer(new QTimer(this))
+    , m_readout(new QLabel(this))
+    , m_chip(new QToolButton(this))
+{
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History })
+        m_tabs->addTab(chartKindTitle(kind));
+    m_tabs->setDrawBase(false);
+    for (int i = 0; i < m_tabs->count(); ++i) { // View > Chart: Ctrl+1, Ctrl+2, ... one per kind
+        auto* action = new QAction(m_tabs->tabText(i), this);
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        m_kindActions << action;
+    }
+    m_x->setToolTip(QStringLiteral("The workload parameter on the x axis"));
+    m_baselineBox->setToolTip(QStringLiteral("Speed-up = baseline median / run median"));
+    m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_baselineBox->setMinimumContentsLength(7); // with four chart tabs, the row must still fit 1024 px
+    m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_tabs->setExpanding(false);
+    m_tabs->setUsesScrollButtons(false);
+    // Export, copy and maximize as one compact row of tool buttons: the controls must fit a 1024 px window.
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(QStringLiteral("Export…"));
+    exportButton->setToolTip(QStringLiteral("Save the chart as PNG, SVG or PDF (Ctrl+E)"));
+    auto* copyButton = new QToolButton(this);
+    copyButton->setText(QStringLiteral("Copy"));
+    copyButton->setToolTip(QStringLiteral("Copy the chart to the clipboard as an image (Ctrl+Shift+C)"));
+    auto* maximizeButton = new QToolButton(this);
+    maximizeButton->setText(QStringLiteral("⤢"));
+    maximizeButton->setAccessibleName(QStringLiteral("Maximize chart"));
+    maximizeButton->setToolTip(QStringLiteral("Give the chart the whole window, or restore the layout (Ctrl+M)"));
+    m_scopeLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_scopeLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
+    m_scopeLabel->setMinimumWidth(60);
+    m_chip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_chip->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // a long run name never widens the window
+    m_chip->setMinimumWidth(120);
+    m_chip->setMaximumWidth(320);
+    m_chip->setAutoRaise(false);
+    m_chip->setToolTip(QStringLiteral("The run every other run is compared with; click to go back to the default "
+                                      "baseline"));
+    m_chip->setObjectName(QStringLiteral("baselineChip"));
+    m_chip->hide();
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_tabs);
+    controls->addSpacing(12);
+    controls->addWidget(m_log);
+    controls->addWidget(m_xLabel);
+    controls->addWidget(m_x);
+    controls->addWidget(m_baselineLabel);
+    controls->addWidget(m_baselineBox);
+    controls->addWidget(m_chip);
+    controls->addWidget(m_scopeLabel, 1);
+    controls->addWidget(exportButton);
+    controls->addWidget(copyButton);
+    controls->addWidget(maximizeButton);
+
+    m_banner->setWordWrap(true);
+    m_banner->setTextFormat(Qt::RichText);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    connect(m_banner, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("expand") || link == QLatin1String("collapse"))
+            setWarningsExpanded(link == QLatin1String("expand"));
+        else if (link.startsWith(QLatin1String("filter:")))
+            emit filterRequested(link.mid(7));
+    });
+    // One line under the controls for the value under the mouse; it never changes height, so the chart does not
+    // move under the mouse.
+    m_readout->setTextFormat(Qt::RichText);
+    m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_readout->setFixedHeight(m_readout->fontMetrics().height() + 4);
+    m_readout->setObjectName(QStringLiteral("chartReadout"));
+    connect(m_readout, &QLabel::linkActivated, this, [this] { unpinReadout(); });
+
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(220);
+    auto* sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(m_pairsModel);
+    sorted->setSortRole(ComparisonModel::SortRole);
+    m_pairs->setModel(sorted);
+    m_pairs->setSortingEnabled(true);
+    m_pairs->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_pairs->setWordWrap(false);
+    m_pairs->verticalHeader()->hide();
+    m_pairs->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_pairs->horizontalHeader()->setStretchLastSection(true);
+    m_pairs->sortByColumn(-1, Qt::AscendingOrder); // the comparison's order (by workload) until the user sorts
+    // The answer first: speed-up and verdict, then what was compared, then how it was decided.
+    const int order[]
+        = { ComparisonModel::SpeedupColumn, ComparisonModel::VerdictColumn, ComparisonModel::WorkloadColumn,
+              ComparisonModel::ProviderColumn, ComparisonModel::MedianColumn, ComparisonModel::BaselineColumn,
+              ComparisonModel::BaselineMedianColumn, ComparisonModel::GpuColumn, ComparisonModel::BandwidthColumn,
+              ComparisonModel::MethodColumn, ComparisonModel::PValueColumn, ComparisonModel::WarningsColumn };
+    static_assert(sizeof(order) / sizeof(order[0]) == ComparisonModel::ColumnCount, "every column has a place");
+    for (int visual = 0; visual < ComparisonModel::ColumnCount; ++visual)
+        m_pairs->horizontalHeader()->moveSection(m_pairs->horizontalHeader()->visualIndex(order[visual]), visual);
+    m_pairs->horizontalHeader()->setResizeContentsPrecision(100);
+    m_splitter->addWidget(m_view);
+    m_splitter->addWidget(m_pairs);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_readout);
+    layout->addWidget(m_splitter, 1);
+
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(60); // ms: coalesces selection drags and keystrokes
+    connect(m_timer, &QTimer::timeout, this, &ChartPanel::rebuildNow);
+    connect(m_tabs, &QTabBar::currentChanged, this, [this](int index) {
+        m_kind = static_cast<ChartKind>(index);
+        rebuildNow();
+    });
+    connect(m_log, &QCheckBox::toggled, this, [this](bool on) {
+        m_logY = on;
+        rebuildNow();
+    });
+    connect(m_x, &QComboBox::activated, this, [this] {
+        m_xParam = m_x->currentText();
+        rebuildNow();
+    });
+    connect(m_baselineBox, &QComboBox::activated, this, [this] {
+        const QString choice = m_baselineBox->currentData().toString();
+        if (choice == kDefaultBaseline)
+            m_baseline = {};
+        else if (choice == kCurrentRunBaseline)
+            m_baseline = m_currentRun ? Baseline::ofRun(m_currentRun) : Baseline {};
+        else
+            m_baseline = Baseline::ofProvider(choice);
+        rebuildNow();
+    });
+    connect(exportButton, &QToolButton::clicked, this, &ChartPanel::exportChart);
+    connect(copyButton, &QToolButton::clicked, this, &ChartPanel::copyChart);
+    connect(maximizeButton, &QToolButton::clicked, this, &ChartPanel::maximizeRequested);
+    connect(m_chip, &QToolButton::clicked, this, [this] {
+        setBaseline({});
+        emit statusMessage(QStringLiteral("Baseline: back to the default."));
+    });
+    rebuildNow();
+}
+
+ChartPanel::~ChartPanel() = default;
+
+void ChartPanel::setRuns(const RunList& runs, const QString& scope)
+{
+    m_runs = runs;
+    m_scope = scope;
+    // A chosen baseline run that the filter no longer shows is dropped, with a note: comparing the shown runs with
+    // a hidden one would be a surprise.
+    if (m_baseline.isRun() && !runs.contains(m_baseline.run)) {
+        const Run& gone = *m_baseline.run;
+        m_baselineNote = QStringLiteral("The baseline run %1 · %2 · %3 left the filter: back to the default baseline.")
+                             .arg(gone.provider, shortGpuName(gone.gpuDisplayName()), gone.workloadSlug);
+        m_baseline = {};
+        emit statusMessage(m_baselineNote);
+    }
+    scheduleRebuild();
+}
+
+void ChartPanel::setCurrentRun(const RunPtr& run)
+{
+    m_currentRun = run; // a run baseline stays the run the user chose; the chooser offers this one
+    updateChoosers();
+}
+
+void ChartPanel::setKind(ChartKind kind)
+{
+    m_tabs->setCurrentIndex(int(kind)); // rebuilds through currentChanged
+    m_kind = kind;
+}
+
+void ChartPanel::setLogScale(bool log)
+{
+    m_log->setChecked(log);
+}
+
+void ChartPanel::setXParam(const QString& param)
+{
+    m_xParam = param;
+    rebuildNow();
+}
+
+void ChartPanel::setBaseline(const Baseline& baseline)
+{
+    m_baseline = baseline;
+    rebuildNow();
+}
+
+ChartOptions ChartPanel::options() const
+{
+    ChartOptions options;
+    options.logY = m_logY;
+    options.xParam = m_xParam;
+    options.baseline = m_baseline;
+    options.dark = ChartStyle::isDark(palette());
+    return options;
+}
+
+void ChartPanel::scheduleRebuild()
+{
+    m_timer->start();
+}
+
+std::unique_ptr<QChart> ChartPanel::buildChart(bool dark) const
+{
+    ChartOptions opts = options();
+    opts.dark = dark;
+    return kix::buildChart(m_kind, m_runs, opts, nullptr);
+}
+
+void ChartPanel::rebuildNow()
+{
+    m_timer->stop();
+    std::unique_ptr<QChart> chart = kix::buildChart(m_kind, m_runs, options(), &m_info);
+    QChart* old = m_view->chart();
+    m_view->setChart(chart.release()); // the view does not delete the chart it replaces
+    delete old;
+    m_pairsModel->setComparison(m_info.comparison);
+    m_pairs->setVisible(m_kind == ChartKind::Speedup);
+    if (m_pairs->isVisibleTo(this))
+        fitPairColumns();
+    m_scopeLabel->setText(m_scope);
+    m_scopeLabel->setToolTip(m_scope);
+    if (QChart* shown = m_view->chart()) {
+        ChartHover* hover = ChartHover::of(shown);
+        connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
+        connect(hover, &ChartHover::clicked, this, [this](const QString& text) { setReadout(text, true); });
+    }
+    if (!m_pinned)
+        setReadout({}, false);
+    updateChoosers();
+    updateBanner();
+    m_baselineNote.clear();
+    emit rebuilt();
+}
+
+void ChartPanel::fitPairColumns()
+{
+    for (int c = 0; c < ComparisonModel::ColumnCount; ++c) {
+        if (c == ComparisonModel::WarningsColumn)
+            continue; // the last section stretches
+        m_pairs->resizeColumnToContents(c);
+        m_pairs->setColumnWidth(c, std::min(m_pairs->columnWidth(c), 240));
+    }
+}
+
+void ChartPanel::setReadout(const QString& text, bool pin)
+{
+    if (m_pinned && !pin)
+        return; // a pinned read-out stays until it is unpinned or another click replaces it
+    m_pinned = pin && !text.isEmpty();
+    m_readout->setToolTip(text);
+    QString line = text.toHtmlEscaped();
+    line.replace(QLatin1Char('\n'), QStringLiteral(" · "));
+    if (text.isEmpty())
+        m_readout->setText(QStringLiteral("<span style=\"color:%1\">Hover a bar, box or point for its exact values; "
+                                          "click to pin them here.</span>")
+                               .arg(palette().color(QPalette::PlaceholderText).name()));
+    else if (m_pinned)
+        m_readout->setText(QStringLiteral("📌 ") + line + QStringLiteral(" &nbsp;<a href=\"unpin\">unpin</a>"));
+    else
+        m_readout->setText(line);
+}
+
+QString ChartPanel::readoutText() const
+{
+    return m_readout->toolTip();
+}
+
+void ChartPanel::unpinReadout()
+{
+    m_pinned = false;
+    setReadout({}, false);
+}
+
+void ChartPanel::setWarningsExpanded(bool expanded)
+{
+    m_warningsExpanded = expanded;
+    updateBanner();
+}
+
+bool ChartPanel::isRebuildPending() const
+{
+    return m_timer->isActive();
+}
+
+QChart* ChartPanel::chart() const
+{
+    return m_view->chart();
+}
+
+void ChartPanel::updateChoosers()
+{
+    m_log->setVisible(m_kind != ChartKind::Speedup);
+    const bool sweep = m_kind == ChartKind::Sweep || m_kind == ChartKind::History; // history: time or label
+    m_x->clear();
+    m_x->addItems(m_info.xCandidates);
+    m_x->setCurrentText(m_info.xParam);
+    m_x->setVisible(sweep && m_info.xCandidates.size() > 1);
+    m_xLabel->setVisible(m_x->isVisibleTo(this));
+
+    const bool speedup = m_kind == ChartKind::Speedup;
+    const QString current = m_baseline.isRun() ? kCurrentRunBaseline
+        : m_baseline.isEmpty()                 ? kDefaultBaseline
+                                               : m_baseline.providers.value(0);
+    m_baselineBox->clear();
+    const Baseline fallback = Baseline::defaultFor(m_runs);
+    m_baselineBox->addItem(
+        QStringLiteral("Default (%1)").arg(fallback.isEmpty() ? QStringLiteral("none") : fallback.describe()),
+        kDefaultBaseline);
+    for (const QString& provider : m_info.providers)
+        m_baselineBox->addItem(provider, provider);
+    auto describe = [](const Run& run) -> QString {
+        return run.provider + QStringLiteral(" · ") + shortGpuName(run.gpuDisplayName()) + QStringLiteral(" · ")
+            + run.pass + QStringLiteral(" · ") + run.workloadSlug;
+    };
+    if (m_baseline.isRun())
+        m_baselineBox->addItem(QStringLiteral("Run: ") + describe(*m_baseline.run), kCurrentRunBaseline);
+    else if (m_currentRun)
+        m_baselineBox->addItem(QStringLiteral("Current run: ") + describe(*m_currentRun), kCurrentRunBaseline);
+    for (int i = 0; i < m_baselineBox->count(); ++i)
+        m_baselineBox->setItemData(i, m_baselineBox->itemText(i), Qt::ToolTipRole);
+    const int index = m_baselineBox->findData(current);
+    if (index >= 0)
+        m_baselineBox->setCurrentIndex(index);
+    else if (!current.isEmpty() && current != kDefaultBaseline) {
+        m_baselineBox->addItem(current, current); // a provider not in scope: keep it visible
+        m_baselineBox->setCurrentIndex(m_baselineBox->count() - 1);
+    }
+    m_baselineBox->setVisible(speedup);
+    m_baselineLabel->setVisible(speedup);
+    if (m_baseline.isRun()) {
+        const Run& run = *m_baseline.run;
+        m_chip->setText(QStringLiteral("Baseline run: %1 · %2 · %3  ✕")
+                            .arg(run.provider, shortGpuName(run.gpuDisplayName()),
+                                paramsLabel(run, paramVariation(m_runs).varying)));
+    }
+    m_chip->setVisible(speedup && m_baseline.isRun());
+}
+
+void ChartPanel::updateBanner()
+{
+    const QString html
+        = chartBannerHtml(m_info, m_runs.isEmpty(), m_baselineNote, m_warningsExpanded, ChartStyle::isDark(palette()));
+    m_banner->setText(html);
+    m_banner->setToolTip((m_info.warnings + m_info.notes).join(QLatin1Char('\n')));
+    m_banner->setVisible(!html.isEmpty());
+}
+
+QString ChartPanel::bannerText() const
+{
+    return m_banner->text();
+}
+
+void ChartPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange
+        || event->type() == QEvent::ThemeChange)
+        scheduleRebuild(); // follow the system's light/dark palette
+}
+
+void ChartPanel::exportChart()
+{
+    ChartExportDialog dialog(chartKindName(m_kind), ChartStyle::isDark(palette()), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!ChartExporter::exportChart(buildChart(dialog.dark()), dialog.path(), dialog.pixelSize(), dialog.dpi(), &error))
+        QMessageBox::warning(this, QStringLiteral("Export chart"), error);
+    else
+        emit statusMessage(QStringLiteral("Chart saved to %1").arg(QDir::toNativeSeparators(dialog.path())));
+}
+
+void ChartPanel::copyChart()
+{
+    const QSize size = m_view->size().isEmpty() ? QSize(1200, 800) : m_view->size();
+    ChartExporter::copyToClipboard(buildChart(ChartStyle::isDark(palette())), size, devicePixelRatioF());
+    emit statusMessage(QStringLiteral("Chart copied to the clipboard (%1×%2 px)").arg(size.width()).arg(size.height()));
+}
+
+} // namespace kix

@@ -1,0 +1,159 @@
+#include "ui/panels/regressionspanel.h"
+
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "model/history/historyreport.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/models/historychangesmodel.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/runsession.h"
+#include "ui/runtableview.h"
+
+#include <QAbstractTableModel>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelection>
+#include <QLabel>
+#include <QSet>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace kix {
+
+RegressionsPanel::RegressionsPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new HistoryChangesModel(this))
+    , m_view(new QTableView(this))
+    , m_summary(new QLabel(this))
+    , m_threshold(new QDoubleSpinBox(this))
+{
+    m_threshold->setRange(0.5, 100);
+    m_threshold->setDecimals(1);
+    m_threshold->setSingleStep(1);
+    m_threshold->setSuffix(QStringLiteral(" %"));
+    m_threshold->setValue(5);
+    m_threshold->setToolTip(QStringLiteral("The smallest step between levels that counts as a change"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    top->addWidget(new QLabel(QStringLiteral("Threshold:"), this));
+    top->addWidget(m_threshold);
+
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    const int widths[HistoryChangesModel::ColumnCount] = { 150, 70, 420, 230, 230, 400 };
+    for (int c = 0; c < HistoryChangesModel::ColumnCount; ++c)
+        m_view->setColumnWidth(c, widths[c]);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { rebuild(); });
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) { activateRow(index.row()); });
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) { activateRow(index.row()); });
+    rebuild();
+}
+
+RegressionsPanel::~RegressionsPanel()
+{
+    for (QFuture<History>& future : m_inFlight)
+        future.waitForFinished();
+}
+
+void RegressionsPanel::setRuns(const RunList& runs)
+{
+    m_runs = runs;
+    rebuild();
+}
+
+void RegressionsPanel::setThreshold(double threshold)
+{
+    m_threshold->setValue(threshold * 100); // rebuilds through valueChanged
+}
+
+double RegressionsPanel::threshold() const
+{
+    return m_threshold->value() / 100;
+}
+
+const History& RegressionsPanel::history() const
+{
+    return m_model->history();
+}
+
+QString RegressionsPanel::summary() const
+{
+    return m_summary->text();
+}
+
+void RegressionsPanel::rebuild()
+{
+    HistoryOptions options;
+    options.detection.threshold = threshold();
+    const int generation = ++m_generation;
+    m_building = true;
+    m_summary->setText(QStringLiteral("Finding changes in %1 runs…").arg(m_runs.size()));
+    auto* watcher = new QFutureWatcher<History>(this);
+    connect(watcher, &QFutureWatcher<History>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation)
+            showHistory(watcher->result());
+    });
+    const QFuture<History> future = QtConcurrent::run([runs = m_runs, options] { return buildHistory(runs, options); });
+    m_inFlight.erase(
+        std::remove_if(m_inFlight.begin(), m_inFlight.end(), [](const QFuture<History>& f) { return f.isFinished(); }),
+        m_inFlight.end());
+    m_inFlight << future;
+    watcher->setFuture(future);
+}
+
+void RegressionsPanel::showHistory(History history)
+{
+    m_model->setHistory(std::move(history));
+    m_building = false;
+    const History& h = m_model->history();
+    QString text = QStringLiteral("%1 regression(s) · %2 improvement(s) · %3 outlier(s) in %4 series")
+                       .arg(h.count(ChangeKind::Regression))
+                       .arg(h.count(ChangeKind::Improvement))
+                       .arg(h.count(ChangeKind::Outlier))
+                       .arg(h.series.size());
+    if (!h.unplaceable.isEmpty())
+        text += QStringLiteral(" · %1 unplaceable run(s)").arg(h.unplaceable.size());
+    if (h.sameTimeRuns > 0)
+        text += QStringLiteral(" · %1 run(s) at the same time as another").arg(h.sameTimeRuns);
+    m_summary->setText(text);
+    emit rebuilt();
+}
+
+RunList RegressionsPanel::seriesRuns(int row) const
+{
+    RunList runs;
+    const History& h = m_model->history();
+    if (row < 0 || row >= h.changes.size())
+        return runs;
+    for (const HistoryPoint& p : h.series[h.changes[row].series].points)
+        runs << p.run;
+    return runs;
+}
+
+void RegressionsPanel::activateRow(int row)
+{
+    const RunList runs = seriesRuns(row);
+    if (!runs.isEmpty())
+        emit seriesActivated(runs, m_model->history().series[m_model->history().changes[row].series].title);
+}
+
+} // namespace kix

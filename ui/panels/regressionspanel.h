@@ -1,0 +1,59 @@
+#pragma once
+
+#include "model/history/history.h"
+
+#include <QFuture>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QDoubleSpinBox;
+class QLabel;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace kix {
+
+class HistoryChangesModel;
+
+// Every change of the loaded runs' histories, largest first: kind, ratio, series, the runs before and after (label,
+// time, level) and the evidence; then the runs that cannot be placed in time. The threshold is settable. Clicking a
+// change asks for its series' history chart (seriesActivated).
+class RegressionsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RegressionsPanel(QWidget* parent = nullptr);
+    ~RegressionsPanel() override;
+
+    void setRuns(const RunList& runs);
+    void setThreshold(double threshold); // 0.05 = 5 %
+    double threshold() const;
+
+    const History& history() const;
+    QTableView* view() const { return m_view; }
+    QString summary() const;
+    // The runs of the series a row belongs to, in time order (empty for an unplaceable run's row).
+    RunList seriesRuns(int row) const;
+    void activateRow(int row);
+    // The history is built off the GUI thread (100k runs take a second or two); true until it is shown.
+    bool isBuilding() const { return m_building; }
+
+signals:
+    void seriesActivated(const kix::RunList& runs, const QString& series);
+    void rebuilt();
+
+private:
+    void rebuild();
+    void showHistory(History history);
+
+    RunList m_runs;
+    HistoryChangesModel* m_model;
+    QTableView* m_view;
+    QLabel* m_summary;
+    QDoubleSpinBox* m_threshold;
+    QVector<QFuture<History>> m_inFlight; // waited for on destruction, so that no build outlives the panel
+    int m_generation = 0; // a newer rebuild makes older results stale
+    bool m_building = false;
+};
+
+} // namespace kix
