@@ -2,6 +2,7 @@
 
 #include "model/read/documentparser.h"
 
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -73,7 +74,18 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
     QStringList files;
     for (const QString& path : paths) {
         const QFileInfo info(path);
-        if (info.isDir()) {
+        if (info.isDir() && path.startsWith(QLatin1Char(':'))) {
+            // A folder of Qt resources (the runs compiled into kix, ":/runs"): opendir cannot see it.
+            QStringList found;
+            QDirIterator it(path, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString file = it.next();
+                if (isRunFileName(QFile::encodeName(it.fileName()).constData()))
+                    found.append(file);
+            }
+            std::sort(found.begin(), found.end());
+            files += found;
+        } else if (info.isDir()) {
             QStringList found;
             QByteArray folder = QFile::encodeName(path);
             while (folder.size() > 1 && folder.endsWith('/'))

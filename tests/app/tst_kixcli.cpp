@@ -78,6 +78,10 @@ void TestKixCli::helpAndVersion()
     QCOMPARE(helpList.code, 0);
     QCOMPARE(helpList.out, runKix({ QStringLiteral("list"), QStringLiteral("--help") }).out);
     QVERIFY(helpList.out != help.out);
+    // The runs compiled into kix (":/runs", what an installed kix falls back to) are a folder like any other.
+    const Result bundled = runKix({ QStringLiteral("list"), QStringLiteral(":/runs") });
+    QCOMPARE(bundled.code, 0);
+    QVERIFY2(bundled.out.contains(QStringLiteral("group_norm")), qPrintable(bundled.out + bundled.err));
 }
 
 void TestKixCli::commandPolicy()
