@@ -275,14 +275,16 @@ void TestGroupNormMath::dispatchDtypeCallsTheMatchingTag()
 {
     for (DType dtype : kAllDtypes) {
         int calls = 0;
+        int width = 0;
         const DType seen = dispatchDtype(
             dtype,
             [&](auto tag) {
                 ++calls;
-                QCOMPARE(widthOf<decltype(tag)::value>(), 8 * dtypeSize(dtype));
+                width = widthOf<decltype(tag)::value>(); // a template argument: a compile-time constant
                 return decltype(tag)::value;
             },
             DType::F16);
+        QCOMPARE(width, 8 * dtypeSize(dtype));
         QCOMPARE(seen, dtype);
         QCOMPARE(calls, 1);
         dispatchDtype(dtype, [&](auto tag) { calls += static_cast<int>(decltype(tag)::value) + 10; });
