@@ -1,5 +1,6 @@
 #include "kernels/groupnorm_cpu.h"
 
+#include "kernels/dtype_dispatch.h"
 #include "kernels/threadpool.h"
 
 #include <algorithm>
@@ -171,6 +172,10 @@ struct F16
     static std::uint16_t store(float v) { return floatToHalfFast(v); }
 };
 
+// The storage type of each dtype on the host: float itself, or the codec of a 16-bit format.
+template<DType D>
+using HostStorage = std::conditional_t<D == DType::F32, float, std::conditional_t<D == DType::BF16, Bf16, F16>>;
+
 template<typename Codec>
 void widen(const std::uint16_t* src, float* dst, std::int64_t n)
 {
@@ -323,17 +328,8 @@ void forward(const ForwardArgs& args, ThreadPool& pool)
     pool.parallelFor(
         args.shape.rows(),
         [&](std::int64_t begin, std::int64_t end) {
-            switch (args.dtype) {
-            case DType::F32:
-                forwardRows<float>(args, begin, end);
-                break;
-            case DType::BF16:
-                forwardRows<Bf16>(args, begin, end);
-                break;
-            case DType::F16:
-                forwardRows<F16>(args, begin, end);
-                break;
-            }
+            dispatchDtype(
+                args.dtype, [&](auto tag) { forwardRows<HostStorage<decltype(tag)::value>>(args, begin, end); });
         },
         grain);
 }
@@ -344,17 +340,8 @@ void backward(const BackwardArgs& args, ThreadPool& pool)
     pool.parallelFor(
         args.shape.rows(),
         [&](std::int64_t begin, std::int64_t end) {
-            switch (args.dtype) {
-            case DType::F32:
-                backwardRows<float>(args, begin, end);
-                break;
-            case DType::BF16:
-                backwardRows<Bf16>(args, begin, end);
-                break;
-            case DType::F16:
-                backwardRows<F16>(args, begin, end);
-                break;
-            }
+            dispatchDtype(
+                args.dtype, [&](auto tag) { backwardRows<HostStorage<decltype(tag)::value>>(args, begin, end); });
         },
         grain);
     reducePartials(args, pool);

@@ -1,5 +1,7 @@
 #include "kernels/groupnorm_reference.h"
 
+#include "kernels/dtype_dispatch.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -25,17 +27,28 @@ double ErrorAccumulator::relative() const
     return maxDifference / std::max(maxReference, std::numeric_limits<double>::min());
 }
 
+namespace {
+
+// One overload per dtype: a dtype added to dispatchDtype without a tolerance does not compile.
+constexpr double toleranceOf(DTypeTag<DType::F32>)
+{
+    return 1e-5;
+}
+constexpr double toleranceOf(DTypeTag<DType::BF16>)
+{
+    return 8e-3;
+}
+constexpr double toleranceOf(DTypeTag<DType::F16>)
+{
+    return 2e-3;
+}
+
+} // namespace
+
 double tolerance(DType dtype)
 {
-    switch (dtype) {
-    case DType::F32:
-        return 1e-5;
-    case DType::BF16:
-        return 8e-3;
-    case DType::F16:
-        return 2e-3;
-    }
-    return 0;
+    return dispatchDtype(
+        dtype, [](auto tag) { return toleranceOf(tag); }, 0.0);
 }
 
 void rowStatistics(const double* x, std::int64_t length, double eps, double& mean, double& rstd)

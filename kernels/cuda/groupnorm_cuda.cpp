@@ -16,6 +16,7 @@ namespace {
 // The most elements a resident row may have: 1024 threads x 16 fp32 values (or 16-bit values) each,
 // 32 registers per input per thread in the backward kernel. Longer rows use the reference kernels.
 constexpr std::int64_t kMaxResidentRow = 1024 * 16;
+constexpr std::int64_t kMaxFusedRows = 0xffffffffLL;
 std::atomic<int> g_bytesPerThread { 32 };
 
 } // namespace
@@ -49,7 +50,8 @@ FusedPlan fusedPlan(
 {
     FusedPlan plan;
     const std::int64_t length = shape.rowLength();
-    if (!shapeValid(shape) || length > kMaxResidentRow)
+    // The kernels take the group of a row as a 32-bit remainder (groupOf()): more rows go to the reference.
+    if (!shapeValid(shape) || length > kMaxResidentRow || shape.rows() > kMaxFusedRows)
         return plan;
     const int vecElems = gn::dtypeSize(dtype) == 4 ? 4 : 8; // 16 bytes
     // 32 bytes of each input per thread by default: two 16-byte loads in flight per tensor and thread.
@@ -63,6 +65,10 @@ FusedPlan fusedPlan(
     plan.threadsPerRow = threads;
     plan.rowsPerBlock = threads == 32 ? 4 : 1; // short rows: a warp per row, four rows per block
     plan.elemsPerThread = elems;
+    // Backward scalar rows of 16 elements at 1024 threads (fp32 or 16-bit rows over 8192 elements with odd H or
+    // misaligned pointers) spill at the 64 registers such a block allows: the reference kernels run them.
+    if (direction == GroupNormDirection::Backward && !plan.vectorized && threads == 1024 && elems == 16)
+        return FusedPlan {};
     if (direction == GroupNormDirection::Backward) {
         const SharedPlan shared = backwardSharedPlan(
             threads, plan.rowsPerBlock, elems / (plan.vectorized ? vecElems : 1), shape.channelsPerGroup);

@@ -220,4 +220,25 @@ __device__ __forceinline__ float2 warpSegmentedSum(float2 v, int key)
     return v;
 }
 
+// The minBlocksPerSM of kix-fused's __launch_bounds__: 0 (none: ptxas's own register target) for the 16-byte
+// vector rows of a block per row, and for a warp per row at 32 bytes per thread, whose registers
+// ptxas-budget.txt pins (the seed's design); 1 for the scalar rows and the 16-bit warp rows at 64 bytes, where
+// ptxas's own target spilled 4-20 bytes to reach an occupancy step (issue 21). With an explicit minimum of
+// one block ptxas uses registers instead (up to 65536 / threads). Measured, not derived: ptxas-budget.txt
+// fails the build's test if either choice spills.
+template<gn::DType D, int kTpr, int kVpt, int kVec>
+constexpr int fusedMinBlocks()
+{
+    constexpr int kBase = sizeof(StorageT<D>) == 4 ? 8 : 16; // elements in 32 bytes
+    return kVec > 1 && (kTpr > 32 || kVpt * kVec == kBase) ? 0 : 1;
+}
+
+// The group of row `row` (row % groups) as a 32-bit remainder, which is inline code; a 64-bit remainder is a
+// called subroutine, and ptxas spilled the registers live across that call (a row's x and dy) to the stack
+// in kix-fused. fusedPlan() keeps rows whose count does not fit 32 bits on the reference kernels.
+__device__ __forceinline__ unsigned groupOf(std::int64_t row, unsigned groups)
+{
+    return static_cast<unsigned>(row) % groups;
+}
+
 } // namespace kix::cuda::detail

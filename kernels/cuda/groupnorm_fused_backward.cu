@@ -17,10 +17,11 @@ namespace {
 // (a channel's first one at channelStarts[c], a span that continues a channel at spanHeads[span]) and
 // are then added in span order. Dynamic shared memory: kRpb * (kVpt * kTpr / 32 + channelsPerGroup) pairs.
 template<gn::DType D, int kTpr, int kRpb, int kVpt, int kVec>
-__global__ void __launch_bounds__(kTpr* kRpb) fusedBackwardKernel(const StorageT<D>* __restrict__ dy,
-    const StorageT<D>* __restrict__ x, const float* __restrict__ weight, const float* __restrict__ mean,
-    const float* __restrict__ rstd, StorageT<D>* __restrict__ dx, float2* __restrict__ partials, std::int64_t rows,
-    int rowLength, int hidden, int channelsPerGroup, std::int64_t groups)
+__global__ void __launch_bounds__(kTpr* kRpb, (fusedMinBlocks<D, kTpr, kVpt, kVec>()))
+    fusedBackwardKernel(const StorageT<D>* __restrict__ dy, const StorageT<D>* __restrict__ x,
+        const float* __restrict__ weight, const float* __restrict__ mean, const float* __restrict__ rstd,
+        StorageT<D>* __restrict__ dx, float2* __restrict__ partials, std::int64_t rows, int rowLength, int hidden,
+        int channelsPerGroup, unsigned groups, float invL)
 {
     static_assert(kRpb == 1 || kTpr == 32, "several rows per block only with a warp per row");
     constexpr int kElems = kVpt * kVec;
@@ -34,10 +35,9 @@ __global__ void __launch_bounds__(kTpr* kRpb) fusedBackwardKernel(const StorageT
     const int lane = t % 32;
     float2* spanHeads = heads + (threadIdx.x / kTpr) * (kSpans + channelsPerGroup);
     float2* channelStarts = spanHeads + kSpans;
-    const float invL = 1.0f / static_cast<float>(rowLength);
 
-    for (std::int64_t first = blockIdx.x * static_cast<std::int64_t>(kRpb); first < rows;
-         first += static_cast<std::int64_t>(gridDim.x) * kRpb) {
+    const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kRpb;
+    for (std::int64_t first = blockIdx.x * static_cast<std::int64_t>(kRpb); first < rows; first += stride) {
         const std::int64_t row = first + threadIdx.x / kTpr;
         if (kRpb == 1 || row < rows) { // a skipped row is a whole warp, and kRpb > 1 has no block barriers
             const std::int64_t offset = row * rowLength;
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kTpr* kRpb) fusedBackwardKernel(const StorageT
                 }
             }
             const float mu = mean[row], r = rstd[row];
-            const std::int64_t c0 = (row % groups) * channelsPerGroup;
+            const std::int64_t c0 = groupOf(row, groups) * channelsPerGroup;
 
             float2 rowAcc = make_float2(0.f, 0.f); // x: sum g * x-hat, y: sum g
 #pragma unroll
@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(kTpr* kRpb) fusedBackwardKernel(const StorageT
             }
         }
         // The next row's head and scratch writes must wait for this row's reads.
-        if (first + static_cast<std::int64_t>(gridDim.x) * kRpb < rows) {
+        if (first + stride < rows) {
             if constexpr (kTpr == 32)
                 __syncwarp();
             else
@@ -138,20 +138,25 @@ cudaError_t launch(const BackwardArgs& a, const FusedPlan& p)
     kernel<<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, p.sharedBytes, a.stream>>>(
         static_cast<const StorageT<D>*>(a.dy), static_cast<const StorageT<D>*>(a.x), a.weight, a.mean, a.rstd,
         static_cast<StorageT<D>*>(a.dx), static_cast<float2*>(a.workspace), rows, static_cast<int>(s.rowLength()),
-        static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), s.groups());
+        static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), static_cast<unsigned>(s.groups()),
+        1.0f / static_cast<float>(s.rowLength()));
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
     return launchChannelReduce(a.workspace, s.batch, s.channels, 1, a.dweight, a.dbias, a.stream);
 }
 
 // Elements per thread: kBase (32 bytes of each input) or 2 x kBase (64 bytes; fusedPlan() also takes
-// 16 fp32 values at 1024 threads). 16-bit rows never need 1024 x 32, so that one is not instantiated.
+// 16 fp32 values at 1024 threads). 16-bit rows never need 1024 x 32, so that one is not instantiated; nor
+// are the scalar rows of 16 elements at 1024 threads, which spill at the 64 registers such a block allows
+// (fusedPlan() leaves them to the reference kernels).
 template<gn::DType D, int kTpr, int kRpb, int kVec>
 cudaError_t byElems(const BackwardArgs& a, const FusedPlan& p)
 {
     constexpr int kBase = sizeof(StorageT<D>) == 4 ? 8 : 16;
-    if (p.elemsPerThread == kBase)
-        return launch<D, kTpr, kRpb, kBase, kVec>(a, p);
-    if constexpr (kTpr < 1024 || kBase == 8) {
+    if constexpr (kTpr < 1024 || kVec > 1 || kBase < 16) {
+        if (p.elemsPerThread == kBase)
+            return launch<D, kTpr, kRpb, kBase, kVec>(a, p);
+    }
+    if constexpr (kTpr < 1024 || (kBase == 8 && kVec > 1)) {
         if (p.elemsPerThread == 2 * kBase)
             return launch<D, kTpr, kRpb, 2 * kBase, kVec>(a, p);
     }
@@ -194,15 +199,8 @@ cudaError_t fusedBackward(const BackwardArgs& a)
     const FusedPlan plan = fusedPlan(a.dtype, a.shape, GroupNormDirection::Backward, aligned);
     if (!plan.resident)
         return referenceBackward(a);
-    switch (a.dtype) {
-    case gn::DType::F32:
-        return backwardTyped<gn::DType::F32>(a, plan);
-    case gn::DType::BF16:
-        return backwardTyped<gn::DType::BF16>(a, plan);
-    case gn::DType::F16:
-        return backwardTyped<gn::DType::F16>(a, plan);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        a.dtype, [&](auto tag) { return backwardTyped<decltype(tag)::value>(a, plan); }, cudaErrorInvalidValue);
 }
 
 } // namespace kix::cuda::detail

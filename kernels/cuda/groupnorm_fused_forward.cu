@@ -13,10 +13,10 @@ namespace {
 // instruction of a warp reads 32 consecutive vectors (coalesced). With kVec > 1 the plan guarantees
 // 16-byte aligned rows and hidden % kVec == 0, so a vector never straddles two channels.
 template<gn::DType D, int kTpr, int kRpb, int kVpt, int kVec>
-__global__ void __launch_bounds__(kTpr* kRpb) fusedForwardKernel(const StorageT<D>* __restrict__ x,
-    const float* __restrict__ weight, const float* __restrict__ bias, StorageT<D>* __restrict__ y,
-    float* __restrict__ mean, float* __restrict__ rstd, std::int64_t rows, int rowLength, int hidden,
-    int channelsPerGroup, std::int64_t groups, unsigned hiddenMagic, float invLength, float eps)
+__global__ void __launch_bounds__(kTpr* kRpb, (fusedMinBlocks<D, kTpr, kVpt, kVec>())) fusedForwardKernel(
+    const StorageT<D>* __restrict__ x, const float* __restrict__ weight, const float* __restrict__ bias,
+    StorageT<D>* __restrict__ y, float* __restrict__ mean, float* __restrict__ rstd, std::int64_t rows, int rowLength,
+    int hidden, int channelsPerGroup, unsigned groups, unsigned hiddenMagic, float invLength, float eps)
 {
     static_assert(kRpb == 1 || kTpr == 32, "several rows per block only with a warp per row");
     constexpr int kElems = kVpt * kVec;
@@ -42,8 +42,8 @@ __global__ void __launch_bounds__(kTpr* kRpb) fusedForwardKernel(const StorageT<
         }
     };
 
-    for (std::int64_t first = blockIdx.x * static_cast<std::int64_t>(kRpb); first < rows;
-         first += static_cast<std::int64_t>(gridDim.x) * kRpb) {
+    const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kRpb;
+    for (std::int64_t first = blockIdx.x * static_cast<std::int64_t>(kRpb); first < rows; first += stride) {
         const std::int64_t row = first + threadIdx.x / kTpr;
         if (kRpb > 1 && row >= rows)
             continue; // a whole warp; warp-only reductions, so no barrier is skipped
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kTpr* kRpb) fusedForwardKernel(const StorageT<
             rstd[row] = r;
         }
 
-        const std::int64_t c0 = (row % groups) * channelsPerGroup;
+        const std::int64_t c0 = groupOf(row, groups) * channelsPerGroup;
         StorageT<D>* yr = y + row * rowLength;
 #pragma unroll
         for (int k = 0; k < kVpt; ++k) {
@@ -112,10 +112,11 @@ cudaError_t launch(const ForwardArgs& a)
     static_assert(kElems % kVec == 0, "whole vectors per thread");
     const GroupNormShape& s = a.shape;
     const std::int64_t rows = s.rows();
-    fusedForwardKernel<D, kTpr, kRpb, kElems / kVec, kVec><<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, 0, a.stream>>>(
-        static_cast<const StorageT<D>*>(a.x), a.weight, a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, rows,
-        static_cast<int>(s.rowLength()), static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), s.groups(),
-        smallDivisorMagic(s.hidden), 1.0f / static_cast<float>(s.rowLength()), s.eps);
+    fusedForwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>
+        <<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, 0, a.stream>>>(static_cast<const StorageT<D>*>(a.x), a.weight,
+            a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, rows, static_cast<int>(s.rowLength()),
+            static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), static_cast<unsigned>(s.groups()),
+            smallDivisorMagic(s.hidden), 1.0f / static_cast<float>(s.rowLength()), s.eps);
     return cudaGetLastError();
 }
 
@@ -170,15 +171,8 @@ cudaError_t fusedForward(const ForwardArgs& a)
     const FusedPlan plan = fusedPlan(a.dtype, a.shape, GroupNormDirection::Forward, aligned);
     if (!plan.resident)
         return referenceForward(a);
-    switch (a.dtype) {
-    case gn::DType::F32:
-        return forwardTyped<gn::DType::F32>(a, plan);
-    case gn::DType::BF16:
-        return forwardTyped<gn::DType::BF16>(a, plan);
-    case gn::DType::F16:
-        return forwardTyped<gn::DType::F16>(a, plan);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        a.dtype, [&](auto tag) { return forwardTyped<decltype(tag)::value>(a, plan); }, cudaErrorInvalidValue);
 }
 
 } // namespace kix::cuda::detail

@@ -33,15 +33,9 @@ cudaError_t fillInput(
         return cudaErrorInvalidValue;
     if (count == 0)
         return cudaSuccess;
-    switch (dtype) {
-    case gn::DType::F32:
-        return fill<gn::DType::F32>(out, count, seed, tensor, stream);
-    case gn::DType::BF16:
-        return fill<gn::DType::BF16>(out, count, seed, tensor, stream);
-    case gn::DType::F16:
-        return fill<gn::DType::F16>(out, count, seed, tensor, stream);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        dtype, [&](auto tag) { return fill<decltype(tag)::value>(out, count, seed, tensor, stream); },
+        cudaErrorInvalidValue);
 }
 
 #define KIX_STRINGIZE_(...) #__VA_ARGS__

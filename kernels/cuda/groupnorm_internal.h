@@ -4,6 +4,7 @@
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/groupnorm_cuda.h"
 #include "kernels/cuda/kernelcache.h"
+#include "kernels/dtype_dispatch.h"
 
 #include <cstdint>
 

@@ -229,15 +229,8 @@ cudaError_t persistentBackward(const BackwardArgs& a)
     const FusedPlan plan = persistentPlan(a.dtype, a.shape, GroupNormDirection::Backward, aligned);
     if (!plan.resident)
         return fusedBackward(a);
-    switch (a.dtype) {
-    case gn::DType::F32:
-        return backwardTyped<gn::DType::F32>(a, plan);
-    case gn::DType::BF16:
-        return backwardTyped<gn::DType::BF16>(a, plan);
-    case gn::DType::F16:
-        return backwardTyped<gn::DType::F16>(a, plan);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        a.dtype, [&](auto tag) { return backwardTyped<decltype(tag)::value>(a, plan); }, cudaErrorInvalidValue);
 }
 
 } // namespace kix::cuda::detail

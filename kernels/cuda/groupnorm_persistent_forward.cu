@@ -187,15 +187,8 @@ cudaError_t persistentForward(const ForwardArgs& a)
     const FusedPlan plan = persistentPlan(a.dtype, a.shape, GroupNormDirection::Forward, aligned);
     if (!plan.resident)
         return fusedForward(a);
-    switch (a.dtype) {
-    case gn::DType::F32:
-        return forwardTyped<gn::DType::F32>(a, plan);
-    case gn::DType::BF16:
-        return forwardTyped<gn::DType::BF16>(a, plan);
-    case gn::DType::F16:
-        return forwardTyped<gn::DType::F16>(a, plan);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        a.dtype, [&](auto tag) { return forwardTyped<decltype(tag)::value>(a, plan); }, cudaErrorInvalidValue);
 }
 
 } // namespace kix::cuda::detail

@@ -265,28 +265,14 @@ std::size_t referenceWorkspaceBytes(GroupNormDirection direction, const GroupNor
 
 cudaError_t referenceForward(const ForwardArgs& a)
 {
-    switch (a.dtype) {
-    case gn::DType::F32:
-        return forwardTyped<gn::DType::F32>(a);
-    case gn::DType::BF16:
-        return forwardTyped<gn::DType::BF16>(a);
-    case gn::DType::F16:
-        return forwardTyped<gn::DType::F16>(a);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        a.dtype, [&](auto tag) { return forwardTyped<decltype(tag)::value>(a); }, cudaErrorInvalidValue);
 }
 
 cudaError_t referenceBackward(const BackwardArgs& a)
 {
-    switch (a.dtype) {
-    case gn::DType::F32:
-        return backwardTyped<gn::DType::F32>(a);
-    case gn::DType::BF16:
-        return backwardTyped<gn::DType::BF16>(a);
-    case gn::DType::F16:
-        return backwardTyped<gn::DType::F16>(a);
-    }
-    return cudaErrorInvalidValue;
+    return gn::dispatchDtype(
+        a.dtype, [&](auto tag) { return backwardTyped<decltype(tag)::value>(a); }, cudaErrorInvalidValue);
 }
 
 cudaError_t launchChannelReduce(const void* partials, std::int64_t batch, std::int64_t channels, std::int64_t parts,

@@ -1,10 +1,11 @@
-# The compile-time budget of the seed-path CUDA kernels: needs nvcc, not a GPU.
+# The compile-time budget of every CUDA kernel instantiation: needs nvcc, not a GPU.
 #
 #   MODE=compile  NVCC=... SOURCE=x.cu REPORT=x.txt INCLUDES="a;b" ARCH=90
 #       compiles SOURCE for sm_ARCH with `-Xptxas=-v` and writes ptxas's report to REPORT.
 #   MODE=check    REPORTS="a.txt;b.txt" BUDGET=ptxas-budget.txt [CXXFILT=c++filt]
 #       reads the reports and fails when a kernel named in BUDGET spills (any spill store or load, or a stack
-#       frame), uses more registers than its budget, or is missing; prints every budgeted kernel's registers
+#       frame), uses more registers than its budget, or is missing, and when a compiled kernel has no budget
+#       line (every instantiation in the reports is budgeted); prints every budgeted kernel's registers
 #       and the resident blocks and threads per SM they allow (65536 registers, 2048 threads, 32 blocks,
 #       registers allocated per warp in units of 256).
 #
@@ -99,6 +100,7 @@ endfunction()
 file(STRINGS "${BUDGET}" budget_lines REGEX "^[^#].*\\|")
 set(failures "")
 set(table "")
+set(budgeted "") # indexes of the compiled kernels that some budget line names
 foreach(entry IN LISTS budget_lines)
     if(NOT entry MATCHES "^([^|]+)\\|([^|]+)\\|([^|]+)\\|(.*)$")
         message(FATAL_ERROR "bad budget line: ${entry}")
@@ -112,6 +114,7 @@ foreach(entry IN LISTS budget_lines)
     foreach(name IN LISTS pretty)
         string(FIND "${name}" "${prefix}" at)
         if(at EQUAL 0)
+            list(APPEND budgeted ${index})
             list(GET names ${index} m)
             math(EXPR found "${found} + 1")
             set(regs ${regs_${m}})
@@ -132,9 +135,20 @@ foreach(entry IN LISTS budget_lines)
         list(APPEND failures "${prefix}: no such kernel in the ptxas reports (renamed? update ${BUDGET})")
     endif()
 endforeach()
-message("ptxas budget (sm_90), ${count} kernels compiled:\n${table}")
+# Coverage: every kernel the reports compile is one the plans can launch, so each needs a line (and so a
+# register cap and no spills); a new instantiation without one fails here.
+set(index 0)
+foreach(name IN LISTS pretty)
+    list(FIND budgeted ${index} seen)
+    if(seen EQUAL -1)
+        list(APPEND failures "${name}: compiled but has no budget line (add it to ${BUDGET})")
+    endif()
+    math(EXPR index "${index} + 1")
+endforeach()
+list(LENGTH budget_lines budget_count)
+message("ptxas budget (sm_90), ${count} kernels compiled, ${budget_count} budget lines:\n${table}")
 if(failures)
     string(REPLACE ";" "\n  " text "${failures}")
     message(FATAL_ERROR "ptxas budget exceeded:\n  ${text}")
 endif()
-message("ptxas budget: every budgeted kernel within its registers, no spills")
+message("ptxas budget: all ${count} kernels budgeted, within their registers, no spills")

@@ -3,6 +3,8 @@
 
 #include "kernels/groupnorm_math.h"
 
+#include "kernels/dtype_dispatch.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -28,6 +30,7 @@ private slots:
     void floatToHalfFastIsExact();
     void roundToDTypeKnownValues();
     void inputsAreDeterministicAndOnGrid();
+    void dispatchDtypeCallsTheMatchingTag();
 };
 
 namespace {
@@ -258,6 +261,42 @@ void TestGroupNormMath::inputsAreDeterministicAndOnGrid()
     for (std::uint64_t i = 0; i < 4096; ++i)
         sum += initInput(9, Tensor::X, i);
     QVERIFY(std::abs(sum / 4096 - 1.5) < 0.1);
+}
+
+// kernels/dtype_dispatch.h: each dtype reaches f with its own tag, as a compile-time constant (used here as a
+// template argument); a value outside the enum reaches nothing and gives the caller's fallback.
+template<DType D>
+constexpr int widthOf()
+{
+    return D == DType::F32 ? 32 : 16;
+}
+
+void TestGroupNormMath::dispatchDtypeCallsTheMatchingTag()
+{
+    for (DType dtype : kAllDtypes) {
+        int calls = 0;
+        int width = 0;
+        const DType seen = dispatchDtype(
+            dtype,
+            [&](auto tag) {
+                ++calls;
+                width = widthOf<decltype(tag)::value>(); // a template argument: a compile-time constant
+                return decltype(tag)::value;
+            },
+            DType::F16);
+        QCOMPARE(width, 8 * dtypeSize(dtype));
+        QCOMPARE(seen, dtype);
+        QCOMPARE(calls, 1);
+        dispatchDtype(dtype, [&](auto tag) { calls += static_cast<int>(decltype(tag)::value) + 10; });
+        QCOMPARE(calls, 1 + static_cast<int>(dtype) + 10);
+    }
+    const DType bad = static_cast<DType>(7);
+    int calls = 0;
+    QCOMPARE(dispatchDtype(
+                 bad, [&](auto) { return ++calls; }, -1),
+        -1);
+    dispatchDtype(bad, [&](auto) { ++calls; });
+    QCOMPARE(calls, 0);
 }
 
 QTEST_GUILESS_MAIN(TestGroupNormMath)

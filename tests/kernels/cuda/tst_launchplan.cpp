@@ -5,6 +5,8 @@
 
 #include "kernels/cuda/groupnorm_internal.h"
 
+#include <QFile>
+#include <QSet>
 #include <QTest>
 
 using namespace kix;
@@ -131,8 +133,13 @@ private Q_SLOTS:
         QCOMPARE(p.staticBytes, std::size_t(32 * 8));
         QVERIFY(p.optIn);
         QVERIFY(p.fits);
+        // That plan (1024 x 16 scalar) now runs on the reference kernels (see scalarRowsThatWouldSpill); the
+        // same boundary at 1024 x 8 scalar: channels_per_group 5888 at H 1.
+        QVERIFY(!fusedPlan(gn::DType::F32, shapeOf(2, 5632, 2, 5632), GroupNormDirection::Backward, true, 32).resident);
         const FusedPlan fp
-            = fusedPlan(gn::DType::F32, shapeOf(2, 5632, 2, 5632), GroupNormDirection::Backward, true, 32);
+            = fusedPlan(gn::DType::F32, shapeOf(2, 5888, 1, 5888), GroupNormDirection::Backward, true, 32);
+        QCOMPARE(fp.threadsPerRow, 1024);
+        QCOMPARE(fp.elemsPerThread, 8);
         QVERIFY(fp.resident);
         QCOMPARE(fp.sharedBytes, std::size_t(48 * 1024));
         QVERIFY(fp.sharedOptIn);
@@ -173,6 +180,99 @@ private Q_SLOTS:
         const FusedPlan big
             = fusedPlan(gn::DType::F32, shapeOf(2, 8192, 1, 8192), GroupNormDirection::Backward, true, 32);
         QVERIFY(big.resident && big.sharedOptIn);
+    }
+
+    // Backward scalar rows of 16 elements at 1024 threads spilled 112-144 B at the 64 registers such a block
+    // allows: the plan never chooses them (rows over 8192 elements with odd H or misaligned pointers run on
+    // the reference kernels, at both bytes per thread), and it still chooses the forward and the vectors.
+    void scalarRowsThatWouldSpill()
+    {
+        for (gn::DType dtype : gn::kAllDtypes)
+            for (int bytes : { 32, 64 })
+                for (std::int64_t length = 8193; length <= 16384; length += 397) {
+                    const GroupNormShape s = shapeOf(2, length, 1, length);
+                    const FusedPlan b = fusedPlan(dtype, s, GroupNormDirection::Backward, false, bytes);
+                    QVERIFY(!(b.resident && !b.vectorized && b.threadsPerRow == 1024 && b.elemsPerThread == 16));
+                    QVERIFY(fusedPlan(dtype, s, GroupNormDirection::Forward, false, bytes).resident);
+                }
+        QVERIFY(
+            !fusedPlan(gn::DType::BF16, shapeOf(2, 16384, 1, 16384), GroupNormDirection::Backward, false, 32).resident);
+        // 16 fp32 values of a 16-byte-vector row at 1024 threads do fit: still resident.
+        const FusedPlan v
+            = fusedPlan(gn::DType::F32, shapeOf(2, 4096, 4, 4096), GroupNormDirection::Backward, true, 32);
+        QVERIFY(v.resident && v.vectorized && v.threadsPerRow == 1024 && v.elemsPerThread == 16);
+    }
+
+    // The kix-fused kernels take a row's group as a 32-bit remainder (a 64-bit one is a called subroutine that
+    // spilled the registers live across it): more than 2^32 - 1 rows run on the reference kernels.
+    void rowCountFitsThirtyTwoBits()
+    {
+        QVERIFY(
+            fusedPlan(gn::DType::F32, shapeOf(0xffffffffLL, 1, 1, 1), GroupNormDirection::Forward, true, 32).resident);
+        QVERIFY(!fusedPlan(gn::DType::F32, shapeOf(0x100000000LL, 1, 1, 1), GroupNormDirection::Forward, true, 32)
+                     .resident);
+        QVERIFY(!persistentPlan(gn::DType::F32, shapeOf(0x80000000LL, 4, 8, 2), GroupNormDirection::Forward, true)
+                     .resident);
+    }
+
+    // Every kernel instantiation the plans choose, over dtypes, bytes per thread, alignment, H and row lengths
+    // around every block-size step, has a line in kernels/cuda/ptxas-budget.txt (so the ptxas_budget test holds
+    // it to a register cap and no spills), and every kix-fused and kix-persistent line is one the plans choose:
+    // the budget covers exactly what can run. (ptxas_budget itself fails on a compiled kernel without a line.)
+    void everyPlanChoiceIsBudgeted()
+    {
+        QFile file(QStringLiteral(KIX_TEST_DATA_DIR "/../../kernels/cuda/ptxas-budget.txt"));
+        QVERIFY2(file.open(QIODevice::ReadOnly | QIODevice::Text), qPrintable(file.fileName()));
+        QSet<QString> budgeted;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            const QString text = QString::fromUtf8(line);
+            if (text.startsWith(QLatin1Char('#')) || !text.contains(QLatin1Char('|')))
+                continue;
+            const QString name = text.section(QLatin1Char('|'), 0, 0).trimmed();
+            if (name.startsWith(QLatin1String("fused")) || name.startsWith(QLatin1String("persistent")))
+                budgeted.insert(name);
+        }
+        QSet<QString> chosen;
+        auto add = [&](const char* kernel, gn::DType dtype, const FusedPlan& p, bool rowsPerBlock) {
+            if (!p.resident)
+                return;
+            const int vec = p.vectorized ? 16 / gn::dtypeSize(dtype) : 1;
+            const QString rpb = rowsPerBlock ? QStringLiteral("%1, ").arg(p.rowsPerBlock) : QString();
+            chosen.insert(QStringLiteral("%1<(kix::gn::DType)%2, %3, %4%5, %6>")
+                              .arg(QLatin1String(kernel))
+                              .arg(static_cast<int>(dtype))
+                              .arg(p.threadsPerRow)
+                              .arg(rpb)
+                              .arg(p.elemsPerThread / vec)
+                              .arg(vec));
+        };
+        for (gn::DType dtype : gn::kAllDtypes)
+            for (std::int64_t h : { 1, 8 })
+                for (int step = 0; step <= 14; ++step)
+                    for (std::int64_t delta : { -8, 0, 8 }) {
+                        const std::int64_t length = (std::int64_t(1) << step) + delta;
+                        if (length < h || length % h != 0 || length > 16384)
+                            continue;
+                        const GroupNormShape s = shapeOf(2, length / h, h, length / h);
+                        for (bool aligned : { true, false }) {
+                            for (int bytes : { 32, 64 }) {
+                                add("fusedForwardKernel", dtype,
+                                    fusedPlan(dtype, s, GroupNormDirection::Forward, aligned, bytes), true);
+                                add("fusedBackwardKernel", dtype,
+                                    fusedPlan(dtype, s, GroupNormDirection::Backward, aligned, bytes), true);
+                            }
+                            add("persistentForwardKernel", dtype,
+                                persistentPlan(dtype, s, GroupNormDirection::Forward, aligned), false);
+                            add("persistentBackwardKernel", dtype,
+                                persistentPlan(dtype, s, GroupNormDirection::Backward, aligned), false);
+                        }
+                    }
+        for (const QString& name : chosen)
+            QVERIFY2(budgeted.contains(name), qPrintable(name + QStringLiteral(": chosen but not budgeted")));
+        for (const QString& name : budgeted)
+            QVERIFY2(chosen.contains(name), qPrintable(name + QStringLiteral(": budgeted but never chosen")));
+        QVERIFY(chosen.contains(QStringLiteral("fusedForwardKernel<(kix::gn::DType)1, 128, 1, 2, 8>"))); // the seed
+        QCOMPARE(chosen.size(), budgeted.size());
     }
 };
 
