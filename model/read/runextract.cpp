@@ -768,18 +768,17 @@ std::shared_ptr<Run> extractRun(
     for (const Carried& c : carried) {
         if (!isObject(c.resource))
             continue;
+        if (c.named.isEmpty()) // nothing names it: nothing to verify (a missing digest is the schema's concern)
+            continue;
         QString computed;
-        c.check = c.named.isEmpty() ? DigestCheck::Mismatch : checkResource(c.resource.e, c.named, &computed);
+        c.check = checkResource(c.resource.e, c.named, &computed);
         if (c.check == DigestCheck::VerifiedKix010)
             kix010 << QStringLiteral("its own %1 digest").arg(QLatin1String(c.what));
         else if (c.check == DigestCheck::Mismatch)
             r.warning(c.namedAt,
-                c.named.isEmpty()
-                    ? QStringLiteral("the document carries a %1 but no digest names it: treated as unknown")
-                          .arg(QLatin1String(c.what))
-                    : QStringLiteral("does not match the %1 the document carries (it digests to %2): the resource "
-                                     "was changed after the run was written; comparisons treat it as unknown")
-                          .arg(QLatin1String(c.what), computed));
+                QStringLiteral("does not match the %1 the document carries (it digests to %2): the resource "
+                               "was changed after the run was written; comparisons treat it as unknown")
+                    .arg(QLatin1String(c.what), computed));
     }
     applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
 
