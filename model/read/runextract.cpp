@@ -275,22 +275,21 @@ bool ligerConvention(const QString& source)
 }
 
 // The six parts of a Liger externalId `kernel/pass/provider/gpu/workload/timestamp`, all present; else false.
-bool ligerSlug(std::string_view text, std::string_view* part)
+// `more`: the source follows the convention, and kix's own importers add parts after the six ("/memory").
+bool ligerSlug(std::string_view text, std::string_view* part, bool more)
 {
     int n = 0;
     std::size_t from = 0;
-    while (true) {
+    while (n < 6) {
         const std::size_t slash = text.find('/', from);
-        if (n == 6)
-            return false;
         part[n++] = text.substr(from, slash == std::string_view::npos ? std::string_view::npos : slash - from);
         if (part[n - 1].empty())
             return false;
         if (slash == std::string_view::npos)
-            break;
+            return n == 6;
         from = slash + 1;
     }
-    return n == 6;
+    return more; // a seventh part
 }
 
 QString fromUtf8(std::string_view s)
@@ -491,7 +490,7 @@ std::shared_ptr<Run> extractRun(
     const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
     const bool liger = ligerConvention(run->source);
     std::string_view id[6];
-    if (ligerSlug(externalId, id)) { // Liger's convention, where the externalId is one
+    if (ligerSlug(externalId, id, liger)) { // Liger's convention, where the externalId is one
         run->kernel = internUtf8(id[0]);
         run->pass = internUtf8(id[1]);
         run->provider = internUtf8(id[2]);
@@ -803,7 +802,13 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
             makeError(file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(error))));
         return nullptr;
     }
+    const qsizetype before = out.size();
     std::shared_ptr<Run> run = extractRun(root, file, pointer, out, false); // nlohmann's objects have unique keys
+    // A document kix builds in memory now (an import, an engine run) is not a file that kix 0.1.0 wrote: no note.
+    for (qsizetype i = out.size() - 1; i >= before; --i) {
+        if (!out[i].isError() && out[i].message.startsWith(QLatin1String("written by kix 0.1.0")))
+            out.remove(i);
+    }
     if (run)
         run->raw = RawText(std::move(text));
     return run;
