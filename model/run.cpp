@@ -25,7 +25,7 @@ double Run::paramNumber(const QString& key) const
 
 double Run::statistic(const QString& name) const
 {
-    if (name == QLatin1String("median"))
+    if (name == headlineStatistic || (name == QLatin1String("median") && headlineStatistic.isEmpty()))
         return median;
     if (name == QLatin1String("p20"))
         return p20;
@@ -65,8 +65,58 @@ double Run::bandwidthFraction() const
 
 QString Run::identityKey() const
 {
+    if (!runDigest.isEmpty())
+        return runDigest;
     return externalId % QLatin1Char('|') % protocolDigest % QLatin1Char('|') % workloadDigest % QLatin1Char('|')
-        % environmentDigest % QLatin1Char('|') % implementationDigest;
+        % environmentDigest % QLatin1Char('|') % implementationDigest % QLatin1Char('|') % status % QLatin1Char('|')
+        % observedAt.toString(Qt::ISODateWithMs) % QLatin1Char('|') % QString::number(median, 'g', 17)
+        % QLatin1Char('|') % metricName();
+}
+
+QString Run::metricName() const
+{
+    switch (metric) {
+    case Metric::Latency:
+        return QStringLiteral("latency");
+    case Metric::Memory:
+        return QStringLiteral("memory");
+    case Metric::Other:
+        break;
+    }
+    return headlineMetric;
+}
+
+bool Run::isFailureStatus(const QString& s)
+{
+    static const char* const failures[] = { "incorrect_shape", "incorrect_dtype", "incorrect_numerical",
+        "compile_error", "runtime_error", "timeout", "resource_exceeded", "invalid_reference", "policy_violation",
+        "suspected_reward_hack", "incomplete_evidence", "revoked", "failed" };
+    for (const char* f : failures) {
+        if (s == QLatin1String(f))
+            return true;
+    }
+    return false;
+}
+
+bool Run::failed() const
+{
+    return isFailureStatus(status);
+}
+
+QString Run::describe(DigestCheck check)
+{
+    switch (check) {
+    case DigestCheck::NotCarried:
+        return QStringLiteral("not carried: the document names it by digest only");
+    case DigestCheck::Verified:
+        return QStringLiteral("verified");
+    case DigestCheck::Mismatch:
+        return QStringLiteral("does not match: the resource was changed after the run was written");
+    case DigestCheck::VerifiedKix010:
+        return QStringLiteral("matches kix 0.1.0's own digest, not the format's (sha256 of JCS of "
+                              "{apiVersion, kind, spec})");
+    }
+    return {};
 }
 
 QByteArray Run::identityHash() const
@@ -114,8 +164,12 @@ void Run::finalize()
         for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug })
             add(*s);
     }
-    if (!isLatency())
-        text += " memory";
+    if (!isLatency()) {
+        text += ' ';
+        appendLower(text, metricName());
+    }
+    if (failed())
+        text += " failed";
     for (const KeyValue& label : labels) {
         add(label.key);
         text += '=';

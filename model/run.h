@@ -74,19 +74,29 @@ struct KeyValue
     QString value;
 };
 
+// Whether a resource that a document carries is the one its run names by digest (kernelindex spec §9.2).
+enum class DigestCheck : quint8 {
+    NotCarried, // the document holds only the digest
+    Verified, // sha256 of the JCS of {apiVersion, kind, spec} is the digest the run names
+    Mismatch, // it is not: the resource was changed after the run was written
+    VerifiedKix010, // matches the digest kix 0.1.0 wrote (the whole resource, or its spec, as nlohmann dumps it)
+};
+
 // Typed, read-only view of one kernelindex document (a BenchmarkRun with its protocol and environment when
 // present). The document itself is kept as compact JSON text in `raw`, so that exporting it again loses nothing.
 // A run reads the same whether its document came as a .json file, an element of a JSON array or a line of a
 // .jsonl file: every field, the labels' order, the search text and the raw text.
 struct Run
 {
-    enum class Metric { Latency, Memory };
+    enum class Metric { Latency, Memory, Other };
 
     // Where it came from.
     QString file;
     QString pointer; // JSON pointer of the document inside the file ("" for a whole-file document)
 
-    // Identity, from the externalId `kernel/pass/provider/gpu-slug/workload-slug/timestamp`.
+    // The typed view: kernel from the embedded OperationSpec, provider from the ImplementationRevision, workload
+    // and dtype from the WorkloadCase; else kernel from sourceNative.benchmark; the Liger externalId convention
+    // `kernel/pass/provider/gpu-slug/workload-slug/timestamp` only where it holds. Unknown stays empty.
     QString externalId;
     QString name;
     QString title;
@@ -96,7 +106,7 @@ struct Run
     QString provider;
     QString gpuSlug;
     QString workloadSlug;
-    QString status; // "passed", "failed", ...
+    QString status; // "passed", one of the format's 12 failure statuses, kix 0.1.0's "failed", ...
     QDateTime observedAt; // UTC; invalid when absent or unparsable
     QString source; // sourceNative.source, e.g. liger-kernel-bench, kix-engine
 
@@ -109,8 +119,10 @@ struct Run
     QVector<WorkloadParam> workload;
     QString dtype;
 
-    // Headline statistics. Latency runs are in ns; memory runs (Liger "memory" rows) in MB.
+    // Headline statistics. Latency runs are in ns; memory runs (Liger "memory" rows) in MB; other metrics (a
+    // leaderboard "score" in s, a throughput) in their measurement's unit.
     Metric metric = Metric::Latency;
+    QString headlineMetric; // the metric's name when it is Other ("score"); see metricName()
     QString unit = QStringLiteral("ns");
     double median = std::numeric_limits<double>::quiet_NaN(); // the headline value: see headlineStatistic
     QString headlineStatistic = QStringLiteral("median"); // "mean" for nvbench runs (timing.primaryStatistic)
@@ -124,6 +136,16 @@ struct Run
     QString workloadDigest;
     QString environmentDigest;
     QString implementationDigest;
+    QString operationDigest; // the embedded WorkloadCase's operationSpecDigest (or the implementation's)
+    QString runDigest; // the run resource's own digest: its identity
+
+    // What the document carries beside the run, checked against the digests the run names.
+    DigestCheck protocolCheck = DigestCheck::NotCarried;
+    DigestCheck workloadCheck = DigestCheck::NotCarried;
+    DigestCheck environmentCheck = DigestCheck::NotCarried;
+    DigestCheck implementationCheck = DigestCheck::NotCarried;
+    DigestCheck operationCheck = DigestCheck::NotCarried;
+    bool writtenByKix010 = false; // kix 0.1.0's dialect (inline samples, its own digests, status "failed")
 
     QVector<KeyValue> labels;
     QString protocolFamily;
@@ -141,6 +163,13 @@ struct Run
     void finalize();
 
     bool isLatency() const { return metric == Metric::Latency; }
+    // The headline's metric as the format names it: "latency", "memory", "score", "throughput", ...
+    QString metricName() const;
+    // The status is one of the format's 12 failure statuses (or kix 0.1.0's "failed"): shown, never ranked or charted.
+    bool failed() const;
+    static bool isFailureStatus(const QString& status);
+    // "verified", "does not match: the resource was changed after the run was written", ...
+    static QString describe(DigestCheck check);
     // Value of a workload parameter, or an empty string.
     QString param(const QString& key) const;
     double paramNumber(const QString& key) const;
@@ -157,7 +186,9 @@ struct Run
     double achievedGBs() const { return measurementValue(QStringLiteral("bandwidth")); }
     // Achieved / copy bandwidth measured in the same session (0..1); NaN when the run does not say.
     double bandwidthFraction() const;
-    // Key for duplicate detection: externalId plus the four digests; identityHash() is its 16-byte digest.
+    // Key for duplicate detection: the run resource's digest (runDigest), so that repeated observations (same four
+    // digests, another observedAt or result) stay apart; for a run built without a document, its externalId, four
+    // digests, status, observedAt and headline. identityHash() is its 16-byte digest.
     QString identityKey() const;
     QByteArray identityHash() const;
     QString gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }

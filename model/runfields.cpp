@@ -8,6 +8,8 @@
 #include <QStringList>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace kix {
 
@@ -127,6 +129,47 @@ double toNs(double value, const QString& unit, bool* known)
         return value * 1e9;
     *known = false;
     return value;
+}
+
+bool parseDuration(std::string_view t, double* ns)
+{
+    std::size_t i = 0;
+    auto digitsFrom = [&](std::size_t at) {
+        std::size_t j = at;
+        while (j < t.size() && t[j] >= '0' && t[j] <= '9')
+            ++j;
+        return j;
+    };
+    i = digitsFrom(0);
+    if (i == 0)
+        return false;
+    if (i < t.size() && t[i] == '.') {
+        const std::size_t end = digitsFrom(i + 1);
+        if (end == i + 1)
+            return false;
+        i = end;
+    }
+    const std::string number(t.substr(0, i));
+    if (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
+        ++i;
+    const std::string_view unit = t.substr(i);
+    double scale = 0;
+    if (unit == "ns")
+        scale = 1;
+    else if (unit == "us" || unit == "\xC2\xB5s")
+        scale = 1e3;
+    else if (unit == "ms")
+        scale = 1e6;
+    else if (unit == "s")
+        scale = 1e9;
+    else
+        return false;
+    // The format's own rule: the product in binary double arithmetic must be a safe integer.
+    const double value = std::strtod(number.c_str(), nullptr) * scale;
+    if (!(value >= 0) || value > 9007199254740991.0 || std::floor(value) != value)
+        return false;
+    *ns = value;
+    return true;
 }
 
 QString slugify(const QString& text)

@@ -25,6 +25,10 @@ QDateTime parseTime(std::string_view text);
 // A latency in `unit` (ns, us, µs, ms, s) in ns; *known is false for another unit.
 double toNs(double value, const QString& unit, bool* known);
 
+// A kernelindex duration string (spec §9.2): digits, an optional fraction, one optional space and ns, us, µs, ms
+// or s ("8.1 us" -> 8100). False for anything else, and for a value that is not a whole number of ns.
+bool parseDuration(std::string_view text, double* ns);
+
 // "NVIDIA B200" -> "nvidia-b200"
 QString slugify(const QString& text);
 

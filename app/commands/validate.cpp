@@ -17,8 +17,18 @@ int validateCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     int errors = 0;
     for (const Diagnostic& d : result.diagnostics)
         errors += d.isError() ? 1 : 0;
+    // Digests that do not match the resources their documents carry (each is a warning above, at its field).
+    int mismatched = 0;
+    for (const RunPtr& run : result.runs) {
+        for (const DigestCheck c : { run->protocolCheck, run->workloadCheck, run->environmentCheck,
+                 run->implementationCheck, run->operationCheck })
+            mismatched += c == DigestCheck::Mismatch ? 1 : 0;
+    }
     err << result.runs.size() << " runs loaded from " << result.files << " files; " << errors << " errors, "
-        << (result.diagnostics.size() - errors) << " warnings\n";
+        << (result.diagnostics.size() - errors) << " warnings";
+    if (mismatched > 0)
+        err << "; " << mismatched << " digest(s) do not match the resource carried";
+    err << "\n";
     return cl.finish();
 }
 

@@ -102,10 +102,15 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     RunList latency;
     int noMedian = 0;
     int noSpread = 0;
+    QStringList skippedMetrics;
     for (const RunPtr& run : runs) {
-        if (!run->isLatency())
+        if (run->failed()) {
+            ++data.failedRuns;
+        } else if (!run->isLatency()) {
             ++data.skippedNonLatency;
-        else if (!std::isfinite(run->median))
+            if (!skippedMetrics.contains(run->metricName()))
+                skippedMetrics << run->metricName();
+        } else if (!std::isfinite(run->median))
             ++noMedian;
         else
             latency.append(run);
@@ -191,8 +196,12 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     if (!fixed.isEmpty())
         data.notes << QStringLiteral("fixed: ") + fixed;
     if (data.skippedNonLatency > 0)
-        data.notes << QStringLiteral("%1 memory run(s) not shown: the chart shows latency runs only")
-                          .arg(data.skippedNonLatency);
+        data.notes << QStringLiteral("%1 %2 run(s) not shown: the chart shows latency runs only")
+                          .arg(data.skippedNonLatency)
+                          .arg(skippedMetrics.join(QLatin1Char('/')));
+    if (data.failedRuns > 0)
+        data.notes
+            << QStringLiteral("%1 failed run(s) not charted: a failed run has no time to show").arg(data.failedRuns);
     if (data.droppedRuns > 0)
         data.notes << QStringLiteral("%1 run(s) beyond %2 workloads or %3 provider/GPU series not shown; narrow the "
                                      "filter")

@@ -32,6 +32,7 @@ struct QuantileData
     QStringList series; // "liger · B200"; a repeated run of the same provider and GPU gets " (2)"
     QVector<QuantileBox> boxes;
     int skippedNonLatency = 0;
+    int failedRuns = 0; // runs with a failure status: never charted as times
     int droppedRuns = 0; // beyond maxGroups / maxSeries, or without a median
     QStringList notes; // for the reader: what was left out and why
     QStringList warnings; // comparability: protocol families that differ

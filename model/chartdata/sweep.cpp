@@ -62,17 +62,26 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
 {
     SweepData data;
     RunList latency;
+    QStringList skippedMetrics;
     for (const RunPtr& run : runs) {
-        if (!run->isLatency())
+        if (run->failed()) {
+            ++data.failedRuns;
+        } else if (!run->isLatency()) {
             ++data.skippedNonLatency;
-        else if (std::isfinite(run->median))
+            if (!skippedMetrics.contains(run->metricName()))
+                skippedMetrics << run->metricName();
+        } else if (std::isfinite(run->median))
             latency.append(run);
         else
             ++data.droppedRuns;
     }
     if (data.skippedNonLatency > 0)
-        data.notes << QStringLiteral("%1 memory run(s) not shown: the chart shows latency runs only")
-                          .arg(data.skippedNonLatency);
+        data.notes << QStringLiteral("%1 %2 run(s) not shown: the chart shows latency runs only")
+                          .arg(data.skippedNonLatency)
+                          .arg(skippedMetrics.join(QLatin1Char('/')));
+    if (data.failedRuns > 0)
+        data.notes
+            << QStringLiteral("%1 failed run(s) not charted: a failed run has no time to show").arg(data.failedRuns);
 
     const ParamVariation variation = paramVariation(latency);
     data.candidates = sweepCandidates(latency, variation.varying);

@@ -40,6 +40,7 @@ struct SweepData
     QString title;
     QVector<SweepSeries> series;
     int skippedNonLatency = 0;
+    int failedRuns = 0; // runs with a failure status: never charted as times
     int duplicates = 0; // runs at an x the series already had (the newest is kept)
     int droppedRuns = 0;
     QStringList notes;

@@ -81,25 +81,45 @@ Comparability assessComparability(const Run& b, const Run& r)
         c.warnings << difference(QStringLiteral("dtype"), b.dtype, r.dtype);
     if (b.protocolFamily != r.protocolFamily)
         c.warnings << difference(QStringLiteral("protocol family"), b.protocolFamily, r.protocolFamily);
-    if (b.metric != r.metric || b.unit != r.unit)
-        c.warnings << difference(QStringLiteral("metric"), b.unit, r.unit);
+    if (b.metricName() != r.metricName() || b.unit != r.unit)
+        c.warnings << difference(QStringLiteral("metric"), b.metricName() + QLatin1Char(' ') + b.unit,
+            r.metricName() + QLatin1Char(' ') + r.unit);
+    if (b.failed() || r.failed())
+        c.warnings << QStringLiteral("a failed run (%1) is evidence, not a time to compare")
+                          .arg(b.failed() ? b.status : r.status);
 
     struct Digest
     {
         QLatin1String name;
         const QString& baseline;
         const QString& run;
+        DigestCheck baselineCheck;
+        DigestCheck runCheck;
     };
     const Digest digests[] = {
-        { QLatin1String("protocol"), b.protocolDigest, r.protocolDigest },
-        { QLatin1String("workload"), b.workloadDigest, r.workloadDigest },
-        { QLatin1String("environment"), b.environmentDigest, r.environmentDigest },
-        { QLatin1String("implementation"), b.implementationDigest, r.implementationDigest },
+        { QLatin1String("protocol"), b.protocolDigest, r.protocolDigest, b.protocolCheck, r.protocolCheck },
+        { QLatin1String("workload"), b.workloadDigest, r.workloadDigest, b.workloadCheck, r.workloadCheck },
+        { QLatin1String("environment"), b.environmentDigest, r.environmentDigest, b.environmentCheck,
+            r.environmentCheck },
+        { QLatin1String("implementation"), b.implementationDigest, r.implementationDigest, b.implementationCheck,
+            r.implementationCheck },
     };
+    bool unknownImplementation = false;
     for (const Digest& d : digests) {
         const QLatin1String name = d.name;
         if (d.baseline.isEmpty() || d.run.isEmpty())
             continue;
+        // A digest that does not match the resource carried beside it says nothing: unknown, never equal.
+        if (d.baselineCheck == DigestCheck::Mismatch || d.runCheck == DigestCheck::Mismatch) {
+            const QString whose = d.baselineCheck == DigestCheck::Mismatch && d.runCheck == DigestCheck::Mismatch
+                ? QStringLiteral("both runs")
+                : d.baselineCheck == DigestCheck::Mismatch ? QStringLiteral("the baseline")
+                                                           : QStringLiteral("the run");
+            c.warnings
+                << QStringLiteral("%1 unknown: the %1 that %2 carries does not match its digest").arg(name, whose);
+            unknownImplementation = unknownImplementation || name == QLatin1String("implementation");
+            continue;
+        }
         if (d.baseline == d.run) {
             c.notes << QStringLiteral("same ") + name + QStringLiteral(" digest (") + shortDigest(d.baseline)
                     + QStringLiteral("…)");
@@ -113,7 +133,7 @@ Comparability assessComparability(const Run& b, const Run& r)
         else if (name == QLatin1String("environment") && b.gpuDisplayName() == r.gpuDisplayName())
             c.notes << QStringLiteral("different environment digests on the same GPU model (host or software differ)");
     }
-    if (!b.implementationDigest.isEmpty() && b.implementationDigest == r.implementationDigest
+    if (!unknownImplementation && !b.implementationDigest.isEmpty() && b.implementationDigest == r.implementationDigest
         && b.provider != r.provider)
         c.notes << QStringLiteral("the providers differ but the implementation digest is the same");
     return c;

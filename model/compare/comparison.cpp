@@ -326,19 +326,25 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
 
     RunList latency;
     latency.reserve(runs.size());
+    int failed = 0;
     for (const RunPtr& run : runs) {
-        if (run->isLatency())
+        if (run->failed())
+            ++failed;
+        else if (run->isLatency())
             latency.append(run);
         else
             ++result.skippedNonLatency;
     }
+    if (failed > 0)
+        result.notes
+            << QStringLiteral("%1 failed run(s) left out: a failed run is evidence, not a time to compare").arg(failed);
     if (result.skippedNonLatency > 0)
         result.notes << QStringLiteral("%1 non-latency run(s) (memory) left out: speed-ups compare latency only")
                             .arg(result.skippedNonLatency);
 
     if (baseline.isRun()) {
-        if (!baseline.run->isLatency()) {
-            result.notes << QStringLiteral("the baseline run is not a latency run: nothing to compare");
+        if (!baseline.run->isLatency() || baseline.run->failed()) {
+            result.notes << QStringLiteral("the baseline run is not a passed latency run: nothing to compare");
             return result;
         }
         const QString baseKey = baseline.run->identityKey();

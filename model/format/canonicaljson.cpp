@@ -241,6 +241,21 @@ std::string ecmaScriptNumber(double value)
     return out;
 }
 
+void appendCanonicalNumber(std::string& out, double value)
+{
+    out += ecmaScriptNumber(value);
+}
+
+void appendCanonicalString(std::string& out, std::string_view utf8)
+{
+    appendString(out, std::string(utf8));
+}
+
+bool utf16Less(std::string_view a, std::string_view b)
+{
+    return utf16(std::string(a)) < utf16(std::string(b));
+}
+
 std::string canonicalJson(const nlohmann::json& value)
 {
     std::string out;

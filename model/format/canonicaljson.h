@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace kix::format {
 
@@ -17,5 +18,11 @@ std::string canonicalJson(const nlohmann::json& value);
 
 // One number as ECMAScript prints it ("1e+21", "0.000001", "5e-324"). Throws std::invalid_argument when not finite.
 std::string ecmaScriptNumber(double value);
+
+// The pieces, for canonicalising a tree that is not an nlohmann::json (the reader's simdjson DOM, see
+// model/read/resourcecheck.cpp), so that both give the same bytes.
+void appendCanonicalNumber(std::string& out, double value); // ecmaScriptNumber; throws std::invalid_argument
+void appendCanonicalString(std::string& out, std::string_view utf8); // a JSON string as JCS escapes it
+bool utf16Less(std::string_view a, std::string_view b); // key order: UTF-16 code units
 
 } // namespace kix::format

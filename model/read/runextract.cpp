@@ -2,6 +2,7 @@
 #include "model/read/runextract.h"
 
 #include "model/read/jsondom.h"
+#include "model/read/resourcecheck.h"
 #include "model/runfields.h"
 #include "model/stringpool.h"
 
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kix {
@@ -186,6 +188,24 @@ public:
         return checkNumber(v, join(base, key), isLatencyNs);
     }
 
+    // A latencyNs duration: integer ns or a string with a unit ("8.1 us"), as the format allows. NaN when absent.
+    double duration(V parent, const char* key, const Path& base)
+    {
+        const V v = memberOf(parent, key);
+        if (!v || isNull(v))
+            return std::nan("");
+        if (isString(v)) {
+            double ns = 0;
+            if (parseDuration(utf8Of(v), &ns) && plausible(ns, true))
+                return ns;
+            error(join(base, key),
+                QStringLiteral("\"%1\" is not a duration (an integer in ns, or digits and ns, us, µs, ms or s)")
+                    .arg(QString::fromUtf8(utf8Of(v).data(), qsizetype(utf8Of(v).size()))));
+            return std::nan("");
+        }
+        return number(parent, key, base, true);
+    }
+
     static bool plausible(double d, bool isLatencyNs)
     {
         return std::isfinite(d) && (!isLatencyNs || (d >= 0 && d <= kMaxLatencyNs));
@@ -239,6 +259,131 @@ QVector<KeyValue> keyValues(V object)
 
 } // namespace
 
+namespace {
+
+// Sources whose externalId and benchmark follow Liger's `kernel/pass/...` convention (Liger's own bench and what
+// kix itself writes or imports).
+bool ligerConvention(const QString& source)
+{
+    static const char* const sources[]
+        = { "liger-kernel-bench", "kix-engine", "google-benchmark", "nvbench", "pytest-benchmark" };
+    for (const char* s : sources) {
+        if (source == QLatin1String(s))
+            return true;
+    }
+    return false;
+}
+
+// The six parts of a Liger externalId `kernel/pass/provider/gpu/workload/timestamp`, all present; else false.
+// `more`: the source follows the convention, and kix's own importers add parts after the six ("/memory").
+bool ligerSlug(std::string_view text, std::string_view* part, bool more)
+{
+    int n = 0;
+    std::size_t from = 0;
+    while (n < 6) {
+        const std::size_t slash = text.find('/', from);
+        part[n++] = text.substr(from, slash == std::string_view::npos ? std::string_view::npos : slash - from);
+        if (part[n - 1].empty())
+            return false;
+        if (slash == std::string_view::npos)
+            return n == 6;
+        from = slash + 1;
+    }
+    return more; // a seventh part
+}
+
+QString fromUtf8(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// The headline statistics of timing.latencyNs, the format's and kix 0.1.0's names.
+const char* const kLatencyStatistics[]
+    = { "median", "mean", "p05", "p20", "p80", "p95", "minimum", "maximum", "mad", "min", "max" };
+
+bool usable(DigestCheck c)
+{
+    return c == DigestCheck::Verified || c == DigestCheck::VerifiedKix010;
+}
+
+QString textOf(V parent, std::string_view key)
+{
+    const V v = memberOf(parent, key);
+    return isString(v) ? internUtf8(utf8Of(v)) : QString();
+}
+
+// Kernel, provider, workload and dtype from the OperationSpec, ImplementationRevision and WorkloadCase the document
+// carries, each only when it is the one the run names (its digest verified).
+void applyLinkedResources(Run* run, V workloadSpec, V operation, V implementation, V implementationSpec)
+{
+    if (isObject(operation) && usable(run->operationCheck)) {
+        QString kernel = textOf(memberOf(operation, "metadata"), "name");
+        if (kernel.isEmpty())
+            kernel = textOf(memberOf(operation, "spec"), "family");
+        if (!kernel.isEmpty())
+            run->kernel = kernel;
+    }
+    if (isObject(implementation) && usable(run->implementationCheck)) {
+        const V meta = memberOf(implementation, "metadata");
+        QString provider = textOf(meta, "name");
+        if (provider.isEmpty())
+            provider = textOf(meta, "title");
+        if (provider.isEmpty()) {
+            const V revision = memberOf(implementationSpec, "projectRevision");
+            provider = textOf(revision, "version");
+            if (provider.isEmpty() && !textOf(revision, "repository").isEmpty())
+                provider = textOf(revision, "repository") + QLatin1Char('@') + textOf(revision, "commit").left(12);
+        }
+        if (!provider.isEmpty())
+            run->provider = provider;
+    }
+    if (isObject(workloadSpec) && usable(run->workloadCheck)) {
+        QVector<WorkloadParam> params;
+        if (const V axes = memberOf(workloadSpec, "axes"); isObject(axes)) {
+            for (const simdjson::dom::key_value_pair member : jsondom::asObject(axes.e)) {
+                const V value { member.value, true };
+                WorkloadParam p;
+                p.key = internUtf8(member.key);
+                if (isNumber(value)) {
+                    p.number = numberOf(value);
+                    p.value = QString::number(p.number, 'g', 17);
+                } else if (isString(value)) {
+                    p.value = internUtf8(utf8Of(value));
+                    bool ok = false;
+                    const double n = p.value.toDouble(&ok);
+                    p.number = ok && std::isfinite(n) ? n : p.number;
+                } else {
+                    p.value = QString::fromStdString(simdjson::minify(member.value));
+                }
+                params.append(p);
+            }
+        }
+        std::sort(
+            params.begin(), params.end(), [](const WorkloadParam& a, const WorkloadParam& b) { return a.key < b.key; });
+        QStringList dtypes;
+        if (const V tensors = memberOf(workloadSpec, "tensors"); isObject(tensors)) {
+            for (const simdjson::dom::key_value_pair member : jsondom::asObject(tensors.e)) {
+                const QString dtype = textOf(V { member.value, true }, "dtype");
+                if (!dtype.isEmpty() && !dtypes.contains(dtype))
+                    dtypes << dtype;
+            }
+        }
+        std::sort(dtypes.begin(), dtypes.end());
+        QStringList slug;
+        for (const WorkloadParam& p : params)
+            slug << p.key + p.value;
+        if (!dtypes.isEmpty())
+            slug << dtypes.join(QLatin1Char('+'));
+        if (!params.isEmpty() || !dtypes.isEmpty()) {
+            run->workload = params;
+            run->dtype = internUtf8(dtypes.join(QLatin1Char(',')).toStdString());
+            run->workloadSlug = internUtf8(slug.join(QLatin1Char('-')).toStdString());
+        }
+    }
+}
+
+} // namespace
+
 std::shared_ptr<Run> extractRun(
     const Element& documentElement, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
 {
@@ -255,18 +400,24 @@ std::shared_ptr<Run> extractRun(
     run->file = file;
     run->pointer = pointer;
 
-    // A combined document {run, protocol, environment} or a bare BenchmarkRun.
+    // A combined document {run, protocol, environment, workload?, operation?, implementation?} or a bare run.
     const Path top(pointer);
     V runObject = document;
     const Path runMember(top, "run");
     const Path* runPath = &top;
     V protocol {};
     V environment {};
+    V workloadResource {};
+    V operationResource {};
+    V implementationResource {};
     if (memberOf(document, "run")) {
         runPath = &runMember;
         runObject = r.object(document, "run", top);
         protocol = r.object(document, "protocol", top);
         environment = r.object(document, "environment", top);
+        workloadResource = r.object(document, "workload", top);
+        operationResource = r.object(document, "operation", top);
+        implementationResource = r.object(document, "implementation", top);
         if (!runObject)
             return nullptr;
     }
@@ -274,11 +425,11 @@ std::shared_ptr<Run> extractRun(
     const std::string_view kind = r.utf8(runObject, "kind", runPointer);
     if (kind != "BenchmarkRun") {
         r.error(Path(runPointer, "kind"),
-            kind.empty() ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix "
-                                          "reads kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, "
-                                          "and Liger-Kernel CSV)")
-                         : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun")
-                               .arg(QString::fromUtf8(kind.data(), qsizetype(kind.size()))));
+            kind.empty()
+                ? QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix "
+                                 "reads kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, "
+                                 "and Liger-Kernel CSV)")
+                : QStringLiteral("not a kernelindex run: kind is \"%1\", expected BenchmarkRun").arg(fromUtf8(kind)));
         return nullptr;
     }
     run->apiVersion = r.shared(runObject, "apiVersion", runPointer);
@@ -294,20 +445,27 @@ std::shared_ptr<Run> extractRun(
             r.error(specPointer, QStringLiteral("the run has no spec"));
         return nullptr;
     }
+    run->runDigest = domResourceDigest(runObject.e);
     const Path metadataPointer(runPointer, "metadata");
     V metadata = r.object(runObject, "metadata", runPointer);
     run->name = r.own(metadata, "name", metadataPointer);
     run->title = r.shared(metadata, "title", metadataPointer);
     run->labels = keyValues(r.object(metadata, "labels", metadataPointer));
 
+    QStringList kix010; // what marks the document as kix 0.1.0's dialect
     run->status = r.shared(spec, "status", specPointer);
+    if (run->status == QLatin1String("failed"))
+        kix010 << QStringLiteral("status \"failed\"");
+    else if (!run->status.isEmpty() && run->status != QLatin1String("passed") && !run->failed())
+        r.warning(Path(specPointer, "status"),
+            QStringLiteral("unknown status \"%1\": not one of the format's 13; shown, not counted as passed")
+                .arg(run->status));
     const std::string_view observed = r.utf8(spec, "observedAt", specPointer);
     if (!observed.empty()) {
         run->observedAt = parseTime(observed);
         if (!run->observedAt.isValid())
             r.warning(Path(specPointer, "observedAt"),
-                QStringLiteral("observedAt \"%1\" is not an ISO-8601 time")
-                    .arg(QString::fromUtf8(observed.data(), qsizetype(observed.size()))));
+                QStringLiteral("observedAt \"%1\" is not an ISO-8601 time").arg(fromUtf8(observed)));
     }
     const char* digestKeys[] = { "protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest" };
     QString* digestFields[]
@@ -319,60 +477,93 @@ std::shared_ptr<Run> extractRun(
                 QStringLiteral("\"%1\" is not a sha256: digest").arg(*digestFields[i]));
     }
 
-    // sourceNative: the producer's view, and the externalId that carries the workload.
+    // sourceNative: the producer's own view.
     const Path nativePointer(specPointer, "sourceNative");
     V native = r.object(spec, "sourceNative", specPointer);
     run->source = r.shared(native, "source", nativePointer);
+    if (memberOf(native, "engine"))
+        kix010 << QStringLiteral("sourceNative.engine");
     std::string_view externalId = r.utf8(native, "externalId", nativePointer);
     if (externalId.empty())
         externalId = r.utf8(spec, "externalId", specPointer);
-    run->externalId = QString::fromUtf8(externalId.data(), qsizetype(externalId.size()));
+    run->externalId = fromUtf8(externalId);
     const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
-    auto parts = [](std::string_view text, std::string_view* out, int most) {
-        int n = 0;
-        std::size_t from = 0;
-        while (n < most) {
-            const std::size_t slash = text.find('/', from);
-            out[n++] = text.substr(from, slash == std::string_view::npos ? std::string_view::npos : slash - from);
-            if (slash == std::string_view::npos)
-                break;
-            from = slash + 1;
-        }
-        return n;
-    };
+    const bool liger = ligerConvention(run->source);
     std::string_view id[6];
-    if (parts(externalId, id, 6) >= 6) {
+    if (ligerSlug(externalId, id, liger)) { // Liger's convention, where the externalId is one
         run->kernel = internUtf8(id[0]);
         run->pass = internUtf8(id[1]);
         run->provider = internUtf8(id[2]);
         run->gpuSlug = internUtf8(id[3]);
         run->workloadSlug = internUtf8(id[4]);
         setWorkload(id[4], *run);
-    } else if (!benchmark.empty()) {
-        std::string_view b[2];
-        const int n = parts(benchmark, b, 2);
-        run->kernel = internUtf8(b[0]);
-        if (n > 1)
-            run->pass = internUtf8(b[1]);
+    }
+    if (!benchmark.empty()) { // the source's benchmark name: "causal_conv1d", Liger's "group_norm/backward"
+        const std::size_t slash = benchmark.find('/');
+        if (liger && slash != std::string_view::npos) {
+            run->kernel = internUtf8(benchmark.substr(0, slash));
+            if (run->pass.isEmpty())
+                run->pass = internUtf8(benchmark.substr(slash + 1));
+        } else {
+            run->kernel = internUtf8(benchmark);
+        }
     }
 
-    // Headline statistics.
+    // The protocol's primary statistic, for a run whose own timing does not name one.
+    const Path protocolMember(top, "protocol");
+    const Path protocolPointer(protocolMember, "spec");
+    V protocolSpec = r.object(protocol, "spec", protocolMember);
+    V protocolMeasurement = r.object(protocolSpec, "measurement", protocolPointer);
+    const Path protocolMeasurementPointer(protocolPointer, "measurement");
+    const QString protocolPrimary = r.shared(protocolMeasurement, "primaryStatistic", protocolMeasurementPointer);
+
+    // Headline: the latency statistic timing.primaryStatistic names.
     const Path timingPointer(specPointer, "timing");
     V timing = r.object(spec, "timing", specPointer);
     const Path latencyPointer(timingPointer, "latencyNs");
     V latencyNs = r.object(timing, "latencyNs", timingPointer);
-    run->median = r.number(latencyNs, "median", latencyPointer, true);
-    for (const char* stat : { "p20", "p80", "min", "max", "mean" }) {
-        const double v = r.number(latencyNs, stat, latencyPointer, true);
-        if (!std::isnan(v))
-            run->statistics.append({ QStringLiteral("latency"), QLatin1String(stat), QStringLiteral("ns"), v });
+    QString primary = r.shared(timing, "primaryStatistic", timingPointer);
+    if (primary.isEmpty())
+        primary = protocolPrimary;
+    for (const char* stat : kLatencyStatistics) {
+        const double v = r.duration(latencyNs, stat, latencyPointer);
+        if (std::isnan(v))
+            continue;
+        const QLatin1String name(stat);
+        if (name == QLatin1String("median"))
+            run->median = v;
+        else if (name == QLatin1String("p20"))
+            run->p20 = v;
+        else if (name == QLatin1String("p80"))
+            run->p80 = v;
+        else
+            run->statistics.append({ QStringLiteral("latency"), name, QStringLiteral("ns"), v });
     }
-    // A run whose primary statistic is not a median (nvbench reports a mean) has that as its headline.
-    if (std::isnan(run->median) && r.utf8(timing, "primaryStatistic", timingPointer) == "mean") {
-        run->median = r.number(latencyNs, "mean", latencyPointer, true);
-        run->headlineStatistic = QStringLiteral("mean");
+    auto promote = [&](const QString& stat) { // makes a latency statistic the headline
+        for (qsizetype i = 0; i < run->statistics.size(); ++i) {
+            if (run->statistics[i].metric == QLatin1String("latency") && run->statistics[i].statistic == stat) {
+                const double value = run->statistics[i].value;
+                run->statistics.remove(i);
+                if (!std::isnan(run->median))
+                    run->statistics.append(
+                        { QStringLiteral("latency"), QStringLiteral("median"), QStringLiteral("ns"), run->median });
+                run->median = value;
+                run->headlineStatistic = stat;
+                return true;
+            }
+        }
+        return false;
+    };
+    if (!primary.isEmpty() && primary != QLatin1String("median") && latencyNs) {
+        if (!promote(primary) && std::isnan(run->median))
+            r.warning(Path(timingPointer, "primaryStatistic"),
+                QStringLiteral("the primary statistic \"%1\" is not among timing.latencyNs").arg(primary));
     }
-    if (const V samples = memberOf(timing, "samplesNs")) {
+    if (std::isnan(run->median) && latencyNs)
+        promote(QStringLiteral("mean"));
+    if (memberOf(timing, "samplesNs")) {
+        kix010 << QStringLiteral("inline timing.samplesNs");
+        const V samples = memberOf(timing, "samplesNs");
         const Path samplesPointer(timingPointer, "samplesNs");
         if (!isArray(samples)) {
             r.error(samplesPointer, QStringLiteral("expected an array of numbers, found %1").arg(typeNameOf(samples)));
@@ -412,13 +603,13 @@ std::shared_ptr<Run> extractRun(
                 value.metric = r.shared(m, "metric", mp);
                 value.statistic = r.shared(m, "statistic", mp);
                 value.unit = r.shared(m, "unit", mp);
-                const bool isLatency = value.metric == QLatin1String("latency");
-                bool timeUnit = false;
                 const V raw = memberOf(m, "value");
                 if (!raw) {
                     r.error(Path(mp, "value"), QStringLiteral("the measurement has no value"));
                     continue;
                 }
+                bool timeUnit = false;
+                const bool isLatency = value.metric == QLatin1String("latency");
                 const bool isTime = isLatency && value.unit != QLatin1String("count");
                 double v = isNumber(raw) && Reader::plausible(numberOf(raw), isTime)
                     ? numberOf(raw)
@@ -433,9 +624,9 @@ std::shared_ptr<Run> extractRun(
                     }
                     value.unit = QStringLiteral("ns");
                     value.value = v;
-                    if (value.statistic == QLatin1String("p20"))
+                    if (value.statistic == QLatin1String("p20") && std::isnan(run->p20))
                         run->p20 = v;
-                    else if (value.statistic == QLatin1String("p80"))
+                    else if (value.statistic == QLatin1String("p80") && std::isnan(run->p80))
                         run->p80 = v;
                     else if (value.statistic == QLatin1String("median") && std::isnan(run->median))
                         run->median = v;
@@ -454,8 +645,8 @@ std::shared_ptr<Run> extractRun(
         }
     }
 
-    // sourceNative.metrics (ms_20, ms_50, ms_80) fill whatever the spec lacks.
-    if (V metrics = r.object(native, "metrics", nativePointer)) {
+    // sourceNative.metrics (Liger's ms_20, ms_50, ms_80) fill whatever the spec lacks.
+    if (V metrics = r.object(native, "metrics", nativePointer); metrics && liger) {
         const Path mp(nativePointer, "metrics");
         const double ms50 = r.number(metrics, "ms_50", mp, true);
         const double ms20 = r.number(metrics, "ms_20", mp, true);
@@ -467,6 +658,11 @@ std::shared_ptr<Run> extractRun(
         if (std::isnan(run->p80) && !std::isnan(ms80))
             run->p80 = std::round(ms80 * 1e6);
     }
+    // A latency measured only as measurements[] ({latency, mean, ns}): the primary statistic, else the mean.
+    if (std::isnan(run->median) && !(primary.isEmpty() || primary == QLatin1String("median")))
+        promote(primary);
+    if (std::isnan(run->median))
+        promote(QStringLiteral("mean"));
 
     if (std::isnan(run->median) && !memory.isEmpty()) {
         run->metric = Run::Metric::Memory;
@@ -483,19 +679,33 @@ std::shared_ptr<Run> extractRun(
             else
                 run->statistics.append(m);
         }
+    } else if (std::isnan(run->median) && !run->measurements.isEmpty()) {
+        // No latency: the headline is the run's one measurement (a leaderboard score, a throughput), or the one
+        // whose statistic the protocol names, or the first.
+        qsizetype pick = 0;
+        for (qsizetype i = 0; i < run->measurements.size(); ++i) {
+            if (!protocolPrimary.isEmpty() && run->measurements[i].statistic == protocolPrimary) {
+                pick = i;
+                break;
+            }
+        }
+        const Measurement headline = run->measurements.takeAt(pick);
+        run->metric = Run::Metric::Other;
+        run->headlineMetric = headline.metric;
+        run->unit = headline.unit;
+        run->median = headline.value;
+        run->headlineStatistic = headline.statistic;
+        run->measurements += memory;
     } else {
         run->measurements += memory;
     }
 
     if (r.failed())
         return nullptr;
-    const bool passed = run->status.isEmpty() || run->status == QLatin1String("passed");
-    if (std::isnan(run->median) && passed) {
-        r.error(Path(latencyPointer, "median"),
-            QStringLiteral(
-                "no usable latency: neither timing.latencyNs.median nor sourceNative.metrics.ms_50 is present"));
-        return nullptr;
-    }
+    if (std::isnan(run->median) && !run->failed())
+        r.warning(specPointer,
+            QStringLiteral("no headline measurement: the run has no timing.latencyNs and no measurements; loaded "
+                           "without a value"));
     if (!std::isnan(run->median)) {
         if ((!std::isnan(run->p20) && run->p20 > run->median) || (!std::isnan(run->p80) && run->p80 < run->median)
             || (!std::isnan(run->p20) && !std::isnan(run->p80) && run->p20 > run->p80))
@@ -507,15 +717,11 @@ std::shared_ptr<Run> extractRun(
     }
 
     // Protocol and environment of a combined document.
-    const Path protocolMember(top, "protocol");
-    const Path protocolPointer(protocolMember, "spec");
-    V protocolSpec = r.object(protocol, "spec", protocolMember);
     const Path comparabilityPointer(protocolPointer, "comparability");
     V comparability = r.object(protocolSpec, "comparability", protocolPointer);
     run->protocolFamily = r.shared(comparability, "family", comparabilityPointer);
     run->protocolNotes = r.shared(comparability, "notes", comparabilityPointer);
-    V measurement = r.object(protocolSpec, "measurement", protocolPointer);
-    run->timer = r.shared(measurement, "timer", Path(protocolPointer, "measurement"));
+    run->timer = r.shared(protocolMeasurement, "timer", protocolMeasurementPointer);
 
     const Path environmentMember(top, "environment");
     const Path environmentPointer(environmentMember, "spec");
@@ -531,6 +737,60 @@ std::shared_ptr<Run> extractRun(
     if (r.failed())
         return nullptr;
 
+    // Every resource the document carries, against the digest that names it.
+    const Path workloadMember(top, "workload");
+    const Path implementationMember(top, "implementation");
+    V workloadSpec = r.object(workloadResource, "spec", workloadMember);
+    V implementationSpec = r.object(implementationResource, "spec", implementationMember);
+    if (workloadSpec)
+        run->operationDigest = r.shared(workloadSpec, "operationSpecDigest", Path(workloadMember, "spec"));
+    if (run->operationDigest.isEmpty() && implementationSpec)
+        run->operationDigest = r.shared(r.object(implementationSpec, "operation", Path(implementationMember, "spec")),
+            "specDigest", Path(Path(implementationMember, "spec"), "operation"));
+    struct Carried
+    {
+        V resource;
+        const QString& named;
+        DigestCheck& check;
+        const char* what;
+        QString namedAt; // JSON pointer of the digest that names it
+    };
+    const Carried carried[] = {
+        { protocol, run->protocolDigest, run->protocolCheck, "protocol", Path(specPointer, "protocolDigest") },
+        { environment, run->environmentDigest, run->environmentCheck, "environment",
+            Path(specPointer, "environmentDigest") },
+        { workloadResource, run->workloadDigest, run->workloadCheck, "workload", Path(specPointer, "workloadDigest") },
+        { implementationResource, run->implementationDigest, run->implementationCheck, "implementation",
+            Path(specPointer, "implementationDigest") },
+        { operationResource, run->operationDigest, run->operationCheck, "operation",
+            workloadSpec ? Path(Path(workloadMember, "spec"), "operationSpecDigest").str()
+                         : Path(Path(Path(implementationMember, "spec"), "operation"), "specDigest").str() },
+    };
+    for (const Carried& c : carried) {
+        if (!isObject(c.resource))
+            continue;
+        if (c.named.isEmpty()) // nothing names it: nothing to verify (a missing digest is the schema's concern)
+            continue;
+        QString computed;
+        c.check = checkResource(c.resource.e, c.named, &computed);
+        if (c.check == DigestCheck::VerifiedKix010)
+            kix010 << QStringLiteral("its own %1 digest").arg(QLatin1String(c.what));
+        else if (c.check == DigestCheck::Mismatch)
+            r.warning(c.namedAt,
+                QStringLiteral("does not match the %1 the document carries (it digests to %2): the resource "
+                               "was changed after the run was written; comparisons treat it as unknown")
+                    .arg(QLatin1String(c.what), computed));
+    }
+    applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
+
+    if (!kix010.isEmpty()) {
+        run->writtenByKix010 = true;
+        r.warning(runPointer,
+            QStringLiteral("written by kix 0.1.0 (%1): loaded as it was written; not v1alpha1 as the format "
+                           "defines it")
+                .arg(kix010.join(QStringLiteral(", "))));
+    }
+
     run->finalize();
     return run;
 }
@@ -545,7 +805,13 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
             makeError(file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(error))));
         return nullptr;
     }
+    const qsizetype before = out.size();
     std::shared_ptr<Run> run = extractRun(root, file, pointer, out, false); // nlohmann's objects have unique keys
+    // A document kix builds in memory now (an import, an engine run) is not a file that kix 0.1.0 wrote: no note.
+    for (qsizetype i = out.size() - 1; i >= before; --i) {
+        if (!out[i].isError() && out[i].message.startsWith(QLatin1String("written by kix 0.1.0")))
+            out.remove(i);
+    }
     if (run) {
         run->raw = RawText(std::move(text));
         if (run->samples.empty())

@@ -102,22 +102,24 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
     return files;
 }
 
-RunList removeDuplicates(const RunList& runs, QSet<QByteArray>& seen, Diagnostics& diagnostics, int* duplicates)
+RunList removeDuplicates(
+    const RunList& runs, QHash<QByteArray, RunPtr>& seen, Diagnostics& diagnostics, int* duplicates)
 {
     RunList out;
     out.reserve(runs.size());
     for (const RunPtr& run : runs) {
         const QByteArray key = run->identityHash();
-        if (seen.contains(key)) {
+        if (const auto first = seen.constFind(key); first != seen.cend()) {
+            const Run& kept = **first;
             diagnostics.append(makeWarning(run->file, run->pointer,
-                QStringLiteral("duplicate of a run already loaded (externalId %1, same "
-                               "digests): kept once")
-                    .arg(run->externalId)));
+                QStringLiteral("the same run as %1%2 (an identical run resource%3): kept once")
+                    .arg(kept.file, kept.pointer.isEmpty() ? QString() : QStringLiteral(" at ") + kept.pointer,
+                        run->runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run->runDigest)));
             if (duplicates)
                 ++*duplicates;
             continue;
         }
-        seen.insert(key);
+        seen.insert(key, run);
         out.append(run);
     }
     return out;
@@ -191,7 +193,7 @@ LoadResult loadPaths(
         result.cancelled = true;
         return result;
     }
-    QSet<QByteArray> seen;
+    QHash<QByteArray, RunPtr> seen;
     qsizetype runCount = 0;
     for (const BatchResult& p : parsed)
         runCount += p.parsed.runs.size();

@@ -4,6 +4,7 @@
 #include "model/run.h"
 
 #include <QFuture>
+#include <QHash>
 #include <QObject>
 #include <QStringList>
 #include <QThreadPool>
@@ -31,8 +32,10 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics = nul
 LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel = nullptr,
     const std::function<void(int, int)>& progress = {});
 
-// Removes runs whose identityHash() is already in `seen` (and adds the others); reports each duplicate.
-RunList removeDuplicates(const RunList& runs, QSet<QByteArray>& seen, Diagnostics& diagnostics, int* duplicates);
+// Removes runs whose identityHash() is already in `seen` (and adds the others); reports each duplicate with the
+// place of the run kept. Only an identical run resource is a duplicate: repeated observations are all kept.
+RunList removeDuplicates(
+    const RunList& runs, QHash<QByteArray, RunPtr>& seen, Diagnostics& diagnostics, int* duplicates);
 
 // The one QObject front for loading off the GUI thread. A new load() cancels the previous one; results of a
 // cancelled or superseded job are dropped.

@@ -3,6 +3,7 @@
 #include "model/chartdata/timescale.h"
 #include "model/filter/runtablemodel.h"
 
+#include <QColor>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
@@ -110,7 +111,8 @@ void DetailsPane::setRun(const RunPtr& run)
     field(s, QStringLiteral("kernel"), r.kernel);
     field(s, QStringLiteral("pass"), r.pass);
     field(s, QStringLiteral("provider"), r.provider);
-    field(s, QStringLiteral("status"), r.status);
+    field(s, QStringLiteral("status"),
+        r.failed() ? r.status + QStringLiteral(" (failed: shown, never ranked or charted)") : r.status);
     field(s, QStringLiteral("observed at"),
         r.observedAt.isValid() ? r.observedAt.toString(Qt::ISODateWithMs) : QString());
     field(s, QStringLiteral("source"), r.source);
@@ -140,7 +142,9 @@ void DetailsPane::setRun(const RunPtr& run)
             s->child(s->childCount() - 1)->setToolTip(1, number(v, r.unit));
     };
     s = section(m_fields,
-        r.isLatency() ? QStringLiteral("Latency (%1)").arg(scale.unit) : QStringLiteral("Memory (%1)").arg(r.unit));
+        r.isLatency()
+            ? QStringLiteral("Latency (%1)").arg(scale.unit)
+            : QStringLiteral("%1 (%2)").arg(r.metricName().left(1).toUpper() + r.metricName().mid(1), r.unit));
     timed(r.headlineStatistic, r.median);
     timed(QStringLiteral("p20"), r.p20);
     timed(QStringLiteral("p80"), r.p80);
@@ -181,11 +185,27 @@ void DetailsPane::setRun(const RunPtr& run)
             field(s, m.metric + QLatin1Char(' ') + m.statistic, number(m.value, m.unit));
     }
 
+    // Each digest with what kix found: verified against the resource the document carries, or not.
     s = section(m_fields, QStringLiteral("Digests"));
-    field(s, QStringLiteral("protocol"), r.protocolDigest);
-    field(s, QStringLiteral("workload"), r.workloadDigest);
-    field(s, QStringLiteral("environment"), r.environmentDigest);
-    field(s, QStringLiteral("implementation"), r.implementationDigest);
+    auto digest = [&](const QString& key, const QString& value, DigestCheck check) {
+        if (value.isEmpty()) {
+            field(s, key, QString());
+            return;
+        }
+        field(s, key, QStringLiteral("%1 — %2").arg(value, Run::describe(check)));
+        if (check == DigestCheck::Mismatch)
+            s->child(s->childCount() - 1)->setForeground(1, QColor(0xb0, 0x30, 0x20));
+    };
+    digest(QStringLiteral("protocol"), r.protocolDigest, r.protocolCheck);
+    digest(QStringLiteral("workload"), r.workloadDigest, r.workloadCheck);
+    digest(QStringLiteral("environment"), r.environmentDigest, r.environmentCheck);
+    digest(QStringLiteral("implementation"), r.implementationDigest, r.implementationCheck);
+    if (!r.operationDigest.isEmpty())
+        digest(QStringLiteral("operation"), r.operationDigest, r.operationCheck);
+    field(s, QStringLiteral("run (its identity)"), r.runDigest);
+    if (r.writtenByKix010)
+        field(s, QStringLiteral("dialect"),
+            QStringLiteral("written by kix 0.1.0 (not v1alpha1 as the format defines it)"));
 
     s = section(m_fields, QStringLiteral("Protocol"));
     field(s, QStringLiteral("family"), r.protocolFamily);

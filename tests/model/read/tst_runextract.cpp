@@ -121,10 +121,15 @@ void TestRunExtract::sameRunWhateverItArrivesIn()
         QVERIFY(!r.runs.isEmpty());
         const RunPtr run = r.runs.last();
         QCOMPARE(run->pointer, a.pointer);
-        // the duplicated title is reported on every path, at the document's own pointer
-        QCOMPARE(r.diagnostics.size(), 1);
+        // the duplicated title is reported on every path, at the document's own pointer, and so is the one note
+        // that inline samples are kix 0.1.0's dialect
+        QCOMPARE(r.diagnostics.size(), 2);
         QCOMPARE(r.diagnostics.first().pointer, a.pointer + QStringLiteral("/run/metadata/title"));
         QVERIFY(r.diagnostics.first().message.contains(QStringLiteral("duplicate key")));
+        QCOMPARE(r.diagnostics.last().pointer, a.pointer + QStringLiteral("/run"));
+        QVERIFY(
+            r.diagnostics.last().message.contains(QStringLiteral("written by kix 0.1.0 (inline timing.samplesNs)")));
+        QVERIFY(run->writtenByKix010);
         runs << run;
     }
     const Run& first = *runs.first();

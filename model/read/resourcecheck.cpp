@@ -1,0 +1,164 @@
+#include "model/read/resourcecheck.h"
+
+#include "model/format/canonicaljson.h"
+#include "model/format/digest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace kix {
+
+using format::appendCanonicalNumber;
+using format::appendCanonicalString;
+using format::utf16Less;
+using simdjson::dom::element_type;
+
+bool appendCanonicalDom(std::string& out, jsondom::Element e)
+{
+    switch (e.type()) {
+    case element_type::NULL_VALUE:
+        out += "null";
+        return true;
+    case element_type::BOOL: {
+        bool b = false;
+        if (e.get_bool().get(b) != simdjson::SUCCESS)
+            return false;
+        out += b ? "true" : "false";
+        return true;
+    }
+    case element_type::INT64:
+    case element_type::UINT64:
+    case element_type::DOUBLE: {
+        double d = 0;
+        if (e.get_double().get(d) != simdjson::SUCCESS)
+            return false;
+        try {
+            appendCanonicalNumber(out, d);
+        } catch (const std::invalid_argument&) {
+            return false;
+        }
+        return true;
+    }
+    case element_type::STRING: {
+        std::string_view s;
+        if (e.get_string().get(s) != simdjson::SUCCESS)
+            return false;
+        appendCanonicalString(out, s);
+        return true;
+    }
+    case element_type::ARRAY: {
+        out += '[';
+        bool first = true;
+        for (const jsondom::Element item : jsondom::asArray(e)) {
+            if (!first)
+                out += ',';
+            first = false;
+            if (!appendCanonicalDom(out, item))
+                return false;
+        }
+        out += ']';
+        return true;
+    }
+    case element_type::OBJECT: {
+        struct Member
+        {
+            std::string_view key;
+            jsondom::Element value;
+            std::size_t order;
+        };
+        std::vector<Member> members;
+        std::size_t order = 0;
+        for (const simdjson::dom::key_value_pair kv : jsondom::asObject(e))
+            members.push_back({ kv.key, kv.value, order++ });
+        std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+            if (a.key == b.key)
+                return a.order < b.order;
+            return utf16Less(a.key, b.key);
+        });
+        out += '{';
+        bool first = true;
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            if (i + 1 < members.size() && members[i + 1].key == members[i].key)
+                continue; // a duplicated key: the last one is read
+            if (!first)
+                out += ',';
+            first = false;
+            appendCanonicalString(out, members[i].key);
+            out += ':';
+            if (!appendCanonicalDom(out, members[i].value))
+                return false;
+        }
+        out += '}';
+        return true;
+    }
+    }
+    return false;
+}
+
+namespace {
+
+jsondom::Element lastMember(jsondom::Element object, std::string_view key, bool* found)
+{
+    jsondom::Element value;
+    *found = false;
+    if (object.type() != element_type::OBJECT)
+        return value;
+    for (const simdjson::dom::key_value_pair kv : jsondom::asObject(object)) {
+        if (kv.key == key) {
+            value = kv.value;
+            *found = true;
+        }
+    }
+    return value;
+}
+
+} // namespace
+
+QString domResourceDigest(jsondom::Element resource)
+{
+    thread_local std::string text;
+    text.clear();
+    text += '{';
+    bool first = true;
+    for (const char* key : { "apiVersion", "kind", "spec" }) { // already in UTF-16 order
+        bool found = false;
+        const jsondom::Element value = lastMember(resource, key, &found);
+        if (!found)
+            continue;
+        if (!first)
+            text += ',';
+        first = false;
+        appendCanonicalString(text, key);
+        text += ':';
+        if (!appendCanonicalDom(text, value))
+            return {};
+    }
+    text += '}';
+    return QString::fromStdString(format::sha256Digest(text));
+}
+
+DigestCheck checkResource(jsondom::Element resource, const QString& named, QString* computed)
+{
+    const QString digest = domResourceDigest(resource);
+    if (computed)
+        *computed = digest;
+    if (!digest.isEmpty() && digest == named)
+        return DigestCheck::Verified;
+    // kix 0.1.0 hashed nlohmann's dump (keys in byte order, its own number form) of the whole resource (engine
+    // runs) or of its spec (Liger imports).
+    const nlohmann::json parsed = nlohmann::json::parse(simdjson::minify(resource), nullptr, false);
+    if (!parsed.is_discarded()) {
+        auto legacy = [](const nlohmann::json& v) {
+            return QString::fromStdString(format::sha256Digest(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+        };
+        if (legacy(parsed) == named
+            || (parsed.is_object() && parsed.contains("spec") && legacy(parsed.at("spec")) == named))
+            return DigestCheck::VerifiedKix010;
+    }
+    return DigestCheck::Mismatch;
+}
+
+} // namespace kix
