@@ -393,6 +393,19 @@ std::shared_ptr<Run> extractRun(
         }
     }
 
+    // Google Benchmark's CPU time per repetition (sourceNative.cpuTimesNs), for compare.py's CPU U test.
+    if (const V cpuTimes = memberOf(native, "cpuTimesNs"); cpuTimes && isArray(cpuTimes)) {
+        for (const Element element : jsondom::asArray(cpuTimes.e)) {
+            const V time { element, true };
+            if (!isNumber(time) || !Reader::plausible(numberOf(time), true)) {
+                r.warning(Path(nativePointer, "cpuTimesNs"), QStringLiteral("not an array of times: ignored"));
+                run->cpuSamples.clear();
+                break;
+            }
+            run->cpuSamples.push_back(numberOf(time));
+        }
+    }
+
     const Path measurementsPointer(specPointer, "measurements");
     QVector<Measurement> memory;
     if (const V measurements = memberOf(spec, "measurements")) {
