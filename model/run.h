@@ -131,6 +131,7 @@ struct Run
     QVector<Measurement> statistics; // every other statistic of the headline metric (min, max, mean, ...)
     QVector<Measurement> measurements; // measurements of other metrics
     std::vector<double> samples; // raw samples of the headline metric, when the run carries them
+    std::vector<double> cpuSamples; // CPU time per repetition, ns, when the run carries them (Google Benchmark)
 
     QString protocolDigest;
     QString workloadDigest;

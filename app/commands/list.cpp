@@ -31,7 +31,7 @@ int listCommand(const QStringList& args, QTextStream& out, QTextStream& err)
                 const std::string key = columns[c].toStdString();
                 bool numeric = false;
                 const double v = cells[c].toDouble(&numeric);
-                if (numeric && (key == "median" || key == "p20" || key == "p80"))
+                if (numeric && (key == "value" || key == "p20" || key == "p80"))
                     row[key] = v;
                 else
                     row[key] = cells[c].toStdString();

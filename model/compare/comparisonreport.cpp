@@ -2,6 +2,7 @@
 
 #include "model/chartdata/timescale.h"
 #include "model/write/csvwriter.h"
+#include "model/write/jsonnumber.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,11 +13,6 @@ namespace kix {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
 
 Json strings(const QStringList& list)
 {
@@ -32,14 +28,14 @@ Json runJson(const Run& run)
     j["externalId"] = run.externalId.toStdString();
     j["provider"] = run.provider.toStdString();
     j["gpu"] = run.gpuDisplayName().toStdString();
-    j["medianNs"] = number(run.median); // the headline: a mean for nvbench runs, as headlineStatistic says
+    j["medianNs"] = jsonNumber(run.median); // the headline: a mean for nvbench runs, as headlineStatistic says
     j["headlineStatistic"] = run.headlineStatistic.toStdString();
-    j["p20Ns"] = number(run.p20);
-    j["p80Ns"] = number(run.p80);
+    j["p20Ns"] = jsonNumber(run.p20);
+    j["p80Ns"] = jsonNumber(run.p80);
     j["samples"] = run.samples.size();
     if (std::isfinite(run.achievedGBs())) {
         j["gbps"] = run.achievedGBs();
-        j["copyBandwidthFraction"] = number(run.bandwidthFraction());
+        j["copyBandwidthFraction"] = jsonNumber(run.bandwidthFraction());
     }
     j["noisy"] = run.isNoisy();
     j["file"] = QString(run.file + run.pointer).toStdString();
@@ -188,10 +184,10 @@ QByteArray comparisonToJson(const Comparison& c)
         j["workload"] = p.run->workloadSlug.toStdString();
         j["run"] = runJson(*p.run);
         j["baseline"] = runJson(*p.baseline);
-        j["ratio"] = number(p.ratio);
+        j["ratio"] = jsonNumber(p.ratio);
         j["verdict"] = verdictName(p.verdict).toStdString();
         j["method"] = verdictMethodName(p.method).toStdString();
-        j["pValue"] = number(p.pValue);
+        j["pValue"] = jsonNumber(p.pValue);
         j["noisy"] = p.noisy;
         j["reason"] = p.reason.toStdString();
         j["warnings"] = strings(p.warnings);
@@ -204,7 +200,7 @@ QByteArray comparisonToJson(const Comparison& c)
         Json j;
         j["provider"] = s.provider.toStdString();
         j["pairs"] = s.pairs;
-        j["geomean"] = number(s.geomean);
+        j["geomean"] = jsonNumber(s.geomean);
         j["faster"] = s.faster;
         j["slower"] = s.slower;
         j["same"] = s.same;

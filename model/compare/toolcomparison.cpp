@@ -3,8 +3,6 @@
 #include "model/compare/comparability.h"
 #include "model/statistics.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QFileInfo>
 #include <QHash>
 
@@ -59,35 +57,6 @@ bool timed(const Run& run)
     return std::isfinite(run.median) && (run.status.isEmpty() || run.status == QLatin1String("passed"));
 }
 
-// Google Benchmark's CPU time of each repetition: sourceNative.metrics cpu_time_ns_0, cpu_time_ns_1, ... as kix writes
-// them now, or the array sourceNative.cpuTimesNs of kix 0.1.0's documents.
-std::vector<double> cpuSamples(const Run& run)
-{
-    std::vector<double> out;
-    const nlohmann::json doc = nlohmann::json::parse(run.raw, nullptr, false);
-    const nlohmann::json::json_pointer native("/run/spec/sourceNative");
-    if (!doc.is_object() || !doc.contains(native) || !doc.at(native).is_object())
-        return out;
-    const nlohmann::json& n = doc.at(native);
-    if (const auto metrics = n.find("metrics"); metrics != n.end() && metrics->is_object()) {
-        for (std::size_t i = 0;; ++i) {
-            const auto it = metrics->find("cpu_time_ns_" + std::to_string(i));
-            if (it == metrics->end() || !it->is_number())
-                break;
-            out.push_back(it->get<double>());
-        }
-        if (!out.empty())
-            return out;
-    }
-    if (const auto legacy = n.find("cpuTimesNs"); legacy != n.end() && legacy->is_array()) {
-        for (const auto& x : *legacy) {
-            if (x.is_number())
-                out.push_back(x.get<double>());
-        }
-    }
-    return out;
-}
-
 double change(double oldValue, double newValue)
 {
     if (oldValue == 0 && newValue == 0)
@@ -101,22 +70,6 @@ double meanOf(const Run& run)
 {
     const double mean = run.statistic(QStringLiteral("mean"));
     return std::isfinite(mean) ? mean : run.median;
-}
-
-// Number of ways to arrange m values of one sample among m + n so that its U statistic is k, for every k.
-std::vector<long double> exactUCounts(int m, int n)
-{
-    // Coefficients of the Gaussian binomial [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).
-    std::vector<long double> c(static_cast<std::size_t>(m * n + 1), 0.0L);
-    c[0] = 1;
-    for (int i = 1; i <= m; ++i) {
-        const int up = n + i;
-        for (int k = m * n; k >= up; --k) // multiply by (1 - q^up)
-            c[static_cast<std::size_t>(k)] -= c[static_cast<std::size_t>(k - up)];
-        for (int k = i; k <= m * n; ++k) // divide by (1 - q^i)
-            c[static_cast<std::size_t>(k)] += c[static_cast<std::size_t>(k - i)];
-    }
-    return c;
 }
 
 } // namespace
@@ -140,35 +93,6 @@ QString nvbenchStatus(double referenceTime, double candidateTime, double referen
 double relativeNoise(const Run& run)
 {
     return measurementOf(run, QStringLiteral("latency_noise"));
-}
-
-double mannWhitneyTwoSidedP(const std::vector<double>& a, const std::vector<double>& b)
-{
-    if (a.empty() || b.empty())
-        return std::nan("");
-    std::vector<double> all = a;
-    all.insert(all.end(), b.begin(), b.end());
-    std::sort(all.begin(), all.end());
-    const bool ties = std::adjacent_find(all.begin(), all.end()) != all.end();
-    const int m = static_cast<int>(a.size());
-    const int n = static_cast<int>(b.size());
-    if ((m > 8 && n > 8) || ties)
-        return mannWhitneyU(a, b).p;
-    // U of a: pairs (x in a, y in b) with x > y.
-    int u1 = 0;
-    for (const double x : a) {
-        for (const double y : b)
-            u1 += x > y ? 1 : 0;
-    }
-    const int u = std::max(u1, m * n - u1);
-    const std::vector<long double> counts = exactUCounts(m, n);
-    long double total = 0, tail = 0;
-    for (std::size_t k = 0; k < counts.size(); ++k) {
-        total += counts[k];
-        if (static_cast<int>(k) >= u)
-            tail += counts[k];
-    }
-    return std::min(1.0, static_cast<double>(2 * tail / total));
 }
 
 ToolComparison compareNvbench(const RunList& reference, const RunList& candidate)
@@ -224,10 +148,13 @@ ToolComparison compareGbench(const RunList& reference, const RunList& candidate,
         p.cpuChange = change(p.referenceCpu, p.candidateCpu);
         p.referenceRepetitions = std::max<int>(1, static_cast<int>(ref->samples.size()));
         p.candidateRepetitions = std::max<int>(1, static_cast<int>(cmp->samples.size()));
-        if (ref->samples.size() >= 2 && cmp->samples.size() >= 2) {
-            p.timePValue = mannWhitneyTwoSidedP(ref->samples, cmp->samples);
-            p.cpuPValue = mannWhitneyTwoSidedP(cpuSamples(*ref), cpuSamples(*cmp));
-            fewRepetitions = fewRepetitions || std::min(ref->samples.size(), cmp->samples.size()) < 9;
+        // compare.py's rule: a U test only when every side has at least two repetitions of each time.
+        const std::size_t fewest
+            = std::min({ ref->samples.size(), cmp->samples.size(), ref->cpuSamples.size(), cmp->cpuSamples.size() });
+        if (fewest >= 2) {
+            p.timePValue = mannWhitneyU(ref->samples, cmp->samples).p;
+            p.cpuPValue = mannWhitneyU(ref->cpuSamples, cmp->cpuSamples).p;
+            fewRepetitions = fewRepetitions || fewest < 9;
         }
         p.warnings = assessComparability(*ref, *cmp).warnings;
         c.pairs.append(p);

@@ -5,8 +5,8 @@
 //    standard deviations, else "faster" (cmp < ref) or "slower"; "unknown" when neither state records a noise.
 //  - Google Benchmark (family gbench), as tools/compare.py: instances paired by name; the time and CPU change
 //    (new - old) / |old| of the mean over repetitions, and the two-sided Mann-Whitney U p-value of the
-//    repetitions when both sides have at least two (exact without ties when a side has at most 8, as scipy's
-//    mannwhitneyu does by default; else the normal approximation with tie and continuity correction).
+//    repetitions' real and CPU times when both sides have at least two (mannWhitneyU of model/statistics.h,
+//    scipy's default method as compare.py calls it).
 
 #include "model/run.h"
 
@@ -68,9 +68,5 @@ ToolComparison compareGbench(const RunList& reference, const RunList& candidate,
 QString nvbenchStatus(double referenceTime, double candidateTime, double referenceNoise, double candidateNoise);
 // The relative standard deviation an nvbench run carries (measurement latency_noise); NaN when none.
 double relativeNoise(const Run& run);
-
-// Two-sided Mann-Whitney U p-value as scipy.stats.mannwhitneyu(x, y, alternative="two-sided") with its default
-// method: exact when there are no ties and a sample has at most 8 values, else asymptotic. NaN when a side is empty.
-double mannWhitneyTwoSidedP(const std::vector<double>& a, const std::vector<double>& b);
 
 } // namespace kix

@@ -4,6 +4,7 @@
 #include "model/write/csvwriter.h"
 
 #include "model/chartdata/timescale.h"
+#include "model/write/jsonnumber.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,11 +62,6 @@ QStringList row(const ToolComparison& c, const FamilyPair& p)
     return { p.name, signedPercent(p.timeChange), signedPercent(p.cpuChange), s.format(p.referenceTime),
         s.format(p.candidateTime), s.format(p.referenceCpu), s.format(p.candidateCpu), pText(p.timePValue),
         pText(p.cpuPValue), reps };
-}
-
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
 }
 
 } // namespace
@@ -162,22 +158,22 @@ QByteArray toolComparisonToJson(const ToolComparison& c)
         e["referenceId"] = p.reference->externalId.toStdString();
         e["candidateId"] = p.candidate->externalId.toStdString();
         if (isNvbench(c)) {
-            e["refTimeNs"] = number(p.referenceTime);
-            e["refNoise"] = number(p.referenceNoise);
-            e["cmpTimeNs"] = number(p.candidateTime);
-            e["cmpNoise"] = number(p.candidateNoise);
-            e["diffNs"] = number(p.diff);
-            e["fracDiff"] = number(p.fracDiff);
+            e["refTimeNs"] = jsonNumber(p.referenceTime);
+            e["refNoise"] = jsonNumber(p.referenceNoise);
+            e["cmpTimeNs"] = jsonNumber(p.candidateTime);
+            e["cmpNoise"] = jsonNumber(p.candidateNoise);
+            e["diffNs"] = jsonNumber(p.diff);
+            e["fracDiff"] = jsonNumber(p.fracDiff);
             e["status"] = p.status.toStdString();
         } else {
-            e["timeChange"] = number(p.timeChange);
-            e["cpuChange"] = number(p.cpuChange);
-            e["timeOldNs"] = number(p.referenceTime);
-            e["timeNewNs"] = number(p.candidateTime);
-            e["cpuOldNs"] = number(p.referenceCpu);
-            e["cpuNewNs"] = number(p.candidateCpu);
-            e["timePValue"] = number(p.timePValue);
-            e["cpuPValue"] = number(p.cpuPValue);
+            e["timeChange"] = jsonNumber(p.timeChange);
+            e["cpuChange"] = jsonNumber(p.cpuChange);
+            e["timeOldNs"] = jsonNumber(p.referenceTime);
+            e["timeNewNs"] = jsonNumber(p.candidateTime);
+            e["cpuOldNs"] = jsonNumber(p.referenceCpu);
+            e["cpuNewNs"] = jsonNumber(p.candidateCpu);
+            e["timePValue"] = jsonNumber(p.timePValue);
+            e["cpuPValue"] = jsonNumber(p.cpuPValue);
             e["repetitions"] = { p.referenceRepetitions, p.candidateRepetitions };
         }
         Json warnings = Json::array();

@@ -131,12 +131,11 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
             return QStringLiteral("achieved %1 GB/s; copy bandwidth measured in the same session: %2 GB/s")
                 .arg(run.achievedGBs(), 0, 'f', 1)
                 .arg(run.measurementValue(QStringLiteral("copy_bandwidth")), 0, 'f', 1);
-        if (column == MedianColumn || column == P20Column || column == P80Column)
+        if (column == MedianColumn) // the headline: a mean for nvbench runs, and said so
+            return QStringLiteral("%1 %2 (%3)").arg(run.median, 0, 'f', 0).arg(run.unit, run.headlineStatistic);
+        if (column == P20Column || column == P80Column)
             return QStringLiteral("%1 %2")
-                .arg(run.statistic(column == MedianColumn ? QStringLiteral("median")
-                             : column == P20Column        ? QStringLiteral("p20")
-                                                          : QStringLiteral("p80")),
-                    0, 'f', 0)
+                .arg(run.statistic(column == P20Column ? QStringLiteral("p20") : QStringLiteral("p80")), 0, 'f', 0)
                 .arg(run.unit);
         return {};
     }

@@ -1,6 +1,8 @@
 #include "model/history/historyreport.h"
 
 #include "model/chartdata/timescale.h"
+#include "model/write/csvwriter.h"
+#include "model/write/jsonnumber.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,11 +14,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
-
 QString timeText(const QDateTime& at)
 {
     return at.isValid() ? at.toUTC().toString(Qt::ISODateWithMs) : QString();
@@ -27,20 +24,10 @@ Json side(const Run& run, const QString& label, double level)
     Json j;
     j["observedAt"] = timeText(run.observedAt).toStdString();
     j["label"] = label.toStdString();
-    j["median"] = number(run.median);
-    j["level"] = number(level);
+    j["median"] = jsonNumber(run.median);
+    j["level"] = jsonNumber(level);
     j["externalId"] = run.externalId.toStdString();
     return j;
-}
-
-QByteArray csvField(const QString& field)
-{
-    QByteArray bytes = field.toUtf8();
-    if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n') || bytes.contains('\r')) {
-        bytes.replace("\"", "\"\"");
-        bytes = '"' + bytes + '"';
-    }
-    return bytes;
 }
 
 QString sideText(const Run& run, const QString& label)
@@ -147,13 +134,13 @@ QByteArray historyToJson(const History& history, double threshold)
         j["unit"] = s.unit.toStdString();
         j["series"] = s.title.toStdString();
         j["kind"] = changeKindName(c.kind).toStdString();
-        j["ratio"] = number(c.change.ratio);
+        j["ratio"] = jsonNumber(c.change.ratio);
         j["before"] = side(*c.before, s.points[c.change.beforeIndex].label, c.change.before);
         j["after"] = side(*c.after, s.points[c.change.index].label, c.change.after);
         j["runsBefore"] = c.change.runsBefore;
         j["runsAfter"] = c.change.runsAfter;
         j["confirmed"] = c.change.confirmed;
-        j["pValue"] = number(c.change.pValue);
+        j["pValue"] = jsonNumber(c.change.pValue);
         j["evidence"] = c.change.evidence.toStdString();
         changes.push_back(std::move(j));
     }

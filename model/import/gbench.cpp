@@ -7,8 +7,12 @@
 #include "model/import/ligernaming.h"
 #include "model/statistics.h"
 
+#include <QStringList>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -44,7 +48,33 @@ struct Instance
     std::string runName;
     std::vector<Entry> iterations;
     std::vector<Entry> aggregates;
+    long long familyIndex = -1; // family_index, when the file records it
 };
+
+// A complexity fit (Complexity(): the "BigO" and "RMS" aggregates), which describes a benchmark family: it has no
+// time of its own, so it becomes measurements of the family's instances.
+struct ComplexityFit
+{
+    std::string family; // run_name of the fit: the family without its arguments
+    long long familyIndex = -1;
+    QString pointer;
+    std::string bigO; // "N", "NlgN", "N^2", "1", "lgN", "f(N)", ...
+    double realCoefficient = std::numeric_limits<double>::quiet_NaN(); // ns
+    double cpuCoefficient = std::numeric_limits<double>::quiet_NaN(); // ns
+    double rms = std::numeric_limits<double>::quiet_NaN(); // normalised root mean square error, 0.01 = 1 %
+    bool attached = false;
+};
+
+bool isComplexity(const json& e)
+{
+    const std::string aggregate = e.value("aggregate_name", std::string());
+    return aggregate == "BigO" || aggregate == "RMS" || e.contains("big_o") || e.contains("rms");
+}
+
+bool hasTime(const json& e)
+{
+    return e.contains("real_time") || e.contains("cpu_time") || e.contains("time_unit");
+}
 
 // "BM_copy/8/64" -> BM_copy, {arg0: 8, arg1: 64}; "BM_x/size:8/threads:4" -> BM_x, {size: 8, threads: 4}.
 std::string splitName(const std::string& name, std::vector<std::pair<std::string, std::string>>& params)
@@ -79,6 +109,45 @@ std::string splitName(const std::string& name, std::vector<std::pair<std::string
     return parts.front();
 }
 
+// "BigO" -> "bigo", "my stat" -> "my_stat": a statistic name in the format's pattern [a-z][a-z0-9_]*.
+std::string statisticName(const std::string& name)
+{
+    std::string out;
+    for (const char c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        out += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : '_';
+    }
+    if (out.empty() || !std::isalpha(static_cast<unsigned char>(out.front())))
+        out.insert(0, "s_");
+    return out;
+}
+
+// The complexity fit of the instance's family, as measurements and a label of its run: the fitted coefficient of
+// real and CPU time (time per unit of N's complexity) and the fit's RMS error. Matched by family_index when both
+// record it, else by the family name (the run_name without arguments).
+void attachComplexity(
+    std::vector<ComplexityFit>& fits, const Instance& instance, const std::string& family, RunParts& parts)
+{
+    for (ComplexityFit& fit : fits) {
+        std::vector<std::pair<std::string, std::string>> ignored;
+        const bool same = fit.familyIndex >= 0 && instance.familyIndex >= 0 ? fit.familyIndex == instance.familyIndex
+                                                                            : splitName(fit.family, ignored) == family;
+        if (!same)
+            continue;
+        fit.attached = true;
+        if (!fit.bigO.empty())
+            parts.labels["complexity"] = "O(" + fit.bigO + ")";
+        if (std::isfinite(fit.realCoefficient))
+            parts.measurements.push_back(measurement("complexity_coefficient", "real_time", "ns", fit.realCoefficient));
+        if (std::isfinite(fit.cpuCoefficient))
+            parts.measurements.push_back(measurement("complexity_coefficient", "cpu_time", "ns", fit.cpuCoefficient));
+        if (std::isfinite(fit.rms))
+            parts.measurements.push_back(measurement("complexity_rms", "cpu_time", "ratio", fit.rms));
+        parts.sourceNative["complexity"] = { { "family", fit.family }, { "bigO", fit.bigO } };
+        return;
+    }
+}
+
 } // namespace
 
 ImportResult importGoogleBenchmark(const json& value, const QString& file)
@@ -90,10 +159,14 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         schema.error({}, QStringLiteral("Google Benchmark JSON: expected an object, found %1").arg(typeName(value)));
         return result;
     }
-    const json* context = schema.require(value, "context", {}, Kind::Object);
+    // compare.py needs no context, and its own test inputs have files without one.
+    static const json kNoContext = json::object();
+    const json* context = schema.optional(value, "context", {}, Kind::Object);
     const json* benchmarks = schema.require(value, "benchmarks", {}, Kind::Array);
-    if (!context || !benchmarks)
+    if (!benchmarks || (value.contains("context") && !context))
         return result;
+    if (!context)
+        context = &kNoContext;
 
     QDateTime date;
     if (const json* d = schema.optional(*context, "date", QStringLiteral("/context"), Kind::String)) {
@@ -122,9 +195,13 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         ? timestampPart(date)
         : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
 
-    // Instances in file order, their repetitions and aggregates gathered by run_name.
+    // Instances in file order, their repetitions and aggregates gathered by run_name; entries of one name without
+    // run_name (the old format, before repetition_index and run_type) are repetitions of one instance, as compare.py
+    // reads them.
     std::vector<Instance> instances;
     std::map<std::string, std::size_t> indexOf;
+    std::vector<ComplexityFit> fits;
+    std::vector<QString> untimed, unnamedAggregates; // pointers of entries with no time; aggregates with no name
     for (std::size_t i = 0; i < benchmarks->size(); ++i) {
         const QString ep = join(QStringLiteral("/benchmarks"), i);
         const json& e = (*benchmarks)[i];
@@ -138,15 +215,66 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         if (!name)
             continue;
         const std::string key = runName ? runName->get<std::string>() : name->get<std::string>();
+        const bool aggregate = runType && runType->get<std::string>() == "aggregate";
+        const long long familyIndex = e.contains("family_index") && e["family_index"].is_number_integer()
+            ? e["family_index"].get<long long>()
+            : -1;
+        if (aggregate && isComplexity(e)) {
+            ComplexityFit* fit = nullptr;
+            for (ComplexityFit& f : fits) {
+                if (f.family == key)
+                    fit = &f;
+            }
+            if (!fit) {
+                fits.push_back({ key, familyIndex, ep, {}, std::nan(""), std::nan(""), std::nan(""), false });
+                fit = &fits.back();
+            }
+            bool known = true;
+            const std::string unit = e.value("time_unit", std::string("ns"));
+            if (const json* c = schema.optional(e, "real_coefficient", ep, Kind::Number))
+                fit->realCoefficient = toNs(c->get<double>(), unit, &known);
+            if (const json* c = schema.optional(e, "cpu_coefficient", ep, Kind::Number))
+                fit->cpuCoefficient = toNs(c->get<double>(), unit, &known);
+            if (const json* r = schema.optional(e, "rms", ep, Kind::Number))
+                fit->rms = r->get<double>();
+            if (const json* b = schema.optional(e, "big_o", ep, Kind::String))
+                fit->bigO = b->get<std::string>();
+            if (!known)
+                schema.error(join(ep, "time_unit"),
+                    QStringLiteral("unknown time unit \"%1\" (ns, us, ms or s)").arg(QString::fromStdString(unit)));
+            continue;
+        }
+        if (!hasTime(e) && !e.value("error_occurred", false) && !e.value("skipped", false)) {
+            untimed.push_back(ep); // compare.py skips these too
+            continue;
+        }
+        // An aggregate is named (mean, median, stddev, cv, ...); one without aggregate_name is not what Google
+        // Benchmark writes, and compare.py reads it as one more repetition of its name: so does kix.
+        const bool namedAggregate = aggregate && e.contains("aggregate_name");
+        if (aggregate && !namedAggregate)
+            unnamedAggregates.push_back(ep);
         auto [it, added] = indexOf.emplace(key, instances.size());
         if (added)
-            instances.push_back({ key, {}, {} });
+            instances.push_back({ key, {}, {}, familyIndex });
         Instance& instance = instances[it->second];
-        if (runType && runType->get<std::string>() == "aggregate")
+        if (namedAggregate)
             instance.aggregates.push_back({ &e, ep });
         else
             instance.iterations.push_back({ &e, ep });
     }
+    if (!untimed.empty())
+        schema.warning(untimed.front(),
+            QStringLiteral("%1 entr%2 carr%3 no time (no real_time, cpu_time or time_unit), so no run; compare.py "
+                           "skips them too")
+                .arg(untimed.size())
+                .arg(untimed.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"),
+                    untimed.size() == 1 ? QStringLiteral("ies") : QStringLiteral("y")));
+    if (!unnamedAggregates.empty())
+        schema.warning(unnamedAggregates.front(),
+            QStringLiteral("%1 entr%2 marked \"run_type\": \"aggregate\" without an aggregate_name: read as "
+                           "repetitions of their benchmark, as compare.py reads them")
+                .arg(unnamedAggregates.size())
+                .arg(unnamedAggregates.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies")));
 
     for (const Instance& instance : instances) {
         const std::vector<Entry>& entries = instance.iterations.empty() ? instance.aggregates : instance.iterations;
@@ -154,6 +282,7 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
         const int errorsBefore = schema.errors();
         std::vector<double> real, cpu;
         std::map<std::string, double> aggregates; // aggregate name -> real time, ns
+        std::map<std::string, double> ratios; // aggregate name -> fraction (aggregate_unit percentage)
         std::string failure;
         std::string status = "passed";
         json counters = json::object();
@@ -188,9 +317,11 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
                 schema.error(join(entry.pointer, "real_time"), QStringLiteral("%1 is not a time").arg(realNs));
                 continue;
             }
-            if (e.value("run_type", std::string()) == "aggregate") {
+            if (e.value("run_type", std::string()) == "aggregate" && e.contains("aggregate_name")) {
                 if (e.value("aggregate_unit", std::string("time")) == "time")
                     aggregates[e.value("aggregate_name", std::string())] = realNs;
+                else // a percentage (cv): a fraction, written as is
+                    ratios[e.value("aggregate_name", std::string())] = r->get<double>();
                 continue;
             }
             real.push_back(realNs);
@@ -277,15 +408,37 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
                 parts.latencyNs["mean"] = aggregates["mean"];
             if (aggregates.count("stddev"))
                 parts.measurements.push_back(measurement("latency", "stdev", "ns", aggregates["stddev"]));
+            for (const auto& [name, fraction] : ratios) // cv and user statistics in percent: latency_cv, ...
+                parts.measurements.push_back(
+                    measurement("latency_" + statisticName(name), "aggregate", "ratio", fraction));
             parts.sourceNative["aggregatesOnly"] = true;
         } else {
-            schema.error(firstPointer,
-                QStringLiteral("\"%1\" has neither repetitions nor a mean or median aggregate")
-                    .arg(QString::fromStdString(instance.runName)));
+            // Nothing kix can chart, yet nothing malformed either: say what there is.
+            QStringList names;
+            for (const auto& [name, ns] : aggregates)
+                names << QString::fromStdString(name);
+            for (const auto& [name, fraction] : ratios)
+                names << QString::fromStdString(name) + QStringLiteral(" (percentage)");
+            schema.warning(firstPointer,
+                QStringLiteral("\"%1\" has neither repetitions nor a mean or median aggregate (only %2): no run")
+                    .arg(QString::fromStdString(instance.runName),
+                        names.isEmpty() ? QStringLiteral("failed entries") : names.join(QStringLiteral(", "))));
             continue;
         }
+        attachComplexity(fits, instance, family, parts);
         addDocument(result, parts);
         result.pointers.push_back(firstPointer);
+    }
+    for (const ComplexityFit& fit : fits) {
+        if (fit.attached)
+            continue;
+        schema.warning(fit.pointer,
+            QStringLiteral("complexity fit of \"%1\" (O(%2), coefficient %3 ns real, %4 ns CPU, RMS %5 %): no "
+                           "measured instance of the family in this file to attach it to")
+                .arg(QString::fromStdString(fit.family), QString::fromStdString(fit.bigO))
+                .arg(fit.realCoefficient, 0, 'g', 6)
+                .arg(fit.cpuCoefficient, 0, 'g', 6)
+                .arg(fit.rms * 100, 0, 'g', 4));
     }
     return result;
 }

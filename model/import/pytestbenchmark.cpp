@@ -6,7 +6,11 @@
 #include "model/import/interopcommon.h"
 #include "model/import/ligernaming.h"
 
+#include <QFileInfo>
+#include <QRegularExpression>
+
 #include <cmath>
+#include <optional>
 
 namespace kix::interop {
 
@@ -30,6 +34,26 @@ bool isProviderKey(const std::string& key)
 std::string scalarText(const json& v)
 {
     return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// A run pytest-benchmark saved itself (--benchmark-save, --benchmark-autosave): `NNNN_<commit>_<date>...json` in
+// its storage folder (.benchmarks/<machine>/). Its saved runs are one history, so the file name is not a provider.
+struct SavedRun
+{
+    std::string number; // "0001"
+    std::string commit; // the commit of an autosaved run's name ("unversioned" when there was none), else ""
+};
+
+std::optional<SavedRun> savedRunOf(const QString& file)
+{
+    // --benchmark-autosave: NNNN_<commit>_<YYYYMMDD>_<HHMMSS>[_uncommitted-changes]; --benchmark-save=NAME: NNNN_NAME.
+    static const QRegularExpression saved(QStringLiteral("^(\\d{4,})_(.+)$"));
+    static const QRegularExpression autosaved(QStringLiteral("^([0-9a-f]{7,40}|unversioned)_\\d{8}_\\d{6}"));
+    const QRegularExpressionMatch m = saved.match(QFileInfo(file).completeBaseName());
+    if (!m.hasMatch())
+        return std::nullopt;
+    const QRegularExpressionMatch a = autosaved.match(m.captured(2));
+    return SavedRun { m.captured(1).toStdString(), a.hasMatch() ? a.captured(1).toStdString() : std::string() };
 }
 
 } // namespace
@@ -81,6 +105,17 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
                 labels[std::string("commit_") + key] = it->is_string() ? it->get<std::string>() : it->dump();
         }
     }
+    // The label a history shows for each run: the commit (abbreviated as git does), "-dirty" with uncommitted
+    // changes, as pytest-benchmark's own compare names saved runs by number and commit.
+    const std::optional<SavedRun> saved = savedRunOf(file);
+    std::string commitId = labels.value("commit_id", std::string());
+    if (commitId.empty() && saved && !saved->commit.empty() && saved->commit != "unversioned")
+        commitId = saved->commit;
+    if (!commitId.empty())
+        labels["commit"]
+            = commitId.substr(0, 7) + (labels.value("commit_dirty", std::string()) == "true" ? "-dirty" : "");
+    if (saved)
+        labels["saved_run"] = saved->number;
     const json protocol = protocolDocument(familyOf(Format::PytestBenchmark).toStdString(), "pytest-benchmark-rounds",
         "pytest-benchmark · time per call", "pytest-benchmark", "https://github.com/ionelmc/pytest-benchmark",
         "host_timer", "median", kNotes);
@@ -134,7 +169,7 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
         const std::string kernel = testName.substr(0, testName.find('['));
         std::vector<std::pair<std::string, std::string>> workloadParams;
         std::string dtype;
-        std::string provider = providerFromFile(file, "pytest");
+        std::string provider = saved ? std::string("pytest") : providerFromFile(file, "pytest");
         json workload = { { "test", b.value("fullname", testName) } };
         if (params) {
             for (auto it = params->begin(); it != params->end(); ++it) {

@@ -152,7 +152,8 @@ DigestCheck checkResource(jsondom::Element resource, const QString& named, QStri
     const nlohmann::json parsed = nlohmann::json::parse(simdjson::minify(resource), nullptr, false);
     if (!parsed.is_discarded()) {
         auto legacy = [](const nlohmann::json& v) {
-            return QString::fromStdString(format::sha256Digest(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+            return QString::fromStdString(
+                format::sha256Digest(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         };
         if (legacy(parsed) == named
             || (parsed.is_object() && parsed.contains("spec") && legacy(parsed.at("spec")) == named))

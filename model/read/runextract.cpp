@@ -584,6 +584,31 @@ std::shared_ptr<Run> extractRun(
         }
     }
 
+    // Google Benchmark's CPU time per repetition (sourceNative.cpuTimesNs), for compare.py's CPU U test.
+    if (const V cpuTimes = memberOf(native, "cpuTimesNs"); cpuTimes && isArray(cpuTimes)) {
+        for (const Element element : jsondom::asArray(cpuTimes.e)) {
+            const V time { element, true };
+            if (!isNumber(time) || !Reader::plausible(numberOf(time), true)) {
+                r.warning(Path(nativePointer, "cpuTimesNs"), QStringLiteral("not an array of times: ignored"));
+                run->cpuSamples.clear();
+                break;
+            }
+            run->cpuSamples.push_back(numberOf(time));
+        }
+    }
+    // ... or, as kix writes it now (sourceNative.metrics holds numbers only), cpu_time_ns_0, cpu_time_ns_1, ...
+    if (run->cpuSamples.empty()) {
+        if (const V metrics = memberOf(native, "metrics"); metrics && isObject(metrics)) {
+            for (int i = 0;; ++i) {
+                const std::string key = "cpu_time_ns_" + std::to_string(i);
+                const V time = memberOf(metrics, key);
+                if (!time || !isNumber(time) || !Reader::plausible(numberOf(time), true))
+                    break;
+                run->cpuSamples.push_back(numberOf(time));
+            }
+        }
+    }
+
     const Path measurementsPointer(specPointer, "measurements");
     QVector<Measurement> memory;
     if (const V measurements = memberOf(spec, "measurements")) {

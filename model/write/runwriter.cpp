@@ -31,9 +31,9 @@ std::optional<ExportFormat> exportFormatForPath(const QString& path)
 QStringList listColumns()
 {
     return { QStringLiteral("kernel"), QStringLiteral("pass"), QStringLiteral("provider"), QStringLiteral("gpu"),
-        QStringLiteral("workload"), QStringLiteral("metric"), QStringLiteral("unit"), QStringLiteral("median"),
-        QStringLiteral("p20"), QStringLiteral("p80"), QStringLiteral("status"), QStringLiteral("observed_at"),
-        QStringLiteral("file") };
+        QStringLiteral("workload"), QStringLiteral("metric"), QStringLiteral("statistic"), QStringLiteral("unit"),
+        QStringLiteral("value"), QStringLiteral("p20"), QStringLiteral("p80"), QStringLiteral("status"),
+        QStringLiteral("observed_at"), QStringLiteral("file") };
 }
 
 static QString number(double v)
@@ -44,9 +44,10 @@ static QString number(double v)
 QStringList listRow(const Run& run)
 {
     return { run.kernel, run.pass, run.provider, run.gpuDisplayName(), run.workloadSlug,
-        run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"), run.unit, number(run.median),
-        number(run.p20), number(run.p80), run.status,
-        run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(), run.file + run.pointer };
+        run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"),
+        std::isnan(run.median) ? QString() : run.headlineStatistic, run.unit, number(run.median), number(run.p20),
+        number(run.p80), run.status, run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(),
+        run.file + run.pointer };
 }
 
 QByteArray serializeRuns(const RunList& runs, ExportFormat format)

@@ -19,9 +19,9 @@ struct Result
     QString err;
 };
 
-Result history(QStringList args)
+Result history(QStringList args, const QString& folder = QStringLiteral(KIX_TEST_DATA_DIR "/history"))
 {
-    args.prepend(QStringLiteral(KIX_TEST_DATA_DIR "/history"));
+    args.prepend(folder);
     Result r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
@@ -44,6 +44,7 @@ private slots:
     void usageErrors();
     void refusedFile();
     void historyChart();
+    void pytestBenchmarkStorage();
 };
 
 void TestHistoryCommand::table()
@@ -162,6 +163,25 @@ void TestHistoryCommand::historyChart()
                      QStringLiteral("--threshold"), QStringLiteral("x"), QStringLiteral("--out"), svg },
                  o, e),
         2);
+}
+
+// `kix history DIR` on pytest-benchmark's own storage folder (our fixture: five saved runs of two tests) finds one
+// series per test with the five saved runs, labelled by commit; not one series per file.
+void TestHistoryCommand::pytestBenchmarkStorage()
+{
+    const QString folder = QStringLiteral(KIX_TEST_DATA_DIR "/interop/pytest_storage");
+    const Result table = history({}, folder);
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains(QStringLiteral("2 series,")), qPrintable(table.out));
+    QVERIFY2(!table.out.contains(QStringLiteral("single run")), qPrintable(table.out));
+
+    const Result r = history({ QStringLiteral("--format"), QStringLiteral("json") }, folder);
+    QCOMPARE(r.code, 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["series"].get<int>(), 2);
+    // --since takes a commit label of a loaded run
+    const Result since = history({ QStringLiteral("--since"), QStringLiteral("a41be03") }, folder);
+    QVERIFY2(since.code == 0, qPrintable(since.err));
 }
 
 QTEST_MAIN(TestHistoryCommand)

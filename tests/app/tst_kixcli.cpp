@@ -161,7 +161,8 @@ void TestKixCli::listFormats()
     QCOMPARE(json.code, 0);
     const auto rows = nlohmann::json::parse(json.out.toStdString());
     QCOMPARE(rows.size(), std::size_t(2));
-    QCOMPARE(rows[0]["median"].get<double>(), 1315872.0);
+    QCOMPARE(rows[0]["value"].get<double>(), 1315872.0);
+    QCOMPARE(rows[0]["statistic"].get<std::string>(), std::string("median"));
 
     const Result table = runKix({ QStringLiteral("list"), seed() });
     QVERIFY(table.out.contains(QStringLiteral("huggingface")));

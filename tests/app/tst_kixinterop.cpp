@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 using namespace kix;
@@ -65,6 +67,17 @@ void TestKixInterop::listShowsEveryFormat()
     QVERIFY(kernels.contains(QStringLiteral("copy")));
     QVERIFY(kernels.contains(QStringLiteral("BM_copy")));
     QVERIFY(kernels.contains(QStringLiteral("test_softmax")));
+    // nvbench's headline is a mean and is called so; Google Benchmark's (repetitions) a median
+    for (const auto& row : rows) {
+        if (row["kernel"] == "copy" && row["status"] == "passed")
+            QCOMPARE(QString::fromStdString(row["statistic"].get<std::string>()), QStringLiteral("mean"));
+        if (row["kernel"] == "BM_copy" && row["status"] == "passed")
+            QCOMPARE(QString::fromStdString(row["statistic"].get<std::string>()), QStringLiteral("median"));
+    }
+    const Result table = runKix({ QStringLiteral("list"), data(QStringLiteral("nvbench_ref.json")) });
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.section(QLatin1Char('\n'), 0, 0).contains(QStringLiteral("statistic")), qPrintable(table.out));
+    QVERIFY2(!table.out.contains(QStringLiteral("median")), qPrintable(table.out));
 }
 
 void TestKixInterop::importWritesKernelindexThatLoadsBack_data()
@@ -159,6 +172,22 @@ void TestKixInterop::compareGbenchFiles()
     QCOMPARE(QString::fromStdString(copy["name"].get<std::string>()), QStringLiteral("BM_copy/8/64"));
     QVERIFY(qFuzzyCompare(copy["timeChange"].get<double>(), 3.0 / 11)); // 110 -> 140 ns
     QCOMPARE(copy["timePValue"].get<double>(), 0.1); // exact U test, 3 vs 3, no overlap
+
+    // the old format (repetitions as repeated entries): scipy's p-values, as compare.py prints them (tst_gbenchshapes
+    // has the figures' derivation)
+    const Result old = runKix({ QStringLiteral("compare"), data(QStringLiteral("gbench_oldformat_ref.json")),
+        data(QStringLiteral("gbench_oldformat_cmp.json")), QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(old.code == 0, qPrintable(old.err));
+    const nlohmann::json o = nlohmann::json::parse(old.out.toStdString());
+    bool seen = false;
+    for (const auto& pair : o["pairs"]) {
+        if (pair["name"] == "BM_parse/512") {
+            seen = true;
+            QVERIFY(std::abs(pair["timePValue"].get<double>() - 0.19908985214820457) < 1e-12);
+            QVERIFY(std::abs(pair["cpuPValue"].get<double>() - 0.05714285714285714) < 1e-12);
+        }
+    }
+    QVERIFY(seen);
 }
 
 void TestKixInterop::compareAcrossFamiliesWarns()

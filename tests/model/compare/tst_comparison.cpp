@@ -64,20 +64,33 @@ void TestComparison::mannWhitney_data()
     QTest::addColumn<std::vector<double>>("b");
     QTest::addColumn<double>("u");
     QTest::addColumn<double>("p");
+    QTest::addColumn<int>("method");
+    QTest::addColumn<bool>("exact");
+    const int asymptotic = int(MannWhitneyMethod::Asymptotic), automatic = int(MannWhitneyMethod::Auto);
     // scipy.stats.mannwhitneyu(males, females, method="asymptotic"): U = 17, p = 0.11134688653314041
     QTest::newRow("scipy docs") << std::vector<double> { 19, 22, 16, 29, 24 } << std::vector<double> { 20, 11, 17, 12 }
-                                << 17.0 << 0.11134688653314041;
+                                << 17.0 << 0.11134688653314041 << asymptotic << false;
+    // the same with scipy's default method: 5 and 4 values, no ties: exact, p = 0.1111111111111111
+    QTest::newRow("scipy docs, default") << std::vector<double> { 19, 22, 16, 29, 24 }
+                                         << std::vector<double> { 20, 11, 17, 12 } << 17.0 << 0.1111111111111111
+                                         << automatic << true;
+    // ties: the default is the normal approximation
     QTest::newRow("ties") << std::vector<double> { 1, 2, 2, 3, 3, 3 } << std::vector<double> { 3, 4, 4, 5 } << 1.5
-                          << 0.026826219079541535;
+                          << 0.026826219079541535 << automatic << false;
     std::vector<double> low, high, interleaved;
     for (int i = 0; i < 20; ++i) {
         low.push_back(50000 + 10 * i);
         high.push_back(100000 + 10 * i);
         interleaved.push_back(100005 + 10 * i);
     }
-    QTest::newRow("separated") << low << high << 0.0 << 6.795615128173387e-08;
-    QTest::newRow("interleaved") << interleaved << high << 210.0 << 0.7971974192691748;
-    QTest::newRow("all tied") << std::vector<double> { 5, 5, 5 } << std::vector<double> { 5, 5 } << 3.0 << 1.0;
+    // 20 and 20 values: the default is the normal approximation
+    QTest::newRow("separated") << low << high << 0.0 << 6.795615128173387e-08 << automatic << false;
+    QTest::newRow("interleaved") << interleaved << high << 210.0 << 0.7971974192691748 << automatic << false;
+    // 3 values against 20 without ties: exact, 2 * 1 / C(23, 3)
+    QTest::newRow("small against large") << std::vector<double> { 1, 2, 3 } << high << 0.0 << 2.0 / 1771 << automatic
+                                         << true;
+    QTest::newRow("all tied") << std::vector<double> { 5, 5, 5 } << std::vector<double> { 5, 5 } << 3.0 << 1.0
+                              << automatic << false;
 }
 
 void TestComparison::mannWhitney()
@@ -86,8 +99,11 @@ void TestComparison::mannWhitney()
     QFETCH(std::vector<double>, b);
     QFETCH(double, u);
     QFETCH(double, p);
-    const MannWhitneyResult r = mannWhitneyU(a, b);
+    QFETCH(int, method);
+    QFETCH(bool, exact);
+    const MannWhitneyResult r = mannWhitneyU(a, b, MannWhitneyMethod(method));
     QVERIFY(r.valid);
+    QCOMPARE(r.exact, exact);
     QCOMPARE(r.u, u);
     QVERIFY2(std::abs(r.p - p) <= 1e-12 * std::max(1.0, p) + 1e-15, qPrintable(QString::number(r.p, 'g', 17)));
     QVERIFY(!mannWhitneyU({}, b).valid);

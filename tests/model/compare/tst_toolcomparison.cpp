@@ -4,8 +4,12 @@
 #include "model/compare/toolcomparison.h"
 #include "model/compare/toolcomparisonreport.h"
 #include "model/read/runloader.h"
+#include "model/statistics.h"
 
 #include <QTest>
+
+#include <algorithm>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +39,7 @@ class TestToolComparison : public QObject
 private slots:
     void exactUTest_data();
     void exactUTest();
+    void samePValueOnEveryPath();
     void nvbenchLikeNvbenchCompare();
     void gbenchLikeComparePy();
     void generalComparisonUsesNvbenchRule();
@@ -62,7 +67,46 @@ void TestToolComparison::exactUTest()
     QFETCH(std::vector<double>, a);
     QFETCH(std::vector<double>, b);
     QFETCH(double, p);
-    QCOMPARE(mannWhitneyTwoSidedP(a, b), p);
+    QCOMPARE(mannWhitneyU(a, b).p, p);
+}
+
+// One statistics home: the same repetitions give the same p-value on the kernelindex path (the general comparison's
+// verdict) and on the Google Benchmark path (compare.py's U test), scipy's default method on both: 3 against 4 values
+// without ties is exact, 2 / C(7, 3) = 0.05714285714285714 (the normal approximation would give 0.0765).
+void TestToolComparison::samePValueOnEveryPath()
+{
+    auto makeRun = [](const QString& provider, std::vector<double> samples) {
+        auto run = std::make_shared<Run>();
+        run->kernel = QStringLiteral("parse");
+        run->pass = QStringLiteral("real_time");
+        run->provider = provider;
+        run->gpuSlug = QStringLiteral("cpu-host");
+        run->workloadSlug = QStringLiteral("arg0=64");
+        run->externalId = QStringLiteral("parse/real_time/%1/cpu-host/arg0=64/2024-05-06-09-30-00").arg(provider);
+        run->title = QStringLiteral("BM_parse/64");
+        run->status = QStringLiteral("passed");
+        run->protocolFamily = QStringLiteral("gbench");
+        std::vector<double> sorted = samples;
+        std::sort(sorted.begin(), sorted.end());
+        run->median = sorted[sorted.size() / 2];
+        run->samples = samples;
+        run->cpuSamples = samples;
+        run->finalize();
+        return run;
+    };
+    const RunPtr reference = makeRun(QStringLiteral("old"), { 101.5, 99.0, 100.25 });
+    const RunPtr candidate = makeRun(QStringLiteral("new"), { 95.25, 96.5, 94.0, 97.25 });
+    const double expected = 0.05714285714285714;
+
+    ComparisonPair pair;
+    decideVerdict(*reference, *candidate, 0.05, pair);
+    QCOMPARE(pair.method, VerdictMethod::MannWhitney);
+    QVERIFY2(std::abs(pair.pValue - expected) < 1e-15, qPrintable(QString::number(pair.pValue, 'g', 17)));
+
+    const ToolComparison c = compareGbench({ reference }, { candidate });
+    QCOMPARE(c.pairs.size(), 1);
+    QCOMPARE(c.pairs[0].timePValue, pair.pValue);
+    QCOMPARE(c.pairs[0].cpuPValue, pair.pValue);
 }
 
 void TestToolComparison::nvbenchLikeNvbenchCompare()

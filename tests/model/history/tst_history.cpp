@@ -70,6 +70,7 @@ private slots:
     void reports();
     void seriesKeySeparatesWhatIsNotComparable();
     void realLigerCsvTwoReleases();
+    void pytestBenchmarkStorageIsOneHistory();
 };
 
 void TestHistory::seriesFromReleases()
@@ -294,6 +295,29 @@ void TestHistory::realLigerCsvTwoReleases()
     }
     qInfo("%d of %d slowed group_norm series reported", found, slowed);
     QVERIFY2(found * 2 >= slowed, qPrintable(QStringLiteral("%1 of %2").arg(found).arg(slowed))); // most are clear
+}
+
+// pytest-benchmark's storage folder (.benchmarks/<machine>/NNNN_<commit>_<date>.json, our own fixture of five saved
+// runs of two tests): one series per test across the saved runs, each run labelled by its commit, as
+// `pytest-benchmark compare` reads them; not one provider (and series) per file.
+void TestHistory::pytestBenchmarkStorageIsOneHistory()
+{
+    const LoadResult loaded = loadPaths({ QStringLiteral(KIX_TEST_DATA_DIR "/interop/pytest_storage") });
+    QCOMPARE(loaded.runs.size(), 10);
+    const History h = buildHistory(loaded.runs);
+    QCOMPARE(h.series.size(), 2);
+    QStringList kernels;
+    for (const HistorySeries& s : h.series) {
+        kernels << s.key.kernel;
+        QCOMPARE(s.key.provider, QStringLiteral("pytest"));
+        QCOMPARE(s.points.size(), 5);
+        QStringList labels;
+        for (const HistoryPoint& p : s.points)
+            labels << p.label;
+        QCOMPARE(labels, QStringList({ "3f9c2a1-dirty", "3f9c2a1", "a41be03", "7d0e5b2", "7d0e5b2-dirty" }));
+    }
+    kernels.sort();
+    QCOMPARE(kernels, QStringList({ "test_encode", "test_parse" }));
 }
 
 QTEST_GUILESS_MAIN(TestHistory)

@@ -169,6 +169,8 @@ void TestInterop::tableSaysTheHeadlineIsAMean()
     const QString nvbench = model.index(0, RunTableModel::MedianColumn).data().toString();
     QVERIFY2(nvbench.endsWith(QStringLiteral(" (mean)")), qPrintable(nvbench));
     QVERIFY2(nvbench.startsWith(QStringLiteral("10")), qPrintable(nvbench)); // 10 us
+    const QString tip = model.index(0, RunTableModel::MedianColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith(QStringLiteral("10000 ns (mean)")), qPrintable(tip)); // the headline, not a NaN median
     const QString pytest = model.index(4, RunTableModel::MedianColumn).data().toString();
     QVERIFY2(!pytest.contains(QLatin1Char('(')), qPrintable(pytest)); // a true median needs no note
 }

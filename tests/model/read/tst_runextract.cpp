@@ -48,6 +48,8 @@ QStringList fields(const Run& r)
         f << QStringLiteral("measurement %1 %2 %3 %4").arg(m.metric, m.statistic, m.unit, number(m.value));
     for (const double s : r.samples)
         f << QStringLiteral("sample ") + number(s);
+    for (const double s : r.cpuSamples)
+        f << QStringLiteral("cpu sample ") + number(s);
     for (const KeyValue& kv : r.labels)
         f << QStringLiteral("label %1=%2").arg(kv.key, kv.value);
     for (const KeyValue& kv : r.software)

@@ -2,11 +2,15 @@
 #include "model/compare/comparisonreport.h"
 #include "model/read/csvreader.h"
 #include "model/write/csvwriter.h"
+#include "model/write/jsonnumber.h"
 #include "model/write/runwriter.h"
 
 #include "tests/model/runfactory.h"
 
 #include <QTest>
+
+#include <cmath>
+#include <limits>
 
 using namespace kix;
 
@@ -48,6 +52,7 @@ private slots:
     void quoting();
     void lineRoundTrips();
     void runsAndComparisonQuoteAlike();
+    void jsonNumbers();
 };
 
 void TestCsvWriter::quoting_data()
@@ -96,6 +101,17 @@ void TestCsvWriter::runsAndComparisonQuoteAlike()
     QCOMPARE(compared.size(), 2);
     QCOMPARE(cell(compared, QStringLiteral("provider")), kAwkward);
     QCOMPARE(compared[0].size(), compared[1].size());
+}
+
+// The one JSON number writer of the reports: finite values as numbers, NaN and infinities (unknown) as null.
+void TestCsvWriter::jsonNumbers()
+{
+    QCOMPARE(jsonNumber(1.5).dump(), std::string("1.5"));
+    QCOMPARE(jsonNumber(-0.25).dump(), std::string("-0.25"));
+    QCOMPARE(jsonNumber(std::nan("")).dump(), std::string("null"));
+    QCOMPARE(jsonNumber(std::numeric_limits<double>::infinity()).dump(), std::string("null"));
+    QCOMPARE(jsonNumber(-std::numeric_limits<double>::infinity()).dump(), std::string("null"));
+    QVERIFY(jsonNumber(1e300).is_number_float());
 }
 
 QTEST_GUILESS_MAIN(TestCsvWriter)

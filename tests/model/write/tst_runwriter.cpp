@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace kix;
 
 namespace {
@@ -31,6 +33,7 @@ private slots:
     void exportsReloadEqual_data();
     void exportsReloadEqual();
     void csvHasHeaderAndQuotes();
+    void nvbenchHeadlineIsAMean();
     void failedWriteKeepsTheOldFile();
     void fullDiskKeepsTheOldFile_data();
     void fullDiskKeepsTheOldFile();
@@ -74,10 +77,29 @@ void TestRunWriter::csvHasHeaderAndQuotes()
     const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
     const QList<QByteArray> lines = serializeRuns(in.runs, ExportFormat::Csv).split('\n');
     QCOMPARE(lines.size(), 4); // header, two runs, final newline
-    QCOMPARE(
-        lines[0], QByteArray("kernel,pass,provider,gpu,workload,metric,unit,median,p20,p80,status,observed_at,file"));
+    QCOMPARE(lines[0],
+        QByteArray("kernel,pass,provider,gpu,workload,metric,statistic,unit,value,p20,p80,status,observed_at,file"));
     QVERIFY(lines[1].startsWith("group_norm,backward,liger,NVIDIA B200,batch128-channels2048"));
-    QVERIFY(lines[1].contains(",425856,425756,425956,passed,2026-02-28T00:23:31.000Z,"));
+    QVERIFY(lines[1].contains(",latency,median,ns,425856,425756,425956,passed,2026-02-28T00:23:31.000Z,"));
+}
+
+// nvbench's headline is the mean GPU time: the list calls it mean, never median.
+void TestRunWriter::nvbenchHeadlineIsAMean()
+{
+    const ParseResult in = parseFile(QStringLiteral(KIX_TEST_DATA_DIR "/interop/nvbench_ref.json"));
+    QVERIFY(!in.runs.isEmpty());
+    const QStringList columns = listColumns();
+    QVERIFY(!columns.contains(QStringLiteral("median")));
+    const int statistic = int(columns.indexOf(QStringLiteral("statistic")));
+    const int value = int(columns.indexOf(QStringLiteral("value")));
+    QVERIFY(statistic >= 0 && value >= 0);
+    for (const RunPtr& run : in.runs) {
+        if (!std::isfinite(run->median))
+            continue; // the skipped state
+        const QStringList row = listRow(*run);
+        QCOMPARE(row[statistic], QStringLiteral("mean"));
+        QCOMPARE(row[value].toDouble(), run->statistic(QStringLiteral("mean")));
+    }
 }
 
 void TestRunWriter::failedWriteKeepsTheOldFile()
