@@ -23,6 +23,23 @@ double Run::paramNumber(const QString& key) const
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+QString Run::metricName() const
+{
+    return isLatency() ? QStringLiteral("latency") : QStringLiteral("memory");
+}
+
+bool Run::failed() const
+{
+    static const char* const failures[] = { "incorrect_shape", "incorrect_dtype", "incorrect_numerical",
+        "compile_error", "runtime_error", "timeout", "resource_exceeded", "invalid_reference", "policy_violation",
+        "suspected_reward_hack", "incomplete_evidence", "revoked", "failed" };
+    for (const char* f : failures) {
+        if (status == QLatin1String(f))
+            return true;
+    }
+    return false;
+}
+
 double Run::statistic(const QString& name) const
 {
     if (name == QLatin1String("median"))

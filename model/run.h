@@ -141,6 +141,11 @@ struct Run
     void finalize();
 
     bool isLatency() const { return metric == Metric::Latency; }
+    // The headline's metric as the format names it: "latency", "memory", ... (simple body until the extractor
+    // reads every metric: from `metric`).
+    QString metricName() const;
+    // The status is one of the format's 12 failure statuses, or kix 0.1.0's "failed".
+    bool failed() const;
     // Value of a workload parameter, or an empty string.
     QString param(const QString& key) const;
     double paramNumber(const QString& key) const;
