@@ -180,10 +180,37 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("Mann-Whitney")));
     }
 
+    void chartKindRank()
+    {
+        // kix chart --kind rank: the largest cohort by default, the one --cohort names otherwise.
+        const QString svg = m_dir.filePath(QStringLiteral("rank.svg"));
+        QString out, err;
+        QTextStream o(&out), e(&err);
+        int code = runCommand(QStringLiteral("chart"),
+            { m_file, QStringLiteral("--kind"), QStringLiteral("rank"), QStringLiteral("--out"), svg }, o, e);
+        e.flush();
+        QVERIFY2(code == ExitOk, qPrintable(err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        QVERIFY(bytes.contains("carol")); // carol ran on the B200 only
+        QVERIFY(bytes.contains("dave"));
+        f.close();
+        code = runCommand(QStringLiteral("chart"),
+            { m_file, QStringLiteral("--kind=rank"), QStringLiteral("--cohort"), QStringLiteral("H100"),
+                QStringLiteral("--out"), svg },
+            o, e);
+        QCOMPARE(code, int(ExitOk));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        bytes = f.readAll();
+        QVERIFY(bytes.contains("alice"));
+        QVERIFY(!bytes.contains("carol"));
+    }
+
 private:
     QTemporaryDir m_dir;
     QString m_file;
 };
 
-QTEST_GUILESS_MAIN(TestRankCommand)
+QTEST_MAIN(TestRankCommand)
 #include "tst_rankcommand.moc"

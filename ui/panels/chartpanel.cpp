@@ -76,7 +76,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_cohortBox->setMinimumContentsLength(12);
     m_cohortBox->setObjectName(QStringLiteral("cohortChooser"));
     m_tabs->setExpanding(false);
-    m_tabs->setUsesScrollButtons(false);
+    // Five kinds: below ~1076 px the tab bar scrolls rather than widening the window (Ctrl+1..5 reach every kind).
+    m_tabs->setUsesScrollButtons(true);
     // Export, copy and maximize as one compact row of tool buttons: the controls must fit a 1024 px window.
     auto* exportButton = new QToolButton(this);
     exportButton->setText(QStringLiteral("Export…"));
