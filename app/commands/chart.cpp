@@ -1,5 +1,5 @@
-// kix chart PATH... --kind quantiles|sweep|speedup|history --out FILE.png|svg|pdf [options]: the window's charts as
-// files.
+// kix chart PATH... --kind quantiles|sweep|speedup|history|rank --out FILE.png|svg|pdf [options]: the window's charts
+// as files.
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
@@ -20,13 +20,17 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         out, err);
     cl.addPaths();
     const QCommandLineOption kind(
-        QStringLiteral("kind"), QStringLiteral("quantiles, sweep, speedup or history."), QStringLiteral("KIND"));
+        QStringLiteral("kind"), QStringLiteral("quantiles, sweep, speedup, history or rank."), QStringLiteral("KIND"));
     const QCommandLineOption outPath(
         QStringLiteral("out"), QStringLiteral("FILE.png, FILE.svg or FILE.pdf."), QStringLiteral("FILE"));
     const QCommandLineOption baseline(QStringLiteral("baseline"),
         QStringLiteral("Speed-up baseline provider(s) or run:<externalId>."), QStringLiteral("PROVIDER"));
     const QCommandLineOption xParam(QStringLiteral("x"),
         QStringLiteral("Sweep: the x parameter. History: time or label."), QStringLiteral("PARAM"));
+    const QCommandLineOption cohort(QStringLiteral("cohort"),
+        QStringLiteral("Rank: the cohort whose description contains TEXT (as `kix rank` prints it); default: the "
+                       "one with the most implementations."),
+        QStringLiteral("TEXT"));
     const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Log latency axis (quantiles, sweep)."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Size in pixels (default 1200x800)."),
         QStringLiteral("WxH"), QStringLiteral("1200x800"));
@@ -39,14 +43,14 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     for (const QCommandLineOption& option : { kind, outPath })
         cl.addOption(option);
     cl.addFilter();
-    for (const QCommandLineOption& option : { baseline, xParam, log, size, dpi, dark, threshold })
+    for (const QCommandLineOption& option : { baseline, xParam, cohort, log, size, dpi, dark, threshold })
         cl.addOption(option);
     if (!cl.parse(args))
         return cl.exitCode();
 
     const std::optional<ChartKind> chartKind = chartKindFromName(cl.value(kind));
     if (!chartKind)
-        return cl.usageError(QStringLiteral("--kind must be quantiles, sweep, speedup or history"));
+        return cl.usageError(QStringLiteral("--kind must be quantiles, sweep, speedup, history or rank"));
     const QString path = cl.value(outPath);
     if (path.isEmpty() || !ChartExporter::formatForPath(path))
         return cl.usageError(QStringLiteral("--out FILE.png, FILE.svg or FILE.pdf is required"));
@@ -72,6 +76,7 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     options.xParam = cl.value(xParam);
     options.dark = cl.isSet(dark);
     options.threshold = changeThreshold;
+    options.cohort = cl.value(cohort);
     QString error;
     if (*chartKind == ChartKind::Speedup && !baselineFromOption(cl.value(baseline), runs, &options.baseline, &error))
         return cl.fail(error);

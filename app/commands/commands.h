@@ -39,6 +39,7 @@ int importCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& err); // alias of import
 int summaryCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int benchCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int fleetCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/fleet.cpp

@@ -5,6 +5,7 @@
 #include "model/chartdata/sweep.h"
 #include "ui/charts/historychart.h"
 #include "ui/charts/quantilechart.h"
+#include "ui/charts/rankchart.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/sweepchart.h"
 
@@ -80,7 +81,8 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     ChartInfo local;
     ChartInfo& out = info ? *info : local;
     out = ChartInfo {};
-    const ChartScope scope = focusChartScope(allRuns);
+    // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one.
+    const ChartScope scope = kind == ChartKind::Rank ? ChartScope { allRuns, {}, {}, {} } : focusChartScope(allRuns);
     const RunList& runs = scope.runs;
     out.focusKernel = scope.kernel;
     out.kernels = scope.kernels;
@@ -131,6 +133,9 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     }
     case ChartKind::History:
         chart = buildHistoryChart(runs, options, out);
+        break;
+    case ChartKind::Rank:
+        chart = buildRankChart(runs, options, out);
         break;
     }
     if (!scope.note.isEmpty())

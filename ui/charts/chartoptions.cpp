@@ -12,9 +12,11 @@ QString chartKindName(ChartKind kind)
     case ChartKind::Speedup:
         return QStringLiteral("speedup");
     case ChartKind::History:
+        return QStringLiteral("history");
+    case ChartKind::Rank:
         break;
     }
-    return QStringLiteral("history");
+    return QStringLiteral("rank");
 }
 
 QString chartKindTitle(ChartKind kind)
@@ -27,14 +29,17 @@ QString chartKindTitle(ChartKind kind)
     case ChartKind::Speedup:
         return QStringLiteral("Speed-up");
     case ChartKind::History:
+        return QStringLiteral("History");
+    case ChartKind::Rank:
         break;
     }
-    return QStringLiteral("History");
+    return QStringLiteral("Rank");
 }
 
 std::optional<ChartKind> chartKindFromName(const QString& name)
 {
-    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History }) {
+    for (ChartKind kind :
+        { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History, ChartKind::Rank }) {
         if (name.compare(chartKindName(kind), Qt::CaseInsensitive) == 0)
             return kind;
     }

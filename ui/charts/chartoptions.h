@@ -9,10 +9,10 @@
 
 namespace kix {
 
-enum class ChartKind { Quantiles, Sweep, Speedup, History };
+enum class ChartKind { Quantiles, Sweep, Speedup, History, Rank };
 
-QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history"
-QString chartKindTitle(ChartKind kind); // "Quantiles", "Sweep", "Speed-up", "History"
+QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history", "rank"
+QString chartKindTitle(ChartKind kind); // "Quantiles", "Sweep", "Speed-up", "History", "Rank"
 std::optional<ChartKind> chartKindFromName(const QString& name);
 
 // What the user chose for a chart, shared by the panel, the export and `kix chart`.
@@ -25,6 +25,8 @@ struct ChartOptions
     double threshold = 0.05; // history: the smallest step that counts as a change
     int maxGroups = 40; // workloads (categories) per chart
     int maxSeries = 16; // boxes per workload, lines, bar sets
+    QString cohort; // rank: a cohort's id, or text its description contains; empty = cohortRun's, else the largest
+    RunPtr cohortRun; // rank: the run whose cohort is shown when no cohort is chosen (the current run)
 };
 
 // What the chart's surroundings show: the banner (warnings first), the choosers and the pairs table.
@@ -41,6 +43,9 @@ struct ChartInfo
     bool isEmpty = true;
     QString focusKernel; // the kernel charted when the runs spanned too many (see focusChartScope)
     QStringList kernels; // then: every kernel among the runs, most runs first
+    QStringList cohortIds; // rank: the cohorts in scope (CohortKey::id), most implementations first
+    QStringList cohorts; // rank: their descriptions, for the chooser
+    QString cohort; // rank: the id of the cohort drawn
 };
 
 } // namespace kix

@@ -45,6 +45,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_x(new QComboBox(this))
     , m_baselineLabel(new QLabel(QStringLiteral("vs"), this))
     , m_baselineBox(new QComboBox(this))
+    , m_cohortBox(new QComboBox(this))
     , m_scopeLabel(new QLabel(this))
     , m_banner(new QLabel(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
@@ -55,7 +56,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_readout(new QLabel(this))
     , m_chip(new QToolButton(this))
 {
-    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History })
+    for (ChartKind kind :
+        { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History, ChartKind::Rank })
         m_tabs->addTab(chartKindTitle(kind));
     m_tabs->setDrawBase(false);
     for (int i = 0; i < m_tabs->count(); ++i) { // View > Chart: Ctrl+1, Ctrl+2, ... one per kind
@@ -69,8 +71,13 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_baselineBox->setMinimumContentsLength(7); // with four chart tabs, the row must still fit 1024 px
     m_x->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_cohortBox->setToolTip(QStringLiteral("The cohort of comparable runs to rank"));
+    m_cohortBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_cohortBox->setMinimumContentsLength(12);
+    m_cohortBox->setObjectName(QStringLiteral("cohortChooser"));
     m_tabs->setExpanding(false);
-    m_tabs->setUsesScrollButtons(false);
+    // Five kinds: below ~1076 px the tab bar scrolls rather than widening the window (Ctrl+1..5 reach every kind).
+    m_tabs->setUsesScrollButtons(true);
     // Export, copy and maximize as one compact row of tool buttons: the controls must fit a 1024 px window.
     auto* exportButton = new QToolButton(this);
     exportButton->setText(QStringLiteral("Export…"));
@@ -104,6 +111,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     controls->addWidget(m_baselineLabel);
     controls->addWidget(m_baselineBox);
     controls->addWidget(m_chip);
+    controls->addWidget(m_cohortBox, 2);
     controls->addWidget(m_scopeLabel, 1);
     controls->addWidget(exportButton);
     controls->addWidget(copyButton);
@@ -187,6 +195,10 @@ ChartPanel::ChartPanel(QWidget* parent)
             m_baseline = Baseline::ofProvider(choice);
         rebuildNow();
     });
+    connect(m_cohortBox, &QComboBox::activated, this, [this] {
+        m_cohort = m_cohortBox->currentData().toString();
+        rebuildNow();
+    });
     connect(exportButton, &QToolButton::clicked, this, &ChartPanel::exportChart);
     connect(copyButton, &QToolButton::clicked, this, &ChartPanel::copyChart);
     connect(maximizeButton, &QToolButton::clicked, this, &ChartPanel::maximizeRequested);
@@ -218,6 +230,8 @@ void ChartPanel::setRuns(const RunList& runs, const QString& scope)
 void ChartPanel::setCurrentRun(const RunPtr& run)
 {
     m_currentRun = run; // a run baseline stays the run the user chose; the chooser offers this one
+    if (m_kind == ChartKind::Rank && m_cohort.isEmpty())
+        scheduleRebuild(); // Rank shows the current run's cohort until one is chosen
     updateChoosers();
 }
 
@@ -238,6 +252,12 @@ void ChartPanel::setXParam(const QString& param)
     rebuildNow();
 }
 
+void ChartPanel::setCohort(const QString& id)
+{
+    m_cohort = id;
+    rebuildNow();
+}
+
 void ChartPanel::setBaseline(const Baseline& baseline)
 {
     m_baseline = baseline;
@@ -250,6 +270,8 @@ ChartOptions ChartPanel::options() const
     options.logY = m_logY;
     options.xParam = m_xParam;
     options.baseline = m_baseline;
+    options.cohort = m_cohort;
+    options.cohortRun = m_currentRun;
     options.dark = ChartStyle::isDark(palette());
     return options;
 }
@@ -349,7 +371,15 @@ QChart* ChartPanel::chart() const
 
 void ChartPanel::updateChoosers()
 {
-    m_log->setVisible(m_kind != ChartKind::Speedup);
+    m_log->setVisible(m_kind != ChartKind::Speedup && m_kind != ChartKind::Rank);
+    m_cohortBox->clear();
+    for (int i = 0; i < m_info.cohortIds.size(); ++i) {
+        m_cohortBox->addItem(m_info.cohorts.value(i), m_info.cohortIds[i]);
+        m_cohortBox->setItemData(i, m_info.cohorts.value(i), Qt::ToolTipRole);
+    }
+    m_cohortBox->setCurrentIndex(m_cohortBox->findData(m_info.cohort));
+    m_cohortBox->setToolTip(m_cohortBox->currentText());
+    m_cohortBox->setVisible(m_kind == ChartKind::Rank && m_info.cohortIds.size() > 1);
     const bool sweep = m_kind == ChartKind::Sweep || m_kind == ChartKind::History; // history: time or label
     m_x->clear();
     m_x->addItems(m_info.xCandidates);

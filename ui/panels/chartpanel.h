@@ -45,6 +45,9 @@ public:
     void setLogScale(bool log);
     void setXParam(const QString& param);
     void setBaseline(const Baseline& baseline); // empty = the default
+    // Rank: the cohort drawn (CohortKey::id); empty = the current run's cohort, else the largest in scope.
+    void setCohort(const QString& id);
+    QComboBox* cohortChooser() const { return m_cohortBox; }
     ChartOptions options() const;
 
     // Builds now instead of after the coalescing delay (tests, export).
@@ -107,6 +110,8 @@ private:
     QComboBox* m_x;
     QLabel* m_baselineLabel;
     QComboBox* m_baselineBox;
+    QComboBox* m_cohortBox;
+    QString m_cohort;
     QLabel* m_scopeLabel;
     QLabel* m_banner;
     QSplitter* m_splitter;

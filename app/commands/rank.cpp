@@ -1,0 +1,52 @@
+// kix rank PATH... [--filter TEXT] [--format table|csv|json] [--alpha A]
+#include "app/commands/commandline.h"
+#include "app/commands/commands.h"
+
+#include "model/compare/rank.h"
+#include "model/compare/rankreport.h"
+
+namespace kix::cli {
+
+int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err)
+{
+    CommandLine cl(QStringLiteral("rank"),
+        QStringLiteral(
+            "Ranks implementations, best first (lower is better), within each cohort of comparable runs: the same "
+            "kernel and pass, workload (parameters and dtype), GPU, protocol family and headline metric "
+            "(statistic and unit); never across cohorts. Each implementation shows its best value, the median "
+            "and count of its observations (repeated observations are summarised, not ranked against each other), "
+            "its ratio to the best, and whether it is distinguishable from the best: Mann-Whitney U where both "
+            "carry samples, else p20-p80 bands, else value ± std, else \"no noise recorded\". Failed runs are "
+            "listed under their cohort, unranked. kix's own engine runs rank beside Liger's runs of the same "
+            "workload and GPU (both use the do_bench protocol). Exit 1 when an input is refused (the rest is "
+            "ranked) or when nothing can be ranked."),
+        out, err);
+    cl.addPaths();
+    cl.addFilter();
+    cl.addFormats({ QStringLiteral("table"), QStringLiteral("csv"), QStringLiteral("json") });
+    const QCommandLineOption alpha(QStringLiteral("alpha"),
+        QStringLiteral("Significance level of the Mann-Whitney test (default 0.05)."), QStringLiteral("A"),
+        QStringLiteral("0.05"));
+    cl.addOption(alpha);
+    if (!cl.parse(args))
+        return cl.exitCode();
+    bool alphaOk = false;
+    const double a = cl.value(alpha).toDouble(&alphaOk);
+    if (!alphaOk || !(a > 0 && a < 1))
+        return cl.usageError(QStringLiteral("--alpha must be a number between 0 and 1"));
+
+    const RunList runs = cl.loadRuns();
+    const Ranking ranking = rankRuns(runs, a);
+    if (cl.format() == QLatin1String("json"))
+        out << QString::fromUtf8(rankingToJson(ranking));
+    else if (cl.format() == QLatin1String("csv"))
+        out << QString::fromUtf8(rankingToCsv(ranking));
+    else
+        out << QString::fromUtf8(rankingToTable(ranking));
+    out.flush();
+    if (ranking.largestCohort() < 0)
+        return cl.fail(QStringLiteral("nothing to rank among %1 run(s)").arg(runs.size()));
+    return cl.finish();
+}
+
+} // namespace kix::cli

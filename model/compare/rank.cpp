@@ -1,0 +1,370 @@
+#include "model/compare/rank.h"
+
+#include "model/chartdata/timescale.h"
+#include "model/statistics.h"
+#include "model/workload.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kix {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+QString gpuKeyOf(const Run& run)
+{
+    return run.gpuSlug.isEmpty() ? run.gpuProduct.toLower() : run.gpuSlug;
+}
+
+QString implementationName(const Run& run)
+{
+    for (const QString* s : { &run.provider, &run.title, &run.name, &run.externalId }) {
+        if (!s->isEmpty())
+            return *s;
+    }
+    return QStringLiteral("(unnamed)");
+}
+
+QString implementationKeyOf(const Run& run)
+{
+    return run.implementationDigest.isEmpty() ? QStringLiteral("provider:") + run.provider : run.implementationDigest;
+}
+
+// The p20-p80 band a run records, or computes from its samples.
+bool band(const Run& run, double& lo, double& hi)
+{
+    if (std::isfinite(run.p20) && std::isfinite(run.p80)) {
+        lo = run.p20;
+        hi = run.p80;
+        return true;
+    }
+    if (run.samples.size() >= 2) {
+        std::vector<double> sorted = run.samples;
+        std::sort(sorted.begin(), sorted.end());
+        lo = sortedQuantile(sorted, 0.2);
+        hi = sortedQuantile(sorted, 0.8);
+        return true;
+    }
+    return false;
+}
+
+double standardDeviation(const Run& run)
+{
+    for (const char* name : { "std", "stdev", "stddev" }) {
+        const double s = run.statistic(QLatin1String(name));
+        if (std::isfinite(s))
+            return s;
+    }
+    return nan;
+}
+
+void judge(const Run& best, const Run& run, double alpha, RankEntry& entry)
+{
+    if (best.median == run.median) {
+        entry.distinguishable = Distinguishable::No;
+        entry.evidence = QStringLiteral("equal values");
+        return;
+    }
+    if (best.samples.size() >= 2 && run.samples.size() >= 2) {
+        const MannWhitneyResult mw = mannWhitneyU(run.samples, best.samples);
+        if (mw.valid) {
+            entry.pValue = mw.p;
+            entry.distinguishable = mw.p < alpha ? Distinguishable::Yes : Distinguishable::No;
+            entry.evidence = QStringLiteral("Mann–Whitney p = %1 (%2 %3 samples)")
+                                 .arg(QString::number(mw.p, 'g', 3))
+                                 .arg(run.samples.size())
+                                 .arg(best.samples.size());
+            return;
+        }
+    }
+    double blo, bhi, rlo, rhi;
+    if (band(best, blo, bhi) && band(run, rlo, rhi)) {
+        const bool apart = rlo > bhi || rhi < blo;
+        entry.distinguishable = apart ? Distinguishable::Yes : Distinguishable::No;
+        entry.evidence = apart ? QStringLiteral("p20–p80 bands apart") : QStringLiteral("p20–p80 bands overlap");
+        return;
+    }
+    const double bs = standardDeviation(best);
+    const double rs = standardDeviation(run);
+    if (std::isfinite(bs) && std::isfinite(rs)) {
+        const bool apart = std::abs(run.median - best.median) > bs + rs;
+        entry.distinguishable = apart ? Distinguishable::Yes : Distinguishable::No;
+        entry.evidence = apart ? QStringLiteral("value ± std apart") : QStringLiteral("value ± std overlap");
+        return;
+    }
+    entry.distinguishable = Distinguishable::Unknown;
+    entry.evidence = QStringLiteral("no noise recorded");
+}
+
+bool cohortLess(const RankCohort& a, const RankCohort& b)
+{
+    const CohortKey& x = a.key;
+    const CohortKey& y = b.key;
+    if (x.kernel != y.kernel)
+        return x.kernel < y.kernel;
+    if (x.pass != y.pass)
+        return x.pass < y.pass;
+    if (x.workload != y.workload) {
+        const Run* ra = a.entries.isEmpty() ? nullptr : a.entries.front().bestRun.get();
+        const Run* rb = b.entries.isEmpty() ? nullptr : b.entries.front().bestRun.get();
+        if (ra && rb) {
+            if (const int c = compareWorkloads(*ra, *rb); c != 0)
+                return c < 0;
+        }
+        return x.workload < y.workload;
+    }
+    return x.id() < y.id();
+}
+
+// The key without the metric: a failed run records no headline, so it joins the cohort of its workload and GPU.
+QString keyWithoutMetric(const CohortKey& k)
+{
+    return QStringList { k.kernel, k.pass, k.workload, k.dtype, k.gpu, k.protocol }.join(QLatin1Char('\x1f'));
+}
+
+} // namespace
+
+QString rankProtocolFamily(const Run& run)
+{
+    if (run.protocolFamily != QLatin1String("kix_engine"))
+        return run.protocolFamily;
+    if (run.protocolNotes.contains(QLatin1String("CUDA graph")))
+        return QStringLiteral("kix_engine_cuda_graph");
+    return QStringLiteral("liger_kernel_bench");
+}
+
+CohortKey CohortKey::of(const Run& run)
+{
+    CohortKey k;
+    k.kernel = run.kernel;
+    k.pass = run.pass;
+    k.workload = run.workloadSlug;
+    k.dtype = run.dtype;
+    k.gpu = gpuKeyOf(run);
+    k.gpuName = run.gpuDisplayName();
+    k.protocol = rankProtocolFamily(run);
+    k.metric = run.metricName();
+    k.statistic = run.headlineStatistic;
+    k.unit = run.unit;
+    return k;
+}
+
+QString CohortKey::id() const
+{
+    return QStringList { kernel, pass, workload, dtype, gpu, protocol, metric, statistic, unit }.join(
+        QLatin1Char('\x1f'));
+}
+
+QString CohortKey::describe() const
+{
+    QString operation = kernel.isEmpty() ? QStringLiteral("(no kernel)") : kernel;
+    if (!pass.isEmpty())
+        operation += QLatin1Char(' ') + pass;
+    QString work = workload.isEmpty() ? QStringLiteral("(no workload)") : workload;
+    if (!dtype.isEmpty() && !work.contains(dtype))
+        work += QLatin1Char(' ') + dtype;
+    return QStringLiteral("%1 · %2 · %3 · %4 · %5 %6 (%7)")
+        .arg(operation, work, gpuName.isEmpty() ? QStringLiteral("(no GPU)") : gpuName,
+            protocol.isEmpty() ? QStringLiteral("(no protocol family)") : protocol, metric, statistic, unit);
+}
+
+QString distinguishableName(Distinguishable d)
+{
+    switch (d) {
+    case Distinguishable::Best:
+        return QStringLiteral("best");
+    case Distinguishable::Yes:
+        return QStringLiteral("yes");
+    case Distinguishable::No:
+        return QStringLiteral("no");
+    case Distinguishable::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+int RankCohort::runCount() const
+{
+    int n = int(failed.size() + unranked.size());
+    for (const RankEntry& e : entries)
+        n += e.count;
+    return n;
+}
+
+QStringList RankCohort::protocolFamilies() const
+{
+    QStringList out;
+    auto add = [&out](const Run& run) {
+        if (!out.contains(run.protocolFamily))
+            out << run.protocolFamily;
+    };
+    for (const RankEntry& e : entries) {
+        for (const RunPtr& r : e.runs)
+            add(*r);
+    }
+    for (const UnrankedRun& u : failed)
+        add(*u.run);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+int Ranking::largestCohort() const
+{
+    int best = -1;
+    for (int i = 0; i < cohorts.size(); ++i) {
+        if (cohorts[i].entries.isEmpty())
+            continue;
+        if (best < 0 || cohorts[i].entries.size() > cohorts[best].entries.size()
+            || (cohorts[i].entries.size() == cohorts[best].entries.size()
+                && cohorts[i].runCount() > cohorts[best].runCount()))
+            best = i;
+    }
+    return best;
+}
+
+int Ranking::cohortOf(const RunPtr& run) const
+{
+    for (int i = 0; i < cohorts.size(); ++i) {
+        for (const RankEntry& e : cohorts[i].entries) {
+            if (e.runs.contains(run))
+                return i;
+        }
+        for (const UnrankedRun& u : cohorts[i].failed) {
+            if (u.run == run)
+                return i;
+        }
+    }
+    return -1;
+}
+
+int Ranking::findCohort(const QString& id) const
+{
+    for (int i = 0; i < cohorts.size(); ++i) {
+        if (cohorts[i].key.id() == id)
+            return i;
+    }
+    return -1;
+}
+
+Ranking rankRuns(const RunList& runs, double alpha)
+{
+    Ranking ranking;
+    ranking.alpha = alpha;
+    QHash<QString, int> cohortIndex;
+    QHash<QString, QHash<QString, int>> entryIndex; // cohort id -> implementation key -> entry
+    RunList failedRuns;
+    for (const RunPtr& run : runs) {
+        if (run->failed()) {
+            failedRuns << run;
+            continue;
+        }
+        const CohortKey key = CohortKey::of(*run);
+        const QString id = key.id();
+        auto c = cohortIndex.constFind(id);
+        if (c == cohortIndex.constEnd()) {
+            c = cohortIndex.insert(id, int(ranking.cohorts.size()));
+            ranking.cohorts.append(RankCohort { key, {}, {}, {} });
+        }
+        RankCohort& cohort = ranking.cohorts[*c];
+        if (!std::isfinite(run->median)) {
+            cohort.unranked.append({ run, implementationName(*run), QStringLiteral("no headline value") });
+            continue;
+        }
+        QHash<QString, int>& entries = entryIndex[id];
+        const QString implKey = implementationKeyOf(*run);
+        auto e = entries.constFind(implKey);
+        if (e == entries.constEnd()) {
+            e = entries.insert(implKey, int(cohort.entries.size()));
+            RankEntry entry;
+            entry.implementation = implementationName(*run);
+            entry.implementationKey = implKey;
+            cohort.entries.append(entry);
+        }
+        cohort.entries[*e].runs.append(run);
+    }
+    // A failed run joins the cohort of its key, else the one of its workload, GPU and protocol, else its own.
+    QHash<QString, int> byWorkload;
+    for (int i = 0; i < ranking.cohorts.size(); ++i)
+        byWorkload.insert(keyWithoutMetric(ranking.cohorts[i].key), i); // the last one; any will do
+    for (const RunPtr& run : std::as_const(failedRuns)) {
+        const CohortKey key = CohortKey::of(*run);
+        int index = cohortIndex.value(key.id(), -1);
+        if (index < 0)
+            index = byWorkload.value(keyWithoutMetric(key), -1);
+        if (index < 0) {
+            index = int(ranking.cohorts.size());
+            cohortIndex.insert(key.id(), index);
+            byWorkload.insert(keyWithoutMetric(key), index);
+            ranking.cohorts.append(RankCohort { key, {}, {}, {} });
+        }
+        ranking.cohorts[index].failed.append({ run, implementationName(*run), run->status });
+    }
+
+    for (RankCohort& cohort : ranking.cohorts) {
+        // Two implementations that share a name are told apart by their digest.
+        QHash<QString, int> names;
+        for (const RankEntry& e : std::as_const(cohort.entries))
+            ++names[e.implementation];
+        for (RankEntry& e : cohort.entries) {
+            std::stable_sort(
+                e.runs.begin(), e.runs.end(), [](const RunPtr& a, const RunPtr& b) { return a->median < b->median; });
+            e.count = int(e.runs.size());
+            e.bestRun = e.runs.front();
+            e.best = e.bestRun->median;
+            std::vector<double> values;
+            for (const RunPtr& r : std::as_const(e.runs))
+                values.push_back(r->median);
+            e.median = sortedQuantile(values, 0.5);
+            if (names.value(e.implementation) > 1 && !e.bestRun->implementationDigest.isEmpty())
+                e.implementation += QStringLiteral(" (%1)").arg(
+                    e.bestRun->implementationDigest.section(QLatin1Char(':'), -1).left(12));
+        }
+        std::stable_sort(cohort.entries.begin(), cohort.entries.end(), [](const RankEntry& a, const RankEntry& b) {
+            if (a.best != b.best)
+                return a.best < b.best;
+            return a.implementation < b.implementation;
+        });
+        for (int i = 0; i < cohort.entries.size(); ++i) {
+            RankEntry& e = cohort.entries[i];
+            const RankEntry& top = cohort.entries.front();
+            e.rank = i == 0 ? 1 : cohort.entries[i - 1].rank + (e.best == cohort.entries[i - 1].best ? 0 : 1);
+            e.ratio = top.best > 0 ? e.best / top.best : (e.best == top.best ? 1.0 : nan);
+            if (i == 0) {
+                e.distinguishable = Distinguishable::Best;
+                e.evidence = QStringLiteral("best");
+            } else {
+                judge(*top.bestRun, *e.bestRun, alpha, e);
+            }
+        }
+    }
+    std::stable_sort(ranking.cohorts.begin(), ranking.cohorts.end(), cohortLess);
+    int families = 0;
+    for (const RankCohort& c : std::as_const(ranking.cohorts))
+        families += c.protocolFamilies().size() > 1 ? 1 : 0;
+    if (families > 0)
+        ranking.notes << QStringLiteral(
+            "%1 cohort(s) rank kix engine runs with liger_kernel_bench runs: both time with the do_bench protocol")
+                             .arg(families);
+    return ranking;
+}
+
+QString formatRankValue(double value, const QString& unit)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    if (unit == QLatin1String("ns"))
+        return chooseTimeScale({ value }).format(value);
+    return QString::number(value, 'g', 4) + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
+}
+
+QString rankRatioText(double ratio)
+{
+    return std::isfinite(ratio) ? QString::number(ratio, 'f', 2) + QStringLiteral("×") : QStringLiteral("–");
+}
+
+} // namespace kix
