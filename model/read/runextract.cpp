@@ -490,7 +490,8 @@ std::shared_ptr<Run> extractRun(
     const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
     const bool liger = ligerConvention(run->source);
     std::string_view id[6];
-    if (ligerSlug(externalId, id, liger)) { // Liger's convention, where the externalId is one
+    const bool slugHeld = ligerSlug(externalId, id, liger);
+    if (slugHeld) { // Liger's convention, where the externalId is one
         run->kernel = internUtf8(id[0]);
         run->pass = internUtf8(id[1]);
         run->provider = internUtf8(id[2]);
@@ -498,7 +499,9 @@ std::shared_ptr<Run> extractRun(
         run->workloadSlug = internUtf8(id[4]);
         setWorkload(id[4], *run);
     }
-    if (!benchmark.empty()) { // the source's benchmark name: "causal_conv1d", Liger's "group_norm/backward"
+    // The source's benchmark name ("causal_conv1d", Liger's "group_norm/backward") names the kernel, unless an
+    // externalId in Liger's convention already did: then the benchmark is that id's "kernel/pass" again.
+    if (!benchmark.empty() && !(slugHeld && !run->kernel.isEmpty())) {
         const std::size_t slash = benchmark.find('/');
         if (liger && slash != std::string_view::npos) {
             run->kernel = internUtf8(benchmark.substr(0, slash));
@@ -704,9 +707,10 @@ std::shared_ptr<Run> extractRun(
             else
                 run->statistics.append(m);
         }
-    } else if (std::isnan(run->median) && !run->measurements.isEmpty()) {
+    } else if (std::isnan(run->median) && !run->measurements.isEmpty() && !run->failed()) {
         // No latency: the headline is the run's one measurement (a leaderboard score, a throughput), or the one
-        // whose statistic the protocol names, or the first.
+        // whose statistic the protocol names, or the first. A failed run has no headline: what it measured (bytes,
+        // an error) stays a measurement.
         qsizetype pick = 0;
         for (qsizetype i = 0; i < run->measurements.size(); ++i) {
             if (!protocolPrimary.isEmpty() && run->measurements[i].statistic == protocolPrimary) {
@@ -806,7 +810,29 @@ std::shared_ptr<Run> extractRun(
                                "was changed after the run was written; comparisons treat it as unknown")
                     .arg(QLatin1String(c.what), computed));
     }
-    applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
+    // The sources that define Liger's convention (Liger's bench, kix's engine and imports) name a run by its
+    // externalId; their linked resources are built from the same facts and only fill in what the id leaves empty.
+    // For every other source the linked resources name the run.
+    if (slugHeld && liger) {
+        const QString kernel = run->kernel, pass = run->pass, provider = run->provider, slug = run->workloadSlug,
+                      dtype = run->dtype;
+        const QVector<WorkloadParam> workload = run->workload;
+        applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
+        auto keep = [](QString& field, const QString& fromId) {
+            if (!fromId.isEmpty())
+                field = fromId;
+        };
+        keep(run->kernel, kernel);
+        keep(run->pass, pass);
+        keep(run->provider, provider);
+        if (!slug.isEmpty()) {
+            run->workloadSlug = slug;
+            run->workload = workload;
+            run->dtype = dtype;
+        }
+    } else {
+        applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
+    }
 
     if (!kix010.isEmpty()) {
         run->writtenByKix010 = true;

@@ -201,9 +201,10 @@ void TestMainWindow::detailsOfCurrentRun()
     QVERIFY(details->comparabilityText().contains(QStringLiteral("Comparable only within one kernel")));
     QVERIFY(details->comparabilityText().contains(QStringLiteral("liger_kernel_bench")));
     const QList<QTreeWidgetItem*> digest
-        = details->fields()->findItems(run.workloadDigest, Qt::MatchExactly | Qt::MatchRecursive, 1);
+        = details->fields()->findItems(run.workloadDigest, Qt::MatchStartsWith | Qt::MatchRecursive, 1);
     QCOMPARE(digest.size(), 1);
     QCOMPARE(digest.front()->text(0), QStringLiteral("workload"));
+    QCOMPARE(digest.front()->text(1), run.workloadDigest + QStringLiteral(" — ") + Run::describe(run.workloadCheck));
     QVERIFY(!details->fields()->findItems(run.externalId, Qt::MatchExactly | Qt::MatchRecursive, 1).isEmpty());
     const QString json = details->rawJson()->toPlainText();
     QVERIFY(json.contains(QStringLiteral("\"apiVersion\": \"kernelindex.dev/v1alpha1\"")));

@@ -82,7 +82,9 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     ChartInfo& out = info ? *info : local;
     out = ChartInfo {};
     // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one.
-    const ChartScope scope = kind == ChartKind::Rank ? ChartScope { allRuns, {}, {}, {} } : focusChartScope(allRuns);
+    ChartScope rankScope;
+    rankScope.runs = allRuns;
+    const ChartScope scope = kind == ChartKind::Rank ? rankScope : focusChartScope(allRuns);
     const RunList& runs = scope.runs;
     out.focusKernel = scope.kernel;
     out.kernels = scope.kernels;
