@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 preset="${1:-dev}"
 
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
-          nlohmann-json3-dev libsimdjson-dev libgl-dev fonts-dejavu-core)
+          nlohmann-json3-dev libsimdjson-dev libzstd-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
