@@ -227,7 +227,7 @@ void readManifestValue(const json& value, const QString& file, const ParseLimits
             const std::string kind = document["kind"].is_string() ? document["kind"].get<std::string>() : std::string();
             if (knownKinds().count(kind)) {
                 result.diagnostics.append(makeWarning(file, pointer,
-                    QStringLiteral("a %1 manifest, not a benchmark run: nothing to list")
+                    QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list")
                         .arg(QString::fromStdString(kind))));
                 return;
             }

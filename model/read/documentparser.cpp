@@ -371,7 +371,7 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
     if (root.type() != simdjson::dom::element_type::ARRAY) {
         if (const QString kind = otherManifestKind(root); !kind.isEmpty()) {
             result.diagnostics.append(
-                makeWarning(file, {}, QStringLiteral("a %1 manifest, not a benchmark run: nothing to list").arg(kind)));
+                makeWarning(file, {}, QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list").arg(kind)));
             return;
         }
         if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
