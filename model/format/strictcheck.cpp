@@ -33,7 +33,7 @@ QString item(const QString& pointer, std::size_t i)
 
 QString shown(const json& v)
 {
-    std::string text = v.dump();
+    std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
     if (text.size() > 80)
         text = text.substr(0, 77) + "...";
     return QString::fromStdString(text);
@@ -532,7 +532,7 @@ void checkManifest(const json& v, const QString& p, StrictReport& r)
         add(r, p, QStringLiteral("expected a manifest object, found %1").arg(shown(v)));
         return;
     }
-    const std::size_t size = v.dump().size();
+    const std::size_t size = v.dump(-1, ' ', false, json::error_handler_t::replace).size();
     if (size > kMaxManifestBytes)
         add(r, p, QStringLiteral("the manifest is %1 bytes, more than the format's limit of 1 MiB").arg(size));
     const auto kind = v.find("kind");

@@ -49,7 +49,7 @@ QString index(const QString& pointer, std::size_t i)
 bool tooLarge(
     const json& manifest, const QString& file, const QString& pointer, const ParseLimits& limits, Diagnostics& out)
 {
-    const std::size_t size = manifest.dump().size();
+    const std::size_t size = manifest.dump(-1, ' ', false, json::error_handler_t::replace).size();
     if (qint64(size) <= limits.maxManifestBytes)
         return false;
     out.append(makeError(file, pointer,

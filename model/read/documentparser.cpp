@@ -327,14 +327,14 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         parseYamlText(begin, end, file, limits, result);
         return;
     }
-    if (looksLikeCatalog(begin, end)) {
-        parseCatalogText(begin, end, file, limits, result);
-        return;
-    }
     for (const InputFormat& format : importedFormats()) {
         if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(suffix, begin, end)
             && format.parse(begin, end, file, limits, result))
             return;
+    }
+    if (looksLikeCatalog(begin, end)) {
+        parseCatalogText(begin, end, file, limits, result);
+        return;
     }
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
         parseJsonLines(begin, end, file, limits, result, mapped);
@@ -370,8 +370,8 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
     compact.clear();
     if (root.type() != simdjson::dom::element_type::ARRAY) {
         if (const QString kind = otherManifestKind(root); !kind.isEmpty()) {
-            result.diagnostics.append(
-                makeWarning(file, {}, QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list").arg(kind)));
+            result.diagnostics.append(makeWarning(
+                file, {}, QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list").arg(kind)));
             return;
         }
         if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {

@@ -96,6 +96,45 @@ bool isSpecialFloat(const std::string& s)
     return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return s == n; });
 }
 
+// Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF): the format's text is UTF-8.
+bool isUtf8(const std::string& s)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* end = p + s.size();
+    while (p < end) {
+        const unsigned char c = *p;
+        int extra = 0;
+        unsigned int cp = 0;
+        if (c < 0x80) {
+            ++p;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            extra = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            extra = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            extra = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (end - p <= extra)
+            return false;
+        for (int i = 1; i <= extra; ++i) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        if ((extra == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)))
+            || (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return false;
+        p += extra + 1;
+    }
+    return true;
+}
+
 class Builder : public YAML::EventHandler
 {
 public:
@@ -137,6 +176,8 @@ public:
     void OnScalar(
         const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor, const std::string& value) override
     {
+        if (!isUtf8(value))
+            throw Refused { QStringLiteral("text that is not UTF-8"), mark };
         if (expectingKey()) {
             key(mark, value, tag);
             if (anchor)

@@ -16,10 +16,12 @@ namespace {
 class List
 {
 public:
-    void add(const json& resource)
+    bool add(const json& resource)
     {
-        if (m_seen.insert(resource.dump()).second)
-            m_items.push_back(resource);
+        if (!m_seen.insert(resource.dump(-1, ' ', false, json::error_handler_t::replace)).second)
+            return false;
+        m_items.push_back(resource);
+        return true;
     }
     bool empty() const { return m_items.empty(); }
     json take() { return std::move(m_items); }
@@ -74,7 +76,10 @@ BundleResult buildBundle(const RunList& runs)
                           .arg(first.pointer, first.message);
             continue;
         }
-        wrappers.add(wrapper);
+        if (!wrappers.add(wrapper)) {
+            result.leftOut << where(*run) + QStringLiteral(": the same run as one already in the bundle");
+            continue;
+        }
         ++result.runs;
         if (linked.contains("workload"))
             workloads.add(linked["workload"]);
@@ -122,7 +127,7 @@ bool writeBundle(const RunList& runs, const QString& path, BundleResult* result,
         text += "\n  \"";
         text += name;
         text += "\": ";
-        std::string list = built.bundle[name].dump(2);
+        std::string list = built.bundle[name].dump(2, ' ', false, json::error_handler_t::replace);
         // indent the list's own lines by two more spaces
         std::string indented;
         for (char c : list) {
