@@ -4,14 +4,15 @@
 # dictionary tests/fuzz/kix.dict. Exits 1 when any target crashed or broke its rule; the input is left in
 # build/fuzz/work/crashes/<target>/ — copy it to tests/data/fuzz/<target>/<what-it-is> (tst_fuzzregressions
 # replays it) and fix the bug.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]      targets: document ligercsv slug filter roundtrip
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+#   targets: document parser ligercsv slug filter roundtrip catalog yaml bundle
 # On a shared machine: nice -n 19 scripts/fuzz.sh 600. Inputs are capped at KIX_FUZZ_MAX_LEN bytes (16384).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(document ligercsv slug filter roundtrip)
+[ ${#targets[@]} -gt 0 ] || targets=(document parser ligercsv slug filter roundtrip catalog yaml bundle)
 
 # the fuzzer's own packages (Debian 12), installed when missing as scripts/setup.sh does for the rest
 missing=()
@@ -36,9 +37,16 @@ stats="$work/stats.tsv"
 seed() { # seed TARGET DIR: the starting inputs of each target
     local target=$1 dir=$2
     case "$target" in
-        document|roundtrip)
+        document|roundtrip|parser)
             find tests/data/model tests/data/ui tests/data/interop resources/runs -type f \( -name '*.json' -o -name '*.jsonl' \) \
                 -exec cp -n {} "$dir/" \; ;;
+        catalog)
+            find tests/data/model/catalog -type f -name '*.jsonl' -exec cp -n {} "$dir/" \; ;;
+        yaml|bundle) # the format's own examples when ../shared is there (read, never copied into the project)
+            examples="${KIX_SHARED_DIR:-../shared}/data/kernelindex/examples"
+            [ "$target" = yaml ] && [ -d "$examples" ] && find "$examples" -name '*.yaml' -exec cp -n {} "$dir/" \;
+            [ "$target" = bundle ] && find tests/data/model/good -name '*.json' -exec cp -n {} "$dir/" \;
+            true ;;
         ligercsv)
             find tests/data -type f -name '*.csv' -exec cp -n {} "$dir/" \; ;;
         slug)

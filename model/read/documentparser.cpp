@@ -1,8 +1,11 @@
 #include "model/read/documentparser.h"
 
+#include "model/read/bundlereader.h"
+#include "model/read/catalogreader.h"
 #include "model/read/inputformats.h"
 #include "model/read/jsondom.h"
 #include "model/read/jsonreader.h"
+#include "model/read/zstdstream.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -255,6 +258,42 @@ bool looksLikeJsonLines(const char* begin, const char* end)
 
 namespace {
 
+// A submission bundle: an object of lists, one of them a bundle's (runs, workloads, ...), and not a manifest.
+bool isBundleShaped(Element root)
+{
+    if (root.type() != simdjson::dom::element_type::OBJECT)
+        return false;
+    bool named = false;
+    std::size_t members = 0;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(root)) {
+        ++members;
+        if (member.value.type() != simdjson::dom::element_type::ARRAY)
+            return false;
+        for (const char* list :
+            { "runs", "projects", "operations", "workloads", "implementations", "protocols", "environments" })
+            named = named || member.key == list;
+    }
+    return members > 0 && named;
+}
+
+// The kind of a whole-file manifest that is a format resource but not a run ("WorkloadCase"), else "".
+QString otherManifestKind(Element root)
+{
+    if (root.type() != simdjson::dom::element_type::OBJECT)
+        return {};
+    const simdjson::dom::object object = jsondom::asObject(root);
+    std::string_view kind;
+    if (object["run"].error() == simdjson::SUCCESS || object["kind"].get_string().get(kind) != simdjson::SUCCESS)
+        return {};
+    for (const char* known : { "BenchmarkProtocol", "ExecutionEnvironment", "WorkloadCase", "WorkloadSuite",
+             "OperationSpec", "ImplementationRevision", "SoftwareProject", "ModelRevision", "ServingConfiguration",
+             "ServingRun", "ServingStackRevision", "ServingWorkload" }) {
+        if (kind == known)
+            return QLatin1String(known);
+    }
+    return {};
+}
+
 // One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
 void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped,
     ParseResult& result)
@@ -270,6 +309,10 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
     const char* end = begin + input.size();
     if (input.substr(0, 3) == "\xEF\xBB\xBF")
         begin += 3;
+    if (isZstdFrame(begin, end)) {
+        parseZstdBytes(std::string_view(begin, static_cast<size_t>(end - begin)), file, limits, result);
+        return;
+    }
     if (isBlank(begin, end)) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
         return;
@@ -280,10 +323,18 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         return;
     }
     const QString suffix = suffixOf(file);
+    if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml")) {
+        parseYamlText(begin, end, file, limits, result);
+        return;
+    }
     for (const InputFormat& format : importedFormats()) {
         if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(suffix, begin, end)
             && format.parse(begin, end, file, limits, result))
             return;
+    }
+    if (looksLikeCatalog(begin, end)) {
+        parseCatalogText(begin, end, file, limits, result);
+        return;
     }
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
         parseJsonLines(begin, end, file, limits, result, mapped);
@@ -308,9 +359,21 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         return;
     }
     const bool duplicates = jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
+    if (isBundleShaped(root)) {
+        const nlohmann::json bundle = nlohmann::json::parse(simdjson::minify(root), nullptr, false);
+        if (!bundle.is_discarded()) {
+            readBundle(bundle, file, limits, result);
+            return;
+        }
+    }
     thread_local std::string compact;
     compact.clear();
     if (root.type() != simdjson::dom::element_type::ARRAY) {
+        if (const QString kind = otherManifestKind(root); !kind.isEmpty()) {
+            result.diagnostics.append(makeWarning(
+                file, {}, QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list").arg(kind)));
+            return;
+        }
         if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
             jsondom::appendMinified(text, compact);
             run->raw = RawText(keep(compact), 0, compact.size());
@@ -488,6 +551,10 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
     };
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
+        if (suffixOf(path) == QLatin1String("zst")) {
+            parseZstdFile(path, limits, result); // streamed, never whole in memory
+            return;
+        }
         if (parseMapped(path, limits, result))
             return;
         thread_local std::string buffer;
@@ -519,6 +586,12 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
     const QByteArray bytes = f.readAll();
     parseText(
         std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, false, result);
+}
+
+void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
+    const ParseLimits& limits, ParseResult& result)
+{
+    parseJsonLinesRange(begin, end, firstLine, file, limits, result);
 }
 
 ParseResult parseFile(const QString& path, const ParseLimits& limits)

@@ -7,6 +7,9 @@
 #include <QByteArray>
 #include <QString>
 
+#include <atomic>
+#include <functional>
+
 namespace kix {
 
 struct ParseResult
@@ -22,11 +25,26 @@ struct ParseLimits
     qint64 maxFileBytes = qint64(1) << 30; // 1 GiB
     int maxDepth = 64;
     qint64 maxDocuments = 5'000'000;
+    // The format's own parsing rules (§9.2): one manifest (YAML or JSON, in a bundle or a catalog row) is at most
+    // 1 MiB; a YAML document resolves at most 100 aliases.
+    qint64 maxManifestBytes = qint64(1) << 20;
+    int maxYamlAliases = 100;
+    qint64 maxYamlBytes = qint64(64) << 20; // a YAML file (a bundle holds many manifests)
+    // Compressed input (.zst): the decompressed bytes of one file, and their ratio to the compressed bytes
+    // (checked past 16 MiB), past which it is refused as a decompression bomb.
+    qint64 maxDecompressedBytes = qint64(1) << 30;
+    qint64 maxDecompressionRatio = 1000;
+    // Not limits but carried with them into one long read (a streamed catalog export): a flag that stops it
+    // (the loader's cancel) and how far it is (bytes of the file read, bytes in all).
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(qint64 done, qint64 total)> fileProgress;
 };
 
 // Parses the bytes of one file. Accepted: a kernelindex document ({run, protocol, environment}), a bare
-// BenchmarkRun, a JSON array of either, JSON Lines (one per line), and Liger-Kernel benchmark CSV
-// (by `.csv` extension or its header). A UTF-8 BOM and CRLF line ends are accepted.
+// BenchmarkRun, a JSON array of either, JSON Lines (one per line), a submission bundle (JSON or YAML), YAML
+// manifests (`.yaml`, `.yml`), the KernelIndex catalog export (JSON Lines of {"table", "row"}, plain or
+// Zstandard-compressed), and Liger-Kernel benchmark CSV (by `.csv` extension or its header). A UTF-8 BOM and CRLF
+// line ends are accepted.
 ParseResult parseBytes(const QByteArray& bytes, const QString& file, const ParseLimits& limits = {});
 
 // Reads and parses one file (refuses files larger than limits.maxFileBytes without reading them).
@@ -34,5 +52,10 @@ ParseResult parseFile(const QString& path, const ParseLimits& limits = {});
 
 // The same, appending to `result` (the loader reads many files into one result).
 void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result);
+
+// For the other readers (catalog, bundle): JSON Lines of kernelindex documents in [begin, end), the first line
+// being line `firstLine` of the file (0-based).
+void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
+    const ParseLimits& limits, ParseResult& result);
 
 } // namespace kix

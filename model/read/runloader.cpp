@@ -30,7 +30,7 @@ bool isRunFileName(const char* name)
     const char* dot = std::strrchr(name, '.');
     if (!dot)
         return false;
-    for (const char* suffix : { ".json", ".jsonl", ".ndjson", ".csv" }) {
+    for (const char* suffix : { ".json", ".jsonl", ".ndjson", ".csv", ".yaml", ".yml", ".zst" }) {
         if (strcasecmp(dot, suffix) == 0)
             return true;
     }
@@ -143,8 +143,8 @@ void tuneAllocator()
 
 } // namespace
 
-LoadResult loadPaths(
-    const QStringList& paths, const std::atomic<bool>* cancel, const std::function<void(int, int)>& progress)
+LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
+    const std::function<void(int, int)>& progress, const FileProgress& fileProgress)
 {
     tuneAllocator();
     LoadResult result;
@@ -173,7 +173,11 @@ LoadResult loadPaths(
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return out;
             const qsizetype before = out.parsed.diagnostics.size();
-            parseFileInto(files[i], {}, out.parsed);
+            ParseLimits limits;
+            limits.cancel = cancel;
+            if (fileProgress)
+                limits.fileProgress = [&, i](qint64 bytes, qint64 of) { fileProgress(files[i], bytes, of); };
+            parseFileInto(files[i], limits, out.parsed);
             for (qsizetype d = before; d < out.parsed.diagnostics.size(); ++d) {
                 if (out.parsed.diagnostics[d].isError()) {
                     ++out.refused;
@@ -246,7 +250,19 @@ int RunLoader::load(const QStringList& paths)
             QMetaObject::invokeMethod(
                 this, [this, job, done, total]() { emit progress(job, done, total); }, Qt::QueuedConnection);
         };
-        LoadResult result = loadPaths(paths, cancelFlag.get(), report);
+        std::atomic<qint64> lastFileEmit { -1000 };
+        auto reportFile = [&](const QString& file, qint64 done, qint64 total) {
+            // a streamed file (a compressed catalog export): ~10 updates a second; files on several threads at
+            // once share the budget
+            const qint64 now = sinceProgress.elapsed();
+            qint64 last = lastFileEmit.load();
+            if (done != total && (now - last < 100 || !lastFileEmit.compare_exchange_strong(last, now)))
+                return;
+            QMetaObject::invokeMethod(
+                this, [this, job, file, done, total]() { emit fileProgress(job, file, done, total); },
+                Qt::QueuedConnection);
+        };
+        LoadResult result = loadPaths(paths, cancelFlag.get(), report, reportFile);
         QMetaObject::invokeMethod(
             this,
             [this, job, result = std::move(result), cancelFlag]() {

@@ -25,12 +25,17 @@ struct LoadResult
     bool cancelled = false;
 };
 
-// Expands files and folders (recursively: *.json, *.jsonl, *.csv) into a sorted file list.
+// Expands files and folders (recursively: *.json, *.jsonl, *.ndjson, *.csv, *.yaml, *.yml, *.zst) into a sorted
+// file list.
 QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics = nullptr);
 
-// Loads paths on all cores and blocks until done. `progress(done, total)` is called from worker threads.
+// How far one long file is read (a streamed catalog export): bytes of `file` read, bytes in all.
+using FileProgress = std::function<void(const QString& file, qint64 done, qint64 total)>;
+
+// Loads paths on all cores and blocks until done. `progress(done, total)` (files) and `fileProgress` are called
+// from worker threads; `cancel` also stops a long file part way.
 LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel = nullptr,
-    const std::function<void(int, int)>& progress = {});
+    const std::function<void(int, int)>& progress = {}, const FileProgress& fileProgress = {});
 
 // Removes runs whose identityHash() is already in `seen` (and adds the others); reports each duplicate with the
 // place of the run kept. Only an identical run resource is a duplicate: repeated observations are all kept.
@@ -59,6 +64,8 @@ public:
 signals:
     void started(int jobId, int fileCount);
     void progress(int jobId, int done, int total); // throttled
+    // Within one long file (a streamed .zst catalog export): bytes read of it, throttled.
+    void fileProgress(int jobId, const QString& file, qint64 done, qint64 total);
     void finished(int jobId, const kix::LoadResult& result);
     void failed(int jobId, const QString& message);
 

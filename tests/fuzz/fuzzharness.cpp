@@ -3,15 +3,27 @@
 #include "model/filter/runfilter.h"
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
+#include "model/format/strictcheck.h"
 #include "model/import/ligercsv.h"
+#include "model/read/bundlereader.h"
+#include "model/read/catalogreader.h"
 #include "model/read/documentparser.h"
+#include "model/read/jsondom.h"
+#include "model/read/runextract.h"
+#include "model/read/yamlreader.h"
+#include "model/write/bundlewriter.h"
 #include "model/write/runwriter.h"
 
 #include <QByteArray>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
+#include <zstd.h>
+
 #include <cmath>
+#include <memory>
 
 namespace kix::fuzz {
 
@@ -214,10 +226,120 @@ QString roundTrip(const uint8_t* data, std::size_t size)
     return {};
 }
 
+QString parser(const uint8_t* data, std::size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const QString file = QStringLiteral("fuzz.json");
+    jsondom::Element root;
+    if (jsondom::parse(text, false, ParseLimits().maxDepth, root))
+        return {};
+    Diagnostics diagnostics;
+    const bool duplicates = jsondom::reportDuplicateKeys(root, file, {}, diagnostics);
+    const std::shared_ptr<Run> run = extractRun(root, file, {}, diagnostics, duplicates);
+    if (QString problem = checkDiagnostics(diagnostics, file); !problem.isEmpty())
+        return problem;
+    if (!run && std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.isError(); }))
+        return QStringLiteral("a document refused without an error");
+    if (run && run->identity.isEmpty())
+        return QStringLiteral("a run without its identity");
+    return {};
+}
+
+QString catalog(const uint8_t* data, std::size_t size)
+{
+    const QString file = QStringLiteral("fuzz.jsonl");
+    ParseResult plain;
+    parseCatalogText(reinterpret_cast<const char*>(data), reinterpret_cast<const char*>(data) + size, file, {}, plain);
+    if (QString problem = checkDiagnostics(plain.diagnostics, file); !problem.isEmpty())
+        return problem;
+    if (plain.runs.isEmpty() && !plain.hasErrors())
+        return QStringLiteral("no runs and no error");
+    // the same text, Zstandard-compressed, gives the same runs
+    std::string packed(ZSTD_compressBound(size), '\0');
+    // one compression context per thread (ZSTD_compress would make and free one per input)
+    thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(
+        ZSTD_createCCtx(), &ZSTD_freeCCtx);
+    const std::size_t n = ZSTD_compressCCtx(context.get(), packed.data(), packed.size(), data, size, 1);
+    if (ZSTD_isError(n))
+        return QStringLiteral("ZSTD_compress failed");
+    packed.resize(n);
+    ParseResult unpacked;
+    parseZstdBytes(packed, file, {}, unpacked);
+    if (unpacked.runs.size() != plain.runs.size())
+        return QStringLiteral("%1 runs from the text, %2 from its compression")
+            .arg(plain.runs.size())
+            .arg(unpacked.runs.size());
+    for (int i = 0; i < plain.runs.size(); ++i) {
+        if (plain.runs[i]->raw != unpacked.runs[i]->raw || plain.runs[i]->pointer != unpacked.runs[i]->pointer)
+            return QStringLiteral("run %1 differs once compressed").arg(i);
+    }
+    // the bytes as Zstandard data: refused or read, always named, bounded
+    ParseLimits small;
+    small.maxDecompressedBytes = 1 << 20;
+    ParseResult raw;
+    parseZstdBytes(std::string_view(reinterpret_cast<const char*>(data), size), file, small, raw);
+    return checkDiagnostics(raw.diagnostics, file);
+}
+
+QString yaml(const uint8_t* data, std::size_t size)
+{
+    const char* begin = reinterpret_cast<const char*>(data);
+    const YamlReadResult read = readYaml(begin, begin + size);
+    if (!read.ok && read.error.trimmed().isEmpty())
+        return QStringLiteral("refused without a reason");
+    if (read.ok) {
+        const std::string text = read.value.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+        if (nlohmann::json::parse(text, nullptr, false) != read.value)
+            return QStringLiteral("the value does not survive a JSON round trip");
+    }
+    const QString file = QStringLiteral("fuzz.yaml");
+    const ParseResult result = parseBytes(bytesOf(data, size), file);
+    if (QString problem = checkDiagnostics(result.diagnostics, file); !problem.isEmpty())
+        return problem;
+    if (read.ok != !result.hasErrors() && read.ok && result.runs.isEmpty() && result.diagnostics.isEmpty())
+        return QStringLiteral("a YAML value read without runs or a word");
+    return {};
+}
+
+QString bundle(const uint8_t* data, std::size_t size)
+{
+    const nlohmann::json value = nlohmann::json::parse(data, data + size, nullptr, false);
+    if (value.is_discarded())
+        return {};
+    format::StrictReport report;
+    format::checkStrict(value, {}, report);
+    const QString file = QStringLiteral("fuzz.json");
+    ParseResult result;
+    if (value.is_object())
+        readBundle(value, file, {}, result);
+    else
+        readManifestValue(value, file, {}, result);
+    if (QString problem = checkDiagnostics(result.diagnostics, file); !problem.isEmpty())
+        return problem;
+    const BundleResult written = buildBundle(result.runs);
+    if (written.runs + written.leftOut.size() != result.runs.size())
+        return QStringLiteral("runs neither written nor named as left out");
+    format::StrictReport again;
+    format::checkStrict(written.bundle, {}, again);
+    if (!again.findings.empty())
+        return QStringLiteral("the bundle kix wrote is not v1alpha1: ") + again.findings.front().pointer
+            + QLatin1String(": ") + again.findings.front().message;
+    if (written.runs > 0) {
+        ParseResult back;
+        readBundle(written.bundle, QStringLiteral("back.json"), {}, back);
+        if (back.runs.size() != written.runs)
+            return QStringLiteral("%1 runs written to the bundle, %2 read back")
+                .arg(written.runs)
+                .arg(back.runs.size());
+    }
+    return {};
+}
+
 const NamedTarget* targets(std::size_t* count)
 {
     static const NamedTarget all[] = { { "document", &document }, { "ligercsv", &ligerCsv }, { "slug", &workloadSlug },
-        { "filter", &filter }, { "roundtrip", &roundTrip } };
+        { "filter", &filter }, { "roundtrip", &roundTrip }, { "parser", &parser }, { "catalog", &catalog },
+        { "yaml", &yaml }, { "bundle", &bundle } };
     *count = sizeof(all) / sizeof(all[0]);
     return all;
 }

@@ -1,0 +1,501 @@
+// The format's own inputs: the catalog export (plain and Zstandard, streamed), YAML manifests and submission
+// bundles (JSON and YAML), and the bounds the format's parsing rules ask for (§9.2), with hostile inputs made here.
+#include "model/read/documentparser.h"
+#include "model/read/runloader.h"
+#include "model/read/yamlreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+#include <zstd.h>
+
+#include <algorithm>
+
+using namespace kix;
+using json = nlohmann::json;
+
+namespace {
+
+QString fixturePath()
+{
+    return QStringLiteral(KIX_TEST_DATA_DIR "/model/catalog/catalog-fixture.jsonl");
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeAll(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
+QByteArray compress(const QByteArray& bytes, int level = 3)
+{
+    QByteArray out(qsizetype(ZSTD_compressBound(std::size_t(bytes.size()))), Qt::Uninitialized);
+    const std::size_t n
+        = ZSTD_compress(out.data(), std::size_t(out.size()), bytes.constData(), std::size_t(bytes.size()), level);
+    if (ZSTD_isError(n))
+        return {};
+    out.resize(qsizetype(n));
+    return out;
+}
+
+// A JSON value as text: a string as it is, anything else as JSON ("2048", "true").
+QString text(const json& v)
+{
+    return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+json documentOf(const RunPtr& run)
+{
+    return json::parse(run->raw.view());
+}
+
+const RunPtr* runAt(const RunList& runs, const QString& pointer)
+{
+    for (const RunPtr& run : runs) {
+        if (run->pointer == pointer)
+            return &run;
+    }
+    return nullptr;
+}
+
+bool hasMessage(const Diagnostics& diagnostics, const QString& part, bool error)
+{
+    return std::any_of(diagnostics.begin(), diagnostics.end(),
+        [&](const Diagnostic& d) { return d.isError() == error && d.message.contains(part); });
+}
+
+QStringList sortedDocuments(const RunList& runs)
+{
+    QStringList texts;
+    for (const RunPtr& run : runs)
+        texts << QString::fromStdString(documentOf(run).dump());
+    texts.sort();
+    return texts;
+}
+
+QString shared()
+{
+    const QString dir = qEnvironmentVariable("KIX_SHARED_DIR");
+    return dir.isEmpty() || !QDir(dir + QStringLiteral("/data/kernelindex/examples")).exists()
+        ? QString()
+        : dir + QStringLiteral("/data/kernelindex/examples");
+}
+
+// A BenchmarkRun in YAML, valid for the format.
+QByteArray yamlRun(const QByteArray& extraLabels = {})
+{
+    return QByteArray("apiVersion: kernelindex.dev/v1alpha1\nkind: BenchmarkRun\nmetadata:\n  name: yaml-run\n"
+                      "  labels:\n    answer: yes\n")
+        + extraLabels
+        + "spec:\n  implementationDigest: sha256:4444444444444444444444444444444444444444444444444444444444444444\n"
+          "  workloadDigest: sha256:1111111111111111111111111111111111111111111111111111111111111111\n"
+          "  protocolDigest: sha256:2222222222222222222222222222222222222222222222222222222222222222\n"
+          "  environmentDigest: sha256:3333333333333333333333333333333333333333333333333333333333333333\n"
+          "  status: passed\n  timing:\n    primaryStatistic: median\n    latencyNs:\n      median: 8120\n"
+          "  observedAt: 2026-08-01T12:00:00Z\n";
+}
+
+} // namespace
+
+class TestFormatInputs : public QObject
+{
+    Q_OBJECT
+private slots:
+    void catalogNamesResolve();
+    void catalogOrderDoesNotMatter();
+    void catalogZstdStreamed();
+    void catalogZstdRefusals();
+    void catalogProgressAndCancel();
+    void catalogRowErrorsNamed();
+    void yamlCoreSchema();
+    void yamlRefusals();
+    void yamlAliasBombs();
+    void yamlManifestSize();
+    void officialExamplesLoad();
+    void bundleJson();
+    void bundleRefusals();
+};
+
+void TestFormatInputs::catalogNamesResolve()
+{
+    const ParseResult result = parseFile(fixturePath());
+    // lines 11..14 are the four benchmark_runs rows: each loads or is refused by the run extractor (its headline),
+    // never by the catalog reader
+    QVERIFY2(result.runs.size() >= 2, qPrintable(QString::number(result.runs.size())));
+    for (const Diagnostic& d : result.diagnostics) {
+        if (d.isError())
+            QVERIFY2(QRegularExpression(QStringLiteral("^/1[1-4]/run")).match(d.pointer).hasMatch(),
+                qPrintable(d.toString()));
+    }
+    QVERIFY(hasMessage(
+        result.diagnostics, QStringLiteral("2 serving runs not shown: kix reads kernel benchmark runs"), false));
+    QVERIFY(hasMessage(result.diagnostics, QStringLiteral("2 measurements"), false));
+
+    const RunPtr* latency = runAt(result.runs, QStringLiteral("/11"));
+    QVERIFY(latency);
+    const json doc = documentOf(*latency);
+    QCOMPARE(text(doc["run"]["metadata"]["name"]), QStringLiteral("aurora-layernorm-2048"));
+    QCOMPARE(text(doc["workload"]["metadata"]["name"]), QStringLiteral("layer-norm-tokens-2048"));
+    QCOMPARE(text(doc["workload"]["spec"]["axes"]["tokens"]), QStringLiteral("2048"));
+    QCOMPARE(text(doc["workload"]["spec"]["axes"]["hidden"]), QStringLiteral("4096"));
+    QCOMPARE(text(doc["operation"]["spec"]["family"]), QStringLiteral("layer-norm"));
+    QCOMPARE(text(doc["operation"]["metadata"]["name"]), QStringLiteral("layer-norm-h4096"));
+    QCOMPARE(text(doc["implementation"]["metadata"]["name"]), QStringLiteral("aurora-layernorm"));
+    QCOMPARE(text(doc["project"]["metadata"]["name"]), QStringLiteral("aurora-kernels"));
+    QCOMPARE(text(doc["protocol"]["kind"]), QStringLiteral("BenchmarkProtocol"));
+    QCOMPARE(text(doc["environment"]["spec"]["hardware"]["product"]), QStringLiteral("NVIDIA H100"));
+    // the links are the format's: the workload's digest is the run's, the operation the workload's
+    QVERIFY(doc["workload"]["spec"]["operationSpecDigest"] == doc["implementation"]["spec"]["operation"]["specDigest"]);
+
+    const RunPtr* failed = runAt(result.runs, QStringLiteral("/13"));
+    QVERIFY(failed);
+    const json other = documentOf(*failed);
+    QCOMPARE(text(other["run"]["spec"]["status"]), QStringLiteral("runtime_error"));
+    QCOMPARE(text(other["operation"]["spec"]["family"]), QStringLiteral("softmax"));
+    QCOMPARE(text(other["workload"]["spec"]["axes"]["vocab"]), QStringLiteral("32000"));
+    QCOMPARE(text(other["implementation"]["metadata"]["name"]), QStringLiteral("basalt-softmax"));
+    QCOMPARE(text(other["project"]["metadata"]["name"]), QStringLiteral("basalt-lib"));
+}
+
+void TestFormatInputs::catalogOrderDoesNotMatter()
+{
+    QList<QByteArray> lines = readAll(fixturePath()).split('\n');
+    std::reverse(lines.begin(), lines.end()); // children before their parents
+    QTemporaryDir dir;
+    const QString reversed = dir.filePath(QStringLiteral("reversed.jsonl"));
+    writeAll(reversed, lines.join('\n'));
+    const ParseResult a = parseFile(fixturePath());
+    const ParseResult b = parseFile(reversed);
+    QCOMPARE(b.runs.size(), a.runs.size());
+    QCOMPARE(sortedDocuments(b.runs), sortedDocuments(a.runs));
+    // a row whose workload is not in the export still loads, named
+    QByteArray text = readAll(fixturePath());
+    text.replace("\"id\":\"01a00000-0000-7000-8000-000000000030\"", "\"id\":\"01a00000-0000-7000-8000-000000009998\"");
+    text.replace("\"workloadId\":\"01a00000-0000-7000-8000-000000000030\"",
+        "\"workloadId\":\"01a00000-0000-7000-8000-000000009999\"");
+    const QString orphan = dir.filePath(QStringLiteral("orphan.jsonl"));
+    writeAll(orphan, text);
+    const ParseResult c = parseFile(orphan);
+    QCOMPARE(c.runs.size(), a.runs.size());
+    QVERIFY(hasMessage(
+        c.diagnostics, QStringLiteral("workload 01a00000-0000-7000-8000-000000009999 is not in the export"), false));
+    const RunPtr* run = runAt(c.runs, QStringLiteral("/11"));
+    QVERIFY(run && !documentOf(*run).contains("workload") && !documentOf(*run).contains("operation"));
+}
+
+void TestFormatInputs::catalogZstdStreamed()
+{
+    // The fixture with a benchmark row padded past the decoder's output block (a line cut across pieces), in two
+    // frames cut mid-line: the same documents as the plain text.
+    QByteArray text = readAll(fixturePath());
+    const QByteArray marker = "{\"table\":\"benchmark_runs\",\"row\":{";
+    const qsizetype at = text.indexOf(marker);
+    QVERIFY(at > 0);
+    text.insert(at + marker.size(), "\"padding\":\"" + QByteArray(int(ZSTD_DStreamOutSize()) * 2, 'p') + "\",");
+    const qsizetype cut = text.indexOf(marker) + 100;
+    const QByteArray twoFrames = compress(text.left(cut)) + compress(text.mid(cut), 19);
+    QTemporaryDir dir;
+    const QString plain = dir.filePath(QStringLiteral("catalog-plain.jsonl"));
+    const QString packed = dir.filePath(QStringLiteral("catalog-2026-01-01-fixture.jsonl.zst"));
+    writeAll(plain, text);
+    writeAll(packed, twoFrames);
+    const ParseResult a = parseFile(plain);
+    const ParseResult b = parseFile(packed);
+    QVERIFY(!a.runs.isEmpty());
+    QCOMPARE(sortedDocuments(b.runs), sortedDocuments(a.runs));
+    for (const RunPtr& run : b.runs)
+        QCOMPARE(run->file, packed);
+    // the same bytes in memory (the fuzz target's way in), whatever the name
+    const ParseResult c = parseBytes(twoFrames, QStringLiteral("memory.bin"));
+    QCOMPARE(sortedDocuments(c.runs), sortedDocuments(a.runs));
+    // and through the loader, as the window and every command read it: the folder search finds .zst files
+    const LoadResult loaded = loadPaths({ dir.path() });
+    QCOMPARE(loaded.files, 2);
+}
+
+void TestFormatInputs::catalogZstdRefusals()
+{
+    QTemporaryDir dir;
+    // a bomb: 24 MiB of blank lines compress to a few kB, more than 1000 times smaller
+    const QByteArray bomb = compress(QByteArray(24 << 20, '\n'), 19);
+    QVERIFY(bomb.size() < (24 << 20) / 1000);
+    const QString bombPath = dir.filePath(QStringLiteral("bomb.jsonl.zst"));
+    writeAll(bombPath, bomb);
+    ParseResult r = parseFile(bombPath);
+    QVERIFY(r.runs.isEmpty());
+    QVERIFY2(hasMessage(r.diagnostics, QStringLiteral("decompression bomb"), true),
+        qPrintable(r.diagnostics.value(0).toString()));
+    QCOMPARE(r.diagnostics.first().file, bombPath);
+    // the cap on decompressed bytes, whatever the ratio
+    ParseLimits small;
+    small.maxDecompressedBytes = 4096;
+    r = parseFile(bombPath, small);
+    QVERIFY(hasMessage(r.diagnostics, QStringLiteral("more than the limit of 4096 bytes"), true));
+    // a cut file: what was read before the cut still loads, the cut is named
+    const QByteArray whole = compress(readAll(fixturePath()));
+    const QString cutPath = dir.filePath(QStringLiteral("cut.jsonl.zst"));
+    writeAll(cutPath, whole.left(whole.size() - 8));
+    r = parseFile(cutPath);
+    QVERIFY(hasMessage(r.diagnostics, QStringLiteral("the file is cut"), true));
+    // not Zstandard at all
+    const QString junk = dir.filePath(QStringLiteral("junk.zst"));
+    writeAll(junk, QByteArray("definitely not zstd"));
+    r = parseFile(junk);
+    QVERIFY(hasMessage(r.diagnostics, QStringLiteral("not valid Zstandard data"), true));
+    // compressed JSON Lines that are not a catalog: read as kernelindex documents, line numbers kept
+    const QByteArray lines
+        = "\n" + readAll(QStringLiteral(KIX_TEST_DATA_DIR "/model/good/bare_run.json")).simplified() + "\n{not json}\n";
+    const QString jsonl = dir.filePath(QStringLiteral("runs.jsonl.zst"));
+    writeAll(jsonl, compress(lines));
+    r = parseFile(jsonl);
+    QCOMPARE(r.runs.size(), 1);
+    QCOMPARE(r.runs.first()->pointer, QStringLiteral("/1"));
+    QVERIFY(std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+        [](const Diagnostic& d) { return d.isError() && d.pointer == QLatin1String("/2"); }));
+}
+
+void TestFormatInputs::catalogProgressAndCancel()
+{
+    QTemporaryDir dir;
+    QByteArray text = readAll(fixturePath());
+    const QByteArray body = text;
+    while (text.size() < (3 << 20)) // several compressed blocks
+        text += body;
+    const QString path = dir.filePath(QStringLiteral("big.jsonl.zst"));
+    writeAll(path, compress(text, 1));
+    std::atomic<bool> cancel { false };
+    qint64 lastDone = -1;
+    qint64 lastTotal = -1;
+    int reports = 0;
+    const LoadResult done = loadPaths({ path }, &cancel, {}, [&](const QString& file, qint64 d, qint64 t) {
+        QCOMPARE(file, path);
+        QVERIFY(d >= lastDone);
+        lastDone = d;
+        lastTotal = t;
+        ++reports;
+    });
+    QVERIFY(!done.cancelled);
+    QVERIFY(reports >= 1);
+    QCOMPARE(lastDone, QFileInfo(path).size());
+    QCOMPARE(lastTotal, lastDone);
+    QVERIFY(!done.runs.isEmpty());
+    // cancelled from the first progress report on: the read stops and the result says so
+    const LoadResult stopped
+        = loadPaths({ path }, &cancel, {}, [&](const QString&, qint64, qint64) { cancel.store(true); });
+    QVERIFY(stopped.cancelled);
+    QVERIFY(stopped.runs.isEmpty());
+}
+
+void TestFormatInputs::catalogRowErrorsNamed()
+{
+    QByteArray text = readAll(fixturePath());
+    text += "{\"table\":\"benchmark_runs\"}\n{broken\n{\"table\":\"workloads\",\"row\":{\"id\":\"x\"}}\n";
+    const ParseResult r = parseBytes(text, QStringLiteral("rows.jsonl"));
+    QVERIFY(!r.runs.isEmpty()); // the good rows beside the bad ones
+    auto errorAt = [&](const QString& pointer) {
+        return std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic& d) {
+            return d.isError() && d.pointer.startsWith(pointer) && d.file == QLatin1String("rows.jsonl");
+        });
+    };
+    QVERIFY(errorAt(QStringLiteral("/27"))); // no row
+    QVERIFY(errorAt(QStringLiteral("/28"))); // not JSON
+    QVERIFY(errorAt(QStringLiteral("/29/row/manifest"))); // no manifest
+}
+
+void TestFormatInputs::yamlCoreSchema()
+{
+    const QByteArray yaml = "a: 2026-08-01T12:00:00Z\nb: yes\nc: no\nd: 1.0\ne: \"2.9\"\nf: 0x1F\ng: 0o17\nh: ~\n"
+                            "i: True\nj: -12\nk: 1e3\nl: on\nm: '007'\nn: !!str 42\no: 12345678901234567890\n";
+    const YamlReadResult r = readYaml(yaml.constData(), yaml.constData() + yaml.size());
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(text(r.value["a"]), QStringLiteral("2026-08-01T12:00:00Z")); // YAML 1.1 would make a timestamp
+    QCOMPARE(text(r.value["b"]), QStringLiteral("yes")); // and a boolean
+    QCOMPARE(text(r.value["c"]), QStringLiteral("no"));
+    QVERIFY(r.value["d"].is_number_float() && r.value["d"] == 1.0);
+    QCOMPARE(text(r.value["e"]), QStringLiteral("2.9"));
+    QCOMPARE(text(r.value["f"]), QStringLiteral("31"));
+    QCOMPARE(text(r.value["g"]), QStringLiteral("15"));
+    QVERIFY(r.value["h"].is_null());
+    QCOMPARE(text(r.value["i"]), QStringLiteral("true"));
+    QCOMPARE(text(r.value["j"]), QStringLiteral("-12"));
+    QCOMPARE(text(r.value["k"]), QStringLiteral("1000.0"));
+    QCOMPARE(text(r.value["l"]), QStringLiteral("on"));
+    QCOMPARE(text(r.value["m"]), QStringLiteral("007"));
+    QCOMPARE(text(r.value["n"]), QStringLiteral("42"));
+    QVERIFY(r.value["o"].is_number_unsigned());
+}
+
+void TestFormatInputs::yamlRefusals()
+{
+    struct Case
+    {
+        const char* text;
+        const char* message;
+    };
+    const QByteArray deep = QByteArray(100, '[') + QByteArray(100, ']');
+    const Case cases[] = {
+        { "a: 1\nb: 2\na: 3\n", "duplicate key \"a\"" },
+        { "x: {a: 1, a: 1}\n", "duplicate key \"a\"" },
+        { "a: .inf\n", "not a finite number" },
+        { "a: .nan\n", "not a finite number" },
+        { "a: !custom 1\n", "core schema's tags only" },
+        { "a: 1\n---\nb: 2\n", "more than one YAML document" },
+        { "a: [1, 2\n", "not valid YAML" },
+        { "? [a, b]\n: 1\n", "not a scalar" },
+        { deep.constData(), "nesting deeper than 64 levels" },
+    };
+    for (const Case& c : cases) {
+        const QByteArray text(c.text);
+        const YamlReadResult r = readYaml(text.constData(), text.constData() + text.size());
+        QVERIFY2(!r.ok, c.text);
+        QVERIFY2(r.error.contains(QLatin1String(c.message)), qPrintable(r.error));
+    }
+    // through the reader: the file is named, with the line
+    const ParseResult p = parseBytes("spec:\n  name: a\n  name: b\n", QStringLiteral("dup.yaml"));
+    QCOMPARE(p.diagnostics.size(), 1);
+    QCOMPARE(p.diagnostics.first().file, QStringLiteral("dup.yaml"));
+    QCOMPARE(p.diagnostics.first().line, 3);
+}
+
+void TestFormatInputs::yamlAliasBombs()
+{
+    // billion laughs: nine levels of nine aliases each
+    QByteArray laughs = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+    for (int level = 1; level < 10; ++level) {
+        laughs += QStringLiteral("a%1: &a%1 [").arg(level).toLatin1();
+        for (int i = 0; i < 9; ++i)
+            laughs += (i ? ", *a" : "*a") + QByteArray::number(level - 1);
+        laughs += "]\n";
+    }
+    YamlReadResult r = readYaml(laughs.constData(), laughs.constData() + laughs.size());
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(QLatin1String("more than")), qPrintable(r.error));
+    // fewer than 100 aliases that still expand past the node budget
+    QByteArray wide = "a: &a [";
+    for (int i = 0; i < 2000; ++i)
+        wide += "x, ";
+    wide += "x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+            "d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n";
+    YamlLimits limits;
+    r = readYaml(wide.constData(), wide.constData() + wide.size(), limits);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(QLatin1String("nodes once aliases are expanded")), qPrintable(r.error));
+    // exactly 100 aliases of a small anchor: allowed, and expanded
+    QByteArray hundred = "a: &a {k: v}\nb: [";
+    for (int i = 0; i < 100; ++i)
+        hundred += i ? ", *a" : "*a";
+    hundred += "]\n";
+    r = readYaml(hundred.constData(), hundred.constData() + hundred.size());
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.value["b"].size(), std::size_t(100));
+    QCOMPARE(text(r.value["b"][99]["k"]), QStringLiteral("v"));
+    hundred.replace("]\n", ", *a]\n");
+    r = readYaml(hundred.constData(), hundred.constData() + hundred.size());
+    QVERIFY(!r.ok);
+    QVERIFY(r.error.contains(QLatin1String("more than 100 aliases")));
+}
+
+void TestFormatInputs::yamlManifestSize()
+{
+    // a manifest past the format's 1 MiB is refused with the file named; the good one beside it loads
+    const ParseResult good = parseBytes(yamlRun(), QStringLiteral("run.yaml"));
+    QCOMPARE(good.runs.size(), 1);
+    QVERIFY(!good.hasErrors());
+    QCOMPARE(text(documentOf(good.runs.first())["metadata"]["labels"]["answer"]), QStringLiteral("yes"));
+    QCOMPARE(text(documentOf(good.runs.first())["spec"]["observedAt"]), QStringLiteral("2026-08-01T12:00:00Z"));
+    const ParseResult big
+        = parseBytes(yamlRun("    big: " + QByteArray((1 << 20) + 10, 'x') + "\n"), QStringLiteral("big.yaml"));
+    QVERIFY(big.runs.isEmpty());
+    QVERIFY(hasMessage(big.diagnostics, QStringLiteral("more than the format's limit of 1048576"), true));
+    QCOMPARE(big.diagnostics.first().file, QStringLiteral("big.yaml"));
+    ParseLimits limits;
+    limits.maxYamlBytes = 100;
+    const ParseResult file = parseBytes(yamlRun(), QStringLiteral("run.yaml"), limits);
+    QVERIFY(hasMessage(file.diagnostics, QStringLiteral("more than the limit of 100"), true));
+}
+
+void TestFormatInputs::officialExamplesLoad()
+{
+    const QString examples = shared();
+    if (examples.isEmpty())
+        QSKIP("the format's examples are not available (set KIX_SHARED_DIR to the project's shared/ folder)");
+    const QStringList valid = QDir(examples + QStringLiteral("/valid")).entryList({ QStringLiteral("*.yaml") });
+    QVERIFY(valid.size() >= 14);
+    int runs = 0;
+    for (const QString& name : valid) {
+        const ParseResult r = parseFile(examples + QStringLiteral("/valid/") + name);
+        QVERIFY2(!r.hasErrors(), qPrintable(name + QLatin1String(": ") + r.diagnostics.value(0).toString()));
+        runs += int(r.runs.size());
+        if (name == QLatin1String("example-fixture.yaml")) {
+            QCOMPARE(r.runs.size(), 1);
+            QCOMPARE(r.runs.first()->pointer, QStringLiteral("/runs/0"));
+            const json doc = documentOf(r.runs.first());
+            QCOMPARE(text(doc["protocol"]["metadata"]["name"]), QStringLiteral("example-fixed-clock-median"));
+            QCOMPARE(text(doc["environment"]["spec"]["software"]["driver"]),
+                QStringLiteral("580.00")); // a quoted version stays a string
+        }
+    }
+    QCOMPARE(runs, 2); // benchmark-run.yaml and the fixture's one run; the other kinds hold no run
+    const ParseResult dup = parseFile(examples + QStringLiteral("/invalid/duplicate-key.yaml"));
+    QVERIFY(hasMessage(dup.diagnostics, QStringLiteral("duplicate key \"name\""), true));
+}
+
+void TestFormatInputs::bundleJson()
+{
+    // a bundle in JSON: the YAML fixture's structure, made here
+    const QByteArray run = yamlRun();
+    const YamlReadResult parsed = readYaml(run.constData(), run.constData() + run.size());
+    QVERIFY(parsed.ok);
+    json protocol = { { "apiVersion", "kernelindex.dev/v1alpha1" }, { "kind", "BenchmarkProtocol" },
+        { "metadata", { { "name", "p" } } },
+        { "spec",
+            { { "harness", { { "name", "h" } } },
+                { "measurement", { { "timer", "wall_clock" }, { "primaryStatistic", "median" } } } } } };
+    json bundle = { { "projects", json::array() },
+        { "runs", { { { "run", parsed.value }, { "protocol", protocol } }, parsed.value } } };
+    const ParseResult r = parseBytes(QByteArray::fromStdString(bundle.dump(2)), QStringLiteral("bundle.json"));
+    QVERIFY2(!r.hasErrors(), qPrintable(r.diagnostics.value(0).toString()));
+    QCOMPARE(r.runs.size(), 2);
+    QCOMPARE(r.runs[0]->pointer, QStringLiteral("/runs/0"));
+    QCOMPARE(r.runs[1]->pointer, QStringLiteral("/runs/1"));
+    QCOMPARE(text(documentOf(r.runs[0])["protocol"]["metadata"]["name"]), QStringLiteral("p"));
+    // the same bundle as YAML (JSON is YAML 1.2)
+    const ParseResult y = parseBytes(QByteArray::fromStdString(bundle.dump(2)), QStringLiteral("bundle.yaml"));
+    QCOMPARE(y.runs.size(), 2);
+}
+
+void TestFormatInputs::bundleRefusals()
+{
+    const QByteArray run = yamlRun();
+    const json good = readYaml(run.constData(), run.constData() + run.size()).value;
+    json big = good;
+    big["metadata"]["labels"]["big"] = std::string((1 << 20) + 1, 'x');
+    const json bundle = { { "runs", { { { "run", big } }, { { "run", good } } } }, { "extras", json::array() } };
+    const ParseResult r = parseBytes(QByteArray::fromStdString(bundle.dump()), QStringLiteral("b.json"));
+    QCOMPARE(r.runs.size(), 1); // the good run beside the refused one
+    QCOMPARE(r.runs.first()->pointer, QStringLiteral("/runs/1"));
+    QVERIFY(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) {
+        return d.isError() && d.pointer == QLatin1String("/runs/0/run") && d.message.contains(QLatin1String("1048576"));
+    }));
+    QVERIFY(hasMessage(r.diagnostics, QStringLiteral("\"extras\" is not one of a bundle's lists"), false));
+    const ParseResult empty = parseBytes(R"({"workloads": [], "runs": []})", QStringLiteral("e.json"));
+    QVERIFY(hasMessage(empty.diagnostics, QStringLiteral("the bundle holds no runs"), true));
+    // a JSON bundle with a duplicate key is read (tolerant), and says so
+    const ParseResult dup = parseBytes(R"({"runs": [], "runs": []})", QStringLiteral("d.json"));
+    QVERIFY(hasMessage(dup.diagnostics, QStringLiteral("duplicate key"), false));
+}
+
+QTEST_GUILESS_MAIN(TestFormatInputs)
+#include "tst_formatinputs.moc"
