@@ -91,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_charts, &ChartPanel::filterRequested, this, &MainWindow::applyFilterClause);
     connect(m_charts, &ChartPanel::maximizeRequested, this, &MainWindow::toggleMaximizedChart);
+    connect(m_charts, &ChartPanel::selectionDismissed, m_table, &QTableView::clearSelection);
 
     // Filtering: the search box and the facets drive the proxy at once. The facet counts follow the text once
     // typing pauses: over 100k runs a recount costs as much as the refilter, and the table must answer each key.
@@ -117,7 +118,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &RunSession::loadStarted, m_status, &LoadStatus::setLoading);
     connect(m_session, &RunSession::loadProgress, m_status, &LoadStatus::setProgress);
     connect(m_session, &RunSession::loadFinished, this, &MainWindow::onLoadFinished);
-    connect(m_session, &RunSession::runsChanged, this, [this] { m_facets->setRuns(m_session->model()->runs()); });
+    connect(m_session, &RunSession::runsChanged, this, [this] {
+        m_facets->setRuns(m_session->model()->runs());
+        m_scopeTimer->start(); // counts follow runs the filter hides too (a benchmark adds runs)
+    });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
 
     m_defaultState = saveState();
@@ -251,8 +255,13 @@ void MainWindow::createMenus()
         m_search->selectAll();
     });
     edit->addAction(QStringLiteral("Select &All Runs"), QKeySequence::SelectAll, m_table, &QTableView::selectAll);
-    edit->addAction(
-        QStringLiteral("Clear Selection"), QKeySequence(Qt::Key_Escape), m_table, &QTableView::clearSelection);
+    // Esc undoes the last sticky thing: a pinned read-out first, then the selection.
+    edit->addAction(QStringLiteral("Unpin / Clear Selection"), QKeySequence(Qt::Key_Escape), this, [this] {
+        if (m_charts->isReadoutPinned())
+            m_charts->unpinReadout();
+        else
+            m_table->clearSelection();
+    });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
@@ -306,6 +315,7 @@ void MainWindow::updateScope()
     m_fittedRows = shown;
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());
+    m_charts->setSelectionScope(fromSelection ? int(runs.size()) : 0, m_session->proxy()->rowCount());
     m_charts->setRuns(runs, scope);
 }
 
