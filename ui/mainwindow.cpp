@@ -37,12 +37,6 @@
 
 namespace kix {
 
-namespace {
-
-constexpr int maxPanelMinimumWidth = 340; // px: wider panels scroll, so the window works down to 1024 px
-
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_session(new RunSession(this))
@@ -63,8 +57,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_table->setRunModel(m_session->proxy());
     m_splitter->addWidget(m_table);
     m_splitter->addWidget(m_charts);
-    m_splitter->setStretchFactor(0, 2);
-    m_splitter->setStretchFactor(1, 3); // the chart is the main thing
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 2); // the chart is the main thing
     m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
 
@@ -142,9 +136,9 @@ QDockWidget* MainWindow::createDock(const QString& title, const QString& name, Q
 
 void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
 {
-    // A panel wider than a side column scrolls instead of making the window refuse to be narrower.
+    // A panel scrolls rather than making the window refuse to be narrower (or shorter: 1024×640 must work).
     QWidget* content = dock->widget();
-    if (content && content->minimumSizeHint().width() > maxPanelMinimumWidth) {
+    if (content) {
         auto* scroll = new QScrollArea(dock);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
@@ -196,7 +190,7 @@ void MainWindow::applyDefaultSizes()
     }
     resizeDocks(side, widths, Qt::Horizontal);
     const int height = std::max(400, m_splitter->height());
-    m_splitter->setSizes({ height * 2 / 5, height - height * 2 / 5 });
+    m_splitter->setSizes({ height / 3, height - height / 3 });
 }
 
 void MainWindow::toggleMaximizedChart()
@@ -399,7 +393,7 @@ void MainWindow::restoreLayout()
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state2")).toByteArray()))
         applyDefaultSizes();
     if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter2")).toByteArray()))
-        m_splitter->setSizes({ 2, 3 });
+        m_splitter->setSizes({ 1, 2 });
     m_table->restoreState(QStringLiteral("runTable/header2"));
 }
 

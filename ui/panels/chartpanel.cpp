@@ -163,8 +163,9 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_pairs->horizontalHeader()->setResizeContentsPrecision(100);
     m_splitter->addWidget(m_view);
     m_splitter->addWidget(m_pairs);
-    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(0, 4);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({ 400, 100 }); // the pairs a fifth: the chart is the answer
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -305,6 +306,14 @@ ChartOptions ChartPanel::options() const
     options.xParam = m_xParam;
     options.baseline = m_baseline;
     options.dark = ChartStyle::isDark(palette());
+    // No more categories than the plot can label whole: a speed-up row needs a line of text, a quantile column
+    // two lines once its labels are turned upright. What is left out is noted above the chart.
+    const QFontMetrics metrics(font());
+    const int line = metrics.height();
+    if (m_kind == ChartKind::Speedup && m_view->height() > 0)
+        options.maxGroups = std::clamp((m_view->height() - 120) / (line + 2), 3, options.maxGroups);
+    else if (m_kind == ChartKind::Quantiles && m_view->width() > 0)
+        options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
 }
 
