@@ -99,6 +99,7 @@ struct Run
     QString status; // "passed", "failed", ...
     QDateTime observedAt; // UTC; invalid when absent or unparsable
     QString source; // sourceNative.source, e.g. liger-kernel-bench, kix-engine
+    QString benchmark; // sourceNative.benchmark, the producer's name for it (the filter's words search it)
 
     // Hardware (environment.spec.hardware).
     QString gpuVendor;

@@ -328,6 +328,7 @@ std::shared_ptr<Run> extractRun(
         externalId = r.utf8(spec, "externalId", specPointer);
     run->externalId = QString::fromUtf8(externalId.data(), qsizetype(externalId.size()));
     const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
+    run->benchmark = QString::fromUtf8(benchmark.data(), qsizetype(benchmark.size()));
     auto parts = [](std::string_view text, std::string_view* out, int most) {
         int n = 0;
         std::size_t from = 0;

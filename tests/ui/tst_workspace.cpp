@@ -219,6 +219,14 @@ void TestWorkspace::filterGrammarInTheWindow()
             && r.paramNumber(QStringLiteral("channels")) == 2048;
     }));
     QVERIFY(w.searchBox()->toolTip().contains(QStringLiteral("key=value")));
+    // Bare words find a run by its kernel name when no Liger slug carries it (a leaderboard's "amd-fp8-mm").
+    auto named = std::make_shared<Run>(*w.session()->model()->runs().front());
+    named->externalId = QStringLiteral("ki-run-0001");
+    named->kernel = QStringLiteral("amd-fp8-mm");
+    named->finalize();
+    w.addRuns({ named });
+    QCOMPARE(count(QStringLiteral("amd fp8")), 1);
+    QCOMPARE(w.session()->proxy()->visibleRuns().front()->kernel, QStringLiteral("amd-fp8-mm"));
     // A clause from the chart's links replaces one of the same key.
     w.searchBox()->setText(QStringLiteral("backward kernel=foo"));
     w.applyFilterClause(QStringLiteral("kernel=group_norm"));
