@@ -321,8 +321,10 @@ void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool canc
     QString message = cancelled ? QStringLiteral("Loading cancelled.") : QStringLiteral("Loaded %1 run(s).").arg(added);
     if (duplicates > 0)
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
+    const DiagnosticsModel* issues = m_session->diagnostics();
+    if (errors > 0 || issues->warningCount() > 0) // the panel's counts, in the panel's words
+        message += QStringLiteral(" %1: see Issues.").arg(issueCountText(issues->errorCount(), issues->warningCount()));
     if (errors > 0) {
-        message += QStringLiteral(" %1 problem(s): see Issues.").arg(errors);
         if (!m_issuesDock->isVisible()) { // non-modal: the issues are listed, nothing blocks
             m_issuesDock->show();
             resizeDocks({ m_issuesDock }, { 150 }, Qt::Vertical);
