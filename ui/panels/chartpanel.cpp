@@ -217,6 +217,8 @@ ChartPanel::~ChartPanel() = default;
 
 void ChartPanel::setRuns(const RunList& runs, const QString& scope)
 {
+    if (m_pinned && runs != m_runs)
+        unpinReadout(); // a value pinned on other runs' chart would outlive what it describes
     m_runs = runs;
     m_scope = scope;
     // A chosen baseline that the runs no longer contain falls back to the default (see effectiveBaseline); the
