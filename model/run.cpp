@@ -160,10 +160,11 @@ void Run::finalize()
     };
     for (const QString* s : { &externalId, &gpuProduct, &gpuArchitecture, &status, &source, &file })
         add(*s);
-    if (externalId.isEmpty()) {
-        for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug })
+    // The names shown in the table and Details, whatever the externalId says: a run whose kernel, implementation
+    // or workload come from its linked resources (not a Liger slug) is found by them too.
+    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark })
+        if (!s->isEmpty() && !externalId.contains(*s, Qt::CaseInsensitive))
             add(*s);
-    }
     if (!isLatency()) {
         text += ' ';
         appendLower(text, metricName());

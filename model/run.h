@@ -109,6 +109,7 @@ struct Run
     QString status; // "passed", one of the format's 12 failure statuses, kix 0.1.0's "failed", ...
     QDateTime observedAt; // UTC; invalid when absent or unparsable
     QString source; // sourceNative.source, e.g. liger-kernel-bench, kix-engine
+    QString benchmark; // sourceNative.benchmark, the producer's name for it (the filter's words search it)
 
     // Hardware (environment.spec.hardware).
     QString gpuVendor;

@@ -37,12 +37,6 @@
 
 namespace kix {
 
-namespace {
-
-constexpr int maxPanelMinimumWidth = 340; // px: wider panels scroll, so the window works down to 1024 px
-
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_session(new RunSession(this))
@@ -63,8 +57,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_table->setRunModel(m_session->proxy());
     m_splitter->addWidget(m_table);
     m_splitter->addWidget(m_charts);
-    m_splitter->setStretchFactor(0, 2);
-    m_splitter->setStretchFactor(1, 3); // the chart is the main thing
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 2); // the chart is the main thing
     m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
 
@@ -91,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_charts, &ChartPanel::filterRequested, this, &MainWindow::applyFilterClause);
     connect(m_charts, &ChartPanel::maximizeRequested, this, &MainWindow::toggleMaximizedChart);
+    connect(m_charts, &ChartPanel::selectionDismissed, m_table, &QTableView::clearSelection);
 
     // Filtering: the search box and the facets drive the proxy at once. The facet counts follow the text once
     // typing pauses: over 100k runs a recount costs as much as the refilter, and the table must answer each key.
@@ -117,7 +112,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &RunSession::loadStarted, m_status, &LoadStatus::setLoading);
     connect(m_session, &RunSession::loadProgress, m_status, &LoadStatus::setProgress);
     connect(m_session, &RunSession::loadFinished, this, &MainWindow::onLoadFinished);
-    connect(m_session, &RunSession::runsChanged, this, [this] { m_facets->setRuns(m_session->model()->runs()); });
+    connect(m_session, &RunSession::runsChanged, this, [this] {
+        m_facets->setRuns(m_session->model()->runs());
+        m_scopeTimer->start(); // counts follow runs the filter hides too (a benchmark adds runs)
+    });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
 
     m_defaultState = saveState();
@@ -138,9 +136,9 @@ QDockWidget* MainWindow::createDock(const QString& title, const QString& name, Q
 
 void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
 {
-    // A panel wider than a side column scrolls instead of making the window refuse to be narrower.
+    // A panel scrolls rather than making the window refuse to be narrower (or shorter: 1024×640 must work).
     QWidget* content = dock->widget();
-    if (content && content->minimumSizeHint().width() > maxPanelMinimumWidth) {
+    if (content) {
         auto* scroll = new QScrollArea(dock);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
@@ -192,7 +190,7 @@ void MainWindow::applyDefaultSizes()
     }
     resizeDocks(side, widths, Qt::Horizontal);
     const int height = std::max(400, m_splitter->height());
-    m_splitter->setSizes({ height * 2 / 5, height - height * 2 / 5 });
+    m_splitter->setSizes({ height / 3, height - height / 3 });
 }
 
 void MainWindow::toggleMaximizedChart()
@@ -251,8 +249,13 @@ void MainWindow::createMenus()
         m_search->selectAll();
     });
     edit->addAction(QStringLiteral("Select &All Runs"), QKeySequence::SelectAll, m_table, &QTableView::selectAll);
-    edit->addAction(
-        QStringLiteral("Clear Selection"), QKeySequence(Qt::Key_Escape), m_table, &QTableView::clearSelection);
+    // Esc undoes the last sticky thing: a pinned read-out first, then the selection.
+    edit->addAction(QStringLiteral("Unpin / Clear Selection"), QKeySequence(Qt::Key_Escape), this, [this] {
+        if (m_charts->isReadoutPinned())
+            m_charts->unpinReadout();
+        else
+            m_table->clearSelection();
+    });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
@@ -306,6 +309,7 @@ void MainWindow::updateScope()
     m_fittedRows = shown;
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());
+    m_charts->setSelectionScope(fromSelection ? int(runs.size()) : 0, m_session->proxy()->rowCount());
     m_charts->setRuns(runs, scope);
 }
 
@@ -317,8 +321,10 @@ void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool canc
     QString message = cancelled ? QStringLiteral("Loading cancelled.") : QStringLiteral("Loaded %1 run(s).").arg(added);
     if (duplicates > 0)
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
+    const DiagnosticsModel* issues = m_session->diagnostics();
+    if (errors > 0 || issues->warningCount() > 0) // the panel's counts, in the panel's words
+        message += QStringLiteral(" %1: see Issues.").arg(issueCountText(issues->errorCount(), issues->warningCount()));
     if (errors > 0) {
-        message += QStringLiteral(" %1 problem(s): see Issues.").arg(errors);
         if (!m_issuesDock->isVisible()) { // non-modal: the issues are listed, nothing blocks
             m_issuesDock->show();
             resizeDocks({ m_issuesDock }, { 150 }, Qt::Vertical);
@@ -389,7 +395,7 @@ void MainWindow::restoreLayout()
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state2")).toByteArray()))
         applyDefaultSizes();
     if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter2")).toByteArray()))
-        m_splitter->setSizes({ 2, 3 });
+        m_splitter->setSizes({ 1, 2 });
     m_table->restoreState(QStringLiteral("runTable/header2"));
 }
 

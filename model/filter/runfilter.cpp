@@ -213,7 +213,8 @@ QString filterGrammarHelp()
 {
     return QStringLiteral(
         "Every clause must hold (separate clauses with spaces):\n"
-        "  word          appears in the run's id, GPU, status, source, file or labels\n"
+        "  word          appears in the run's kernel, implementation, benchmark, title, name, id, GPU, status, source, "
+        "file or labels\n"
         "  key=value     equals (numbers numerically): channels=2048 dtype=bf16 provider=liger\n"
         "  key:value     contains: gpu:b200 kernel:norm\n"
         "  key!=value    does not equal\n"

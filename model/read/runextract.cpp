@@ -489,6 +489,7 @@ std::shared_ptr<Run> extractRun(
     run->externalId = fromUtf8(externalId);
     const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
     const bool liger = ligerConvention(run->source);
+    run->benchmark = QString::fromUtf8(benchmark.data(), qsizetype(benchmark.size()));
     std::string_view id[6];
     const bool slugHeld = ligerSlug(externalId, id, liger);
     if (slugHeld) { // Liger's convention, where the externalId is one

@@ -17,6 +17,7 @@
 #include "ui/runtableview.h"
 
 #include "tests/ui/uitestsupport.h"
+#include "tests/ui/windowtestsupport.h"
 
 #include <QAbstractBarSeries>
 #include <QApplication>
@@ -42,60 +43,11 @@
 
 using namespace kix;
 
-namespace {
-
-// Waits until the charts show what the table shows (the window coalesces scope changes) and are built.
-bool waitForCharts(MainWindow& w)
-{
-    return QTest::qWaitFor(
-        [&] {
-            return w.chartPanel()->runs().size() == w.session()->proxy()->rowCount()
-                && !w.chartPanel()->isRebuildPending();
-        },
-        5000);
-}
-
-// Every text the chart's scene draws (axis labels, title, legend), as plain text.
-QStringList sceneTexts(QChartView* view)
-{
-    QStringList out;
-    for (QGraphicsItem* item : view->scene()->items()) {
-        if (!item->isVisible())
-            continue;
-        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
-            out << text->toPlainText();
-        else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item))
-            out << simple->text();
-    }
-    return out;
-}
-
-// A synthetic mouse move, as the window system would deliver it to the chart's viewport.
-void moveMouse(QChartView* view, const QPoint& at)
-{
-    QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(view->viewport()->mapToGlobal(at)), Qt::NoButton,
-        Qt::NoButton, Qt::NoModifier);
-    QApplication::sendEvent(view->viewport(), &move);
-}
-
-QPoint viewPoint(QChartView* view, QChart* chart, const QPointF& chartPos)
-{
-    return view->mapFromScene(chart->mapToScene(chartPos));
-}
-
-MainWindow* speedupWindow(const QSize& size)
-{
-    auto* w = new MainWindow;
-    installBenchmarkPanel(*w);
-    w->resize(size);
-    w->show();
-    w->addRuns(kixtest::allRuns());
-    w->searchBox()->setText(QStringLiteral("groupnorm backward gpu:b200"));
-    w->chartPanel()->setKind(ChartKind::Speedup);
-    return w;
-}
-
-} // namespace
+using kixtest::moveMouse;
+using kixtest::sceneTexts;
+using kixtest::speedupWindow;
+using kixtest::viewPoint;
+using kixtest::waitForCharts;
 
 class TestWorkspace : public QObject
 {
@@ -107,7 +59,7 @@ private slots:
     void labelsAreWhole();
     void hoverShowsValuesAndClickPins();
     void filterGrammarInTheWindow();
-    void baselineChipDroppedByTheFilter();
+    void baselineFallsBackWhileTheFilterHidesIt();
     void warningsFoldIntoOneLine();
     void tablesLeadWithTheAnswer();
     void manyKernelsChartOne();
@@ -267,13 +219,21 @@ void TestWorkspace::filterGrammarInTheWindow()
             && r.paramNumber(QStringLiteral("channels")) == 2048;
     }));
     QVERIFY(w.searchBox()->toolTip().contains(QStringLiteral("key=value")));
+    // Bare words find a run by its kernel name when no Liger slug carries it (a leaderboard's "amd-fp8-mm").
+    auto named = std::make_shared<Run>(*w.session()->model()->runs().front());
+    named->externalId = QStringLiteral("ki-run-0001");
+    named->kernel = QStringLiteral("amd-fp8-mm");
+    named->finalize();
+    w.addRuns({ named });
+    QCOMPARE(count(QStringLiteral("amd fp8")), 1);
+    QCOMPARE(w.session()->proxy()->visibleRuns().front()->kernel, QStringLiteral("amd-fp8-mm"));
     // A clause from the chart's links replaces one of the same key.
     w.searchBox()->setText(QStringLiteral("backward kernel=foo"));
     w.applyFilterClause(QStringLiteral("kernel=group_norm"));
     QCOMPARE(w.searchBox()->text(), QStringLiteral("backward kernel=group_norm"));
 }
 
-void TestWorkspace::baselineChipDroppedByTheFilter()
+void TestWorkspace::baselineFallsBackWhileTheFilterHidesIt()
 {
     std::unique_ptr<MainWindow> w(speedupWindow({ 1280, 720 }));
     QVERIFY(waitForCharts(*w));
@@ -290,12 +250,22 @@ void TestWorkspace::baselineChipDroppedByTheFilter()
     QVERIFY2(charts->baselineChip()->text().contains(QStringLiteral("liger · B200 · channels=32")),
         qPrintable(charts->baselineChip()->text()));
 
-    // The filter hides it: dropped, with a note in the banner and the status bar.
+    // The filter hides it: the chart falls back to the default, says so, and keeps the choice (the chip).
     w->searchBox()->setText(QStringLiteral("groupnorm backward gpu:b200 channels>=64"));
-    QTRY_VERIFY(!charts->baselineChip()->isVisible());
-    QVERIFY(!charts->options().baseline.isRun());
-    QVERIFY2(charts->bannerText().contains(QStringLiteral("left the filter")), qPrintable(charts->bannerText()));
-    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("left the filter")));
+    QTRY_VERIFY(!charts->options().baseline.isRun());
+    QTRY_VERIFY(!charts->isRebuildPending());
+    QVERIFY(charts->isBaselineFallback());
+    QVERIFY(charts->baselineChip()->isVisible());
+    QVERIFY2(charts->baselineChip()->text().contains(QStringLiteral("not in scope")),
+        qPrintable(charts->baselineChip()->text()));
+    QVERIFY2(charts->bannerText().contains(QStringLiteral("is not in scope")), qPrintable(charts->bannerText()));
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("is not in scope")));
+    QVERIFY(!charts->info().isEmpty); // the default baseline draws: never "Nothing to draw" for a hidden choice
+    // Shown again: the choice is back in effect.
+    w->searchBox()->setText(QStringLiteral("groupnorm backward gpu:b200"));
+    QTRY_VERIFY(charts->options().baseline.isRun());
+    QCOMPARE(charts->options().baseline.run, chosen);
+    QTRY_VERIFY(!charts->isBaselineFallback());
 
     // The chip's button removes a choice too.
     charts->setBaseline(Baseline::ofRun(charts->runs().front()));

@@ -4,6 +4,7 @@
 #include "ui/charts/chartstyle.h"
 
 #include <QBarCategoryAxis>
+#include <QFontMetrics>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
 #include <QLegendMarker>
@@ -13,6 +14,31 @@
 #include <cmath>
 
 namespace kix {
+
+void QuantileChart::uprightLabelsIfCramped(QBarCategoryAxis* axis)
+{
+    // Qt elides a category label wider than its category; turned upright it has the axis' height instead.
+    // The plot is about the chart's width less the y axis and margins: labels wider than a column turn.
+    const QFontMetrics metrics(axis->labelsFont());
+    int widest = 0;
+    for (const QString& group : std::as_const(m_data.groups))
+        for (const QString& part : group.split(QStringLiteral(" · ")))
+            widest = std::max(widest, metrics.horizontalAdvance(part));
+    m_uprightWidth = widest;
+    applyLabelAngle();
+    QObject::connect(this, &QChart::plotAreaChanged, this, [this] { applyLabelAngle(); });
+}
+
+void QuantileChart::applyLabelAngle()
+{
+    auto axes = this->axes(Qt::Horizontal);
+    if (axes.isEmpty() || m_data.groups.isEmpty())
+        return;
+    const double column = plotArea().width() > 0 ? plotArea().width() / m_data.groups.size() : 0;
+    const int angle = column > 0 && m_uprightWidth + 12 > column ? -90 : 0;
+    if (axes.front()->labelsAngle() != angle)
+        axes.front()->setLabelsAngle(angle);
+}
 
 QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
     : m_data(std::move(data))
@@ -25,6 +51,7 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
     if (!m_data.groups.isEmpty()) // an empty category axis draws its title in a corner
         x->setTitleText(m_data.groupTitle);
     addAxis(x, Qt::AlignBottom);
+    uprightLabelsIfCramped(x);
     QAbstractAxis* y = nullptr;
     if (options.logY) {
         auto* log = new QLogValueAxis;

@@ -9,6 +9,7 @@
 QT_BEGIN_NAMESPACE
 class QBoxPlotSeries;
 class QBoxSet;
+class QBarCategoryAxis;
 QT_END_NAMESPACE
 
 namespace kix {
@@ -29,6 +30,9 @@ public:
     static QString tooltip(const QuantileBox& box, const TimeScale& scale);
 
 private:
+    void uprightLabelsIfCramped(QBarCategoryAxis* axis);
+    void applyLabelAngle();
+    int m_uprightWidth = 0; // px: the widest line of a category label
     QuantileData m_data;
     QHash<const QBoxSet*, int> m_boxBySet;
 };

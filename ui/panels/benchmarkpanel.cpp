@@ -15,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,6 +24,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace kix {
@@ -58,13 +60,17 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
     setObjectName(QStringLiteral("benchmarkPanel"));
     auto* body = new QWidget(this);
     auto* form = new QFormLayout;
+    // A side panel is narrow (170 px at 1024): every field goes under its label rather than past the panel's edge.
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
-    auto* passes = new QHBoxLayout;
+    // One check box a row: three side by side need more than a side panel has at 1024 px.
+    auto* passes = new QGridLayout;
     const QStringList passNames = { QStringLiteral("forward"), QStringLiteral("backward"), QStringLiteral("full") };
     for (int i = 0; i < 3; ++i) {
         m_passes[i] = new QCheckBox(passNames[i], body);
         m_passes[i]->setChecked(true);
-        passes->addWidget(m_passes[i]);
+        passes->addWidget(m_passes[i], i, 0);
     }
     form->addRow(QStringLiteral("Passes"), passes);
 
@@ -83,16 +89,18 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
         "product. Empty runs the shape only."));
     form->addRow(QStringLiteral("Sweep"), m_sweep);
 
-    auto* dtypes = new QHBoxLayout;
+    auto* dtypes = new QGridLayout;
     const QStringList dtypeNames = { QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16") };
     for (int i = 0; i < 3; ++i) {
         m_dtypes[i] = new QCheckBox(dtypeNames[i], body);
         m_dtypes[i]->setChecked(i == 0);
-        dtypes->addWidget(m_dtypes[i]);
+        dtypes->addWidget(m_dtypes[i], i, 0);
     }
     form->addRow(QStringLiteral("Dtypes"), dtypes);
 
     m_device = new QComboBox(body);
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // a long CPU name elides
+    m_device->setMinimumContentsLength(8);
     const QVector<DeviceInfo> devices = m_runner->devices();
     bool hasCuda = false;
     for (const DeviceInfo& d : devices) {
@@ -109,6 +117,8 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
         form->addRow(QString(), m_cudaNote);
     }
     m_implementation = new QComboBox(body);
+    m_implementation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_implementation->setMinimumContentsLength(8);
     form->addRow(QStringLiteral("Implementation"), m_implementation);
     connect(m_device, &QComboBox::currentIndexChanged, this, &BenchmarkPanel::refreshImplementations);
     refreshImplementations();
@@ -127,8 +137,10 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
 
     auto* folderRow = new QHBoxLayout;
     m_folder = new QLineEdit(QSettings().value(QLatin1String(kFolderKey), defaultResultsFolder()).toString(), body);
-    auto* browse = new QPushButton(QStringLiteral("…"), body);
-    connect(browse, &QPushButton::clicked, this, [this]() {
+    auto* browse = new QToolButton(body); // a push button is 80 px wide for one character
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(QStringLiteral("Choose the results folder"));
+    connect(browse, &QToolButton::clicked, this, [this]() {
         const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Results folder"), m_folder->text());
         if (!dir.isEmpty())
             setResultsFolder(dir);
@@ -141,6 +153,8 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
     m_run = new QPushButton(QStringLiteral("Run"), body);
     m_cancel = new QPushButton(QStringLiteral("Cancel"), body);
     m_cancel->setEnabled(false);
+    for (QPushButton* button : { m_run, m_cancel })
+        button->setMinimumWidth(button->fontMetrics().horizontalAdvance(button->text()) + 24); // not the style's 80
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     m_progress = new QProgressBar(body);

@@ -18,6 +18,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSortFilterProxyModel>
@@ -55,6 +56,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_timer(new QTimer(this))
     , m_readout(new QLabel(this))
     , m_chip(new QToolButton(this))
+    , m_unpin(new QToolButton(this))
 {
     for (ChartKind kind :
         { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History, ChartKind::Rank })
@@ -101,6 +103,12 @@ ChartPanel::ChartPanel(QWidget* parent)
                                       "baseline"));
     m_chip->setObjectName(QStringLiteral("baselineChip"));
     m_chip->hide();
+    m_unpin->setText(QStringLiteral("Unpin ✕"));
+    m_unpin->setToolTip(QStringLiteral("Let the read-out follow the mouse again (Esc)"));
+    m_unpin->setObjectName(QStringLiteral("unpinReadout"));
+    m_unpin->setAutoRaise(true);
+    m_unpin->hide();
+    connect(m_unpin, &QToolButton::clicked, this, &ChartPanel::unpinReadout);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_tabs);
@@ -117,6 +125,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     controls->addWidget(copyButton);
     controls->addWidget(maximizeButton);
 
+    m_banner->setObjectName(QStringLiteral("chartBanner"));
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::RichText);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
@@ -126,6 +135,8 @@ ChartPanel::ChartPanel(QWidget* parent)
             setWarningsExpanded(link == QLatin1String("expand"));
         else if (link.startsWith(QLatin1String("filter:")))
             emit filterRequested(link.mid(7));
+        else if (link == QLatin1String("selection:dismiss"))
+            emit selectionDismissed();
     });
     // One line under the controls for the value under the mouse; it never changes height, so the chart does not
     // move under the mouse.
@@ -133,7 +144,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_readout->setFixedHeight(m_readout->fontMetrics().height() + 4);
     m_readout->setObjectName(QStringLiteral("chartReadout"));
-    connect(m_readout, &QLabel::linkActivated, this, [this] { unpinReadout(); });
+    m_unpin->setFixedHeight(m_readout->height());
 
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(220);
@@ -160,14 +171,19 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_pairs->horizontalHeader()->setResizeContentsPrecision(100);
     m_splitter->addWidget(m_view);
     m_splitter->addWidget(m_pairs);
-    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(0, 4);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({ 400, 100 }); // the pairs a fifth: the chart is the answer
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(m_banner);
-    layout->addWidget(m_readout);
+    auto* readoutRow = new QHBoxLayout;
+    readoutRow->setContentsMargins(0, 0, 0, 0);
+    readoutRow->addWidget(m_readout, 1);
+    readoutRow->addWidget(m_unpin); // beside the text, never past the right edge
+    layout->addLayout(readoutRow);
     layout->addWidget(m_splitter, 1);
 
     m_timer->setSingleShot(true);
@@ -188,11 +204,11 @@ ChartPanel::ChartPanel(QWidget* parent)
     connect(m_baselineBox, &QComboBox::activated, this, [this] {
         const QString choice = m_baselineBox->currentData().toString();
         if (choice == kDefaultBaseline)
-            m_baseline = {};
+            m_chosen = {};
         else if (choice == kCurrentRunBaseline)
-            m_baseline = m_currentRun ? Baseline::ofRun(m_currentRun) : Baseline {};
+            m_chosen = m_chosen.isRun() ? m_chosen : m_currentRun ? Baseline::ofRun(m_currentRun) : Baseline {};
         else
-            m_baseline = Baseline::ofProvider(choice);
+            m_chosen = Baseline::ofProvider(choice);
         rebuildNow();
     });
     connect(m_cohortBox, &QComboBox::activated, this, [this] {
@@ -213,18 +229,59 @@ ChartPanel::~ChartPanel() = default;
 
 void ChartPanel::setRuns(const RunList& runs, const QString& scope)
 {
+    if (m_pinned && runs != m_runs)
+        unpinReadout(); // a value pinned on other runs' chart would outlive what it describes
     m_runs = runs;
     m_scope = scope;
-    // A chosen baseline run that the filter no longer shows is dropped, with a note: comparing the shown runs with
-    // a hidden one would be a surprise.
-    if (m_baseline.isRun() && !runs.contains(m_baseline.run)) {
-        const Run& gone = *m_baseline.run;
-        m_baselineNote = QStringLiteral("The baseline run %1 · %2 · %3 left the filter: back to the default baseline.")
-                             .arg(gone.provider, shortGpuName(gone.gpuDisplayName()), gone.workloadSlug);
-        m_baseline = {};
-        emit statusMessage(m_baselineNote);
-    }
+    // A chosen baseline that the runs no longer contain falls back to the default (see effectiveBaseline); the
+    // status bar says so once, when it happens.
+    QString note;
+    const bool wasFallback = isBaselineFallback();
+    effectiveBaseline(&note);
+    if (!note.isEmpty() && !wasFallback)
+        emit statusMessage(note);
     scheduleRebuild();
+}
+
+void ChartPanel::setSelectionScope(int selected, int filtered)
+{
+    m_selected = selected;
+    m_filtered = filtered;
+}
+
+Baseline ChartPanel::effectiveBaseline(QString* note) const
+{
+    // Comparing the shown runs with one the filter hides would be a surprise; dropping the user's choice because a
+    // keystroke hid it for a moment would be another. So the choice is kept and only used while it is in scope.
+    note->clear();
+    if (m_chosen.isRun()) {
+        if (m_runs.contains(m_chosen.run))
+            return m_chosen;
+        const Run& gone = *m_chosen.run;
+        *note = QStringLiteral("The baseline run %1 · %2 · %3 is not in scope (filter or selection): charting against "
+                               "the default baseline until it is shown again.")
+                    .arg(gone.provider, shortGpuName(gone.gpuDisplayName()), gone.workloadSlug);
+        return {};
+    }
+    if (!m_chosen.isEmpty()) {
+        for (const RunPtr& run : m_runs)
+            if (m_chosen.providers.contains(run->provider))
+                return m_chosen;
+        *note = QStringLiteral("No %1 run is in scope: charting against the default baseline until one is shown again.")
+                    .arg(m_chosen.describe());
+        return {};
+    }
+    return {};
+}
+
+void ChartPanel::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Escape && m_pinned) {
+        unpinReadout();
+        event->accept();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 void ChartPanel::setCurrentRun(const RunPtr& run)
@@ -260,7 +317,7 @@ void ChartPanel::setCohort(const QString& id)
 
 void ChartPanel::setBaseline(const Baseline& baseline)
 {
-    m_baseline = baseline;
+    m_chosen = baseline;
     rebuildNow();
 }
 
@@ -273,6 +330,14 @@ ChartOptions ChartPanel::options() const
     options.cohort = m_cohort;
     options.cohortRun = m_currentRun;
     options.dark = ChartStyle::isDark(palette());
+    // No more categories than the plot can label whole: a speed-up row needs a line of text, a quantile column
+    // two lines once its labels are turned upright. What is left out is noted above the chart.
+    const QFontMetrics metrics(font());
+    const int line = metrics.height();
+    if (m_kind == ChartKind::Speedup && m_view->height() > 0)
+        options.maxGroups = std::clamp((m_view->height() - 120) / (line + 2), 3, options.maxGroups);
+    else if (m_kind == ChartKind::Quantiles && m_view->width() > 0)
+        options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
 }
 
@@ -291,6 +356,7 @@ std::unique_ptr<QChart> ChartPanel::buildChart(bool dark) const
 void ChartPanel::rebuildNow()
 {
     m_timer->stop();
+    m_baseline = effectiveBaseline(&m_fallbackNote);
     std::unique_ptr<QChart> chart = kix::buildChart(m_kind, m_runs, options(), &m_info);
     QChart* old = m_view->chart();
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
@@ -310,7 +376,6 @@ void ChartPanel::rebuildNow()
         setReadout({}, false);
     updateChoosers();
     updateBanner();
-    m_baselineNote.clear();
     emit rebuilt();
 }
 
@@ -329,6 +394,7 @@ void ChartPanel::setReadout(const QString& text, bool pin)
     if (m_pinned && !pin)
         return; // a pinned read-out stays until it is unpinned or another click replaces it
     m_pinned = pin && !text.isEmpty();
+    m_unpin->setVisible(m_pinned);
     m_readout->setToolTip(text);
     QString line = text.toHtmlEscaped();
     line.replace(QLatin1Char('\n'), QStringLiteral(" · "));
@@ -337,7 +403,7 @@ void ChartPanel::setReadout(const QString& text, bool pin)
                                           "click to pin them here.</span>")
                                .arg(palette().color(QPalette::PlaceholderText).name()));
     else if (m_pinned)
-        m_readout->setText(QStringLiteral("📌 ") + line + QStringLiteral(" &nbsp;<a href=\"unpin\">unpin</a>"));
+        m_readout->setText(QStringLiteral("<b>Pinned:</b> ") + line); // words: a pin glyph is a blank box in many fonts
     else
         m_readout->setText(line);
 }
@@ -388,9 +454,9 @@ void ChartPanel::updateChoosers()
     m_xLabel->setVisible(m_x->isVisibleTo(this));
 
     const bool speedup = m_kind == ChartKind::Speedup;
-    const QString current = m_baseline.isRun() ? kCurrentRunBaseline
-        : m_baseline.isEmpty()                 ? kDefaultBaseline
-                                               : m_baseline.providers.value(0);
+    const QString current = m_chosen.isRun() ? kCurrentRunBaseline
+        : m_chosen.isEmpty()                 ? kDefaultBaseline
+                                             : m_chosen.providers.value(0);
     m_baselineBox->clear();
     const Baseline fallback = Baseline::defaultFor(m_runs);
     m_baselineBox->addItem(
@@ -402,8 +468,8 @@ void ChartPanel::updateChoosers()
         return run.provider + QStringLiteral(" · ") + shortGpuName(run.gpuDisplayName()) + QStringLiteral(" · ")
             + run.pass + QStringLiteral(" · ") + run.workloadSlug;
     };
-    if (m_baseline.isRun())
-        m_baselineBox->addItem(QStringLiteral("Run: ") + describe(*m_baseline.run), kCurrentRunBaseline);
+    if (m_chosen.isRun())
+        m_baselineBox->addItem(QStringLiteral("Run: ") + describe(*m_chosen.run), kCurrentRunBaseline);
     else if (m_currentRun)
         m_baselineBox->addItem(QStringLiteral("Current run: ") + describe(*m_currentRun), kCurrentRunBaseline);
     for (int i = 0; i < m_baselineBox->count(); ++i)
@@ -417,19 +483,29 @@ void ChartPanel::updateChoosers()
     }
     m_baselineBox->setVisible(speedup);
     m_baselineLabel->setVisible(speedup);
-    if (m_baseline.isRun()) {
-        const Run& run = *m_baseline.run;
-        m_chip->setText(QStringLiteral("Baseline run: %1 · %2 · %3  ✕")
-                            .arg(run.provider, shortGpuName(run.gpuDisplayName()),
+    if (m_chosen.isRun()) {
+        const Run& run = *m_chosen.run;
+        m_chip->setText(QStringLiteral("%1: %2 · %3 · %4  ✕")
+                            .arg(m_baseline.isRun() ? QStringLiteral("Baseline run")
+                                                    : QStringLiteral("Baseline run (not in scope)"),
+                                run.provider, shortGpuName(run.gpuDisplayName()),
                                 paramsLabel(run, paramVariation(m_runs).varying)));
     }
-    m_chip->setVisible(speedup && m_baseline.isRun());
+    m_chip->setVisible(speedup && m_chosen.isRun());
 }
 
 void ChartPanel::updateBanner()
 {
-    const QString html
-        = chartBannerHtml(m_info, m_runs.isEmpty(), m_baselineNote, m_warningsExpanded, ChartStyle::isDark(palette()));
+    QString html = chartBannerHtml(m_info, m_runs.isEmpty(), m_kind == ChartKind::Speedup ? m_fallbackNote : QString(),
+        m_warningsExpanded, ChartStyle::isDark(palette()));
+    if (m_selected > 0) {
+        // A stale selection must not drive the charts silently.
+        const QString line = QStringLiteral("<b>Charting the %1 selected runs</b>, not the %2 the filter shows. "
+                                            "<a href=\"selection:dismiss\">Chart the filter</a>")
+                                 .arg(m_selected)
+                                 .arg(m_filtered);
+        html = html.isEmpty() ? line : line + QStringLiteral("<br>") + html;
+    }
     m_banner->setText(html);
     m_banner->setToolTip((m_info.warnings + m_info.notes).join(QLatin1Char('\n')));
     m_banner->setVisible(!html.isEmpty());

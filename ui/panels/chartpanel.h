@@ -38,17 +38,25 @@ public:
 
     // `scope` says where the runs come from ("12 selected runs").
     void setRuns(const RunList& runs, const QString& scope);
+    // When the runs are the table's selection: how many the filter shows. The banner says the chart follows the
+    // selection and offers one click to chart the filter again (selectionDismissed). 0 = the runs are the filter's.
+    void setSelectionScope(int selected, int filtered);
     void setCurrentRun(const RunPtr& run);
 
     ChartKind kind() const { return m_kind; }
     void setKind(ChartKind kind);
     void setLogScale(bool log);
     void setXParam(const QString& param);
-    void setBaseline(const Baseline& baseline); // empty = the default
+    // The user's choice; empty = the default. A choice the runs in scope do not contain (a run the filter hides, a
+    // provider not among them) is kept but not used: the chart falls back to the default, the banner says so, and
+    // the choice comes back when the filter shows it again.
+    void setBaseline(const Baseline& baseline);
+    const Baseline& chosenBaseline() const { return m_chosen; }
+    bool isBaselineFallback() const { return !m_fallbackNote.isEmpty(); }
+    ChartOptions options() const; // the baseline in effect
     // Rank: the cohort drawn (CohortKey::id); empty = the current run's cohort, else the largest in scope.
     void setCohort(const QString& id);
     QComboBox* cohortChooser() const { return m_cohortBox; }
-    ChartOptions options() const;
 
     // Builds now instead of after the coalescing delay (tests, export).
     void rebuildNow();
@@ -61,6 +69,8 @@ public:
     QString readoutText() const;
     bool isReadoutPinned() const { return m_pinned; }
     void unpinReadout();
+    // The visible control that unpins (shown while a value is pinned); Esc does the same.
+    QToolButton* unpinButton() const { return m_unpin; }
     // The chip that shows a chosen baseline run (hidden otherwise); its button removes the choice.
     QToolButton* baselineChip() const { return m_chip; }
     // One action per chart kind (Ctrl+1, Ctrl+2, ...), for the View menu.
@@ -84,14 +94,18 @@ signals:
     void filterRequested(const QString& clause);
     // The user asked for a larger chart (the main window hides or restores what surrounds it).
     void maximizeRequested();
+    // The user asked to chart the filter instead of the selection (the window clears the selection).
+    void selectionDismissed();
 
 protected:
     void changeEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void scheduleRebuild();
     void updateChoosers();
     void updateBanner();
+    Baseline effectiveBaseline(QString* note) const;
     void setReadout(const QString& text, bool pin);
     void fitPairColumns();
 
@@ -101,7 +115,8 @@ private:
     ChartKind m_kind = ChartKind::Quantiles;
     bool m_logY = false;
     QString m_xParam;
-    Baseline m_baseline;
+    Baseline m_chosen; // the user's choice
+    Baseline m_baseline; // in effect: the choice, or the default when the runs in scope lack it
     ChartInfo m_info;
 
     QTabBar* m_tabs;
@@ -121,7 +136,10 @@ private:
     QTimer* m_timer;
     QLabel* m_readout;
     QToolButton* m_chip;
-    QString m_baselineNote; // why a chosen baseline run was dropped, until the next rebuild after this one
+    QToolButton* m_unpin;
+    QString m_fallbackNote; // why the chosen baseline is not in effect; empty when it is
+    int m_selected = 0;
+    int m_filtered = 0;
     QList<QAction*> m_kindActions;
     bool m_pinned = false;
     bool m_warningsExpanded = false;

@@ -44,14 +44,26 @@ IssuesPanel::IssuesPanel(DiagnosticsModel* model, QWidget* parent)
     updateSummary();
 }
 
+QString issueCountText(int errors, int warnings)
+{
+    auto count = [](int n, const char* one) {
+        return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(one)).arg(n == 1 ? QString() : QStringLiteral("s"));
+    };
+    return count(errors, "error") + QStringLiteral(", ") + count(warnings, "warning");
+}
+
 void IssuesPanel::updateSummary()
 {
     if (m_model->rowCount() == 0)
         m_summary->setText(QStringLiteral("No problems found while loading."));
     else
-        m_summary->setText(QStringLiteral("%1 error(s), %2 warning(s) while loading")
-                               .arg(m_model->errorCount())
-                               .arg(m_model->warningCount()));
+        m_summary->setText(
+            issueCountText(m_model->errorCount(), m_model->warningCount()) + QStringLiteral(" while loading"));
+}
+
+QString IssuesPanel::summaryText() const
+{
+    return m_summary->text();
 }
 
 } // namespace kix

@@ -11,6 +11,9 @@ namespace kix {
 
 class DiagnosticsModel;
 
+// "26 errors, 12 warnings": the one wording of the issue counts, in the panel and the status bar alike.
+QString issueCountText(int errors, int warnings);
+
 // The non-modal list of problems found while loading: file, where, what. Never a modal box for input problems.
 class IssuesPanel : public QWidget
 {
@@ -19,6 +22,7 @@ public:
     explicit IssuesPanel(DiagnosticsModel* model, QWidget* parent = nullptr);
 
     QTableView* view() const { return m_view; }
+    QString summaryText() const;
 
 signals:
     void clearRequested();

@@ -142,6 +142,38 @@ private slots:
         QVERIFY(filter.isEmpty());
     }
 
+    // A run whose names come from its linked resources, not from a Liger slug (a leaderboard submission): bare
+    // words find it by kernel/operation, implementation, sourceNative.benchmark, title and name.
+    void wordsFindNamesOutsideTheSlug_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("kernel, two words") << "amd fp8" << true;
+        QTest::newRow("kernel, whole") << "amd-fp8-mm" << true;
+        QTest::newRow("implementation") << "submission_4211" << true;
+        QTest::newRow("benchmark") << "nvfp4_group_gemm" << true;
+        QTest::newRow("benchmark without underscores") << "nvfp4groupgemm" << true;
+        QTest::newRow("title") << "leaderboard entry" << true;
+        QTest::newRow("name") << "gpumode-326" << true;
+        QTest::newRow("a word it lacks") << "amd bf16" << false;
+    }
+    void wordsFindNamesOutsideTheSlug()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, matches);
+        auto run = std::make_shared<Run>();
+        run->externalId = QStringLiteral("ki-run-0001"); // no kernel/pass/provider/... slug
+        run->kernel = QStringLiteral("amd-fp8-mm");
+        run->provider = QStringLiteral("submission_4211");
+        run->benchmark = QStringLiteral("nvfp4_group_gemm");
+        run->title = QStringLiteral("Leaderboard entry 4211");
+        run->name = QStringLiteral("gpumode-326");
+        run->finalize();
+        RunFilter filter;
+        filter.setText(text);
+        QCOMPARE(filter.matches(*run), matches);
+    }
+
     void helpNamesTheGrammar()
     {
         const QString help = filterGrammarHelp();

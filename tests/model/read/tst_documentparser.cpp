@@ -203,6 +203,9 @@ void TestDocumentParser::refused_data()
     row("status_number.json", "/run/spec/status", "expected a string, found number");
     row("too_deep.json", "", "nesting deeper than 64 levels");
     row("binary.json", "", "the file holds binary data");
+    row("compressed.jsonl.zst", "",
+        "a zstd-compressed file: kix does not read compressed files; decompress it first (zstd -d");
+    row("compressed.json.gz", "", "a gzip-compressed file");
     row("bad_utf8.json", "", "not valid JSON");
     row("samples_object.json", "/run/spec/timing/samplesNs", "expected an array of numbers");
     row("samples_negative.json", "/run/spec/timing/samplesNs/1", "cannot be negative");

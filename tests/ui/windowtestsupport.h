@@ -1,0 +1,76 @@
+// Helpers for tests of the whole window: waiting for its coalesced charts, reading what a chart draws, and
+// mouse events delivered as the window system would.
+#pragma once
+
+#include "model/filter/runfilterproxy.h"
+#include "ui/mainwindow.h"
+#include "ui/panelinstall.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/runsession.h"
+
+#include "tests/ui/uitestsupport.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QTest>
+
+namespace kixtest {
+
+// Waits until the charts show what the table shows (the window coalesces scope changes) and are built.
+inline bool waitForCharts(kix::MainWindow& w)
+{
+    return QTest::qWaitFor(
+        [&] {
+            return w.chartPanel()->runs().size() == w.session()->proxy()->rowCount()
+                && !w.chartPanel()->isRebuildPending();
+        },
+        5000);
+}
+
+// Every text the chart's scene draws (axis labels, title, legend), as plain text.
+inline QStringList sceneTexts(QChartView* view)
+{
+    QStringList out;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        if (!item->isVisible())
+            continue;
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
+            out << text->toPlainText();
+        else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+            out << simple->text();
+    }
+    return out;
+}
+
+// A synthetic mouse move, as the window system would deliver it to the chart's viewport.
+inline void moveMouse(QChartView* view, const QPoint& at)
+{
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(view->viewport()->mapToGlobal(at)), Qt::NoButton,
+        Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(view->viewport(), &move);
+}
+
+inline QPoint viewPoint(QChartView* view, QChart* chart, const QPointF& chartPos)
+{
+    return view->mapFromScene(chart->mapToScene(chartPos));
+}
+
+// The window with the fixture runs, filtered to group_norm backward on B200, on the speed-up chart.
+inline kix::MainWindow* speedupWindow(const QSize& size)
+{
+    auto* w = new kix::MainWindow;
+    kix::installBenchmarkPanel(*w);
+    w->resize(size);
+    w->show();
+    w->addRuns(allRuns());
+    w->searchBox()->setText(QStringLiteral("groupnorm backward gpu:b200"));
+    w->chartPanel()->setKind(kix::ChartKind::Speedup);
+    return w;
+}
+
+} // namespace kixtest
