@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
 // the window and a command (app/commands/).
 #include "app/commands/commands.h"

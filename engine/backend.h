@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The interface every benchmark backend implements (CPU in cpubackend.cpp, CUDA in cudabackend.cpp).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Correctness before timing: a prepared benchmark's outputs against the float64 reference
 // (kernels/groupnorm_reference.h), on inputs the host regenerates from the spec's seed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine/cpupreparedbenchmark.h"
 
 #include "kernels/groupnorm_cpu.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine/cudabackend.h"
 
 #include "kernels/cuda/cudatiming.h"

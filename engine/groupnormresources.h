@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The OperationSpec, WorkloadCase and ImplementationRevision of an engine run (GroupNorm), valid against the
 // v1alpha1 schemas, as RunBuilder carries them beside the run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The timing loop every backend shares, modelled on triton.testing.do_bench: estimate the cost of one
 // repetition, warm up by time, then repeat for a time budget with a cache flush before every repetition

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place that turns a run-time gn::DType into a compile-time one (issue 19: ten copies of the same
 // switch in kernels/). dispatchDtype(dtype, f) calls f(DTypeTag<D>{}) for the D that `dtype` names, so the

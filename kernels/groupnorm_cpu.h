@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // GroupNorm on the CPU: fp32 math over fp32, bf16 or fp16 storage, all cores of a ThreadPool.
 // Layout as in engine/backend.h: x, y, dy, dx are M x C x H in the storage dtype; weight, bias, dweight,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Per-element GroupNorm math shared by the CPU kernels and the CUDA kernels. No Qt, no std:: containers:
 // everything here compiles for the host and, under nvcc, for the device too.

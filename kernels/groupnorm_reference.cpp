@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/groupnorm_reference.h"
 
 #include "kernels/dtype_dispatch.h"

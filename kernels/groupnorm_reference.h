@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // GroupNorm in float64, straight from the definition: the reference the tests and the engine's correctness
 // check compare every implementation with. Not fast, not benchmarked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text fields of a run: workload slugs, times, digests, units.
 #include "model/runfields.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A 100k-run corpus holds a handful of GPUs, protocols and digests, and each copy of a protocol's notes alone is
 // ~1 KB: the loader makes each such string once per thread, straight from the parser's UTF-8 bytes.
 #include "model/stringpool.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal to kix_model: the strings that repeat across runs (kernel, provider, GPU, protocol notes, digests,
 // labels ...) are made into QStrings once per loading thread and shared by every run that holds them.

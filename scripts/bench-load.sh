@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Load benchmark: generates 20k and 100k run files shaped like the Liger-derived seed run and the same 100k runs as one
 # .jsonl, then times kix's loader (model/bench/bench_load: wall and CPU ms of loadPaths, peak RSS) and Python 3's
 # json module over the same files, alternately, in one run. Prints the medians and the ratios kix / Python.

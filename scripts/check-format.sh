@@ -15,4 +15,15 @@ if [ ${#bad[@]} -gt 0 ]; then
     echo "check-format: ${#bad[@]} of ${#files[@]} files differ from .clang-format ($("$clang_format" --version))" >&2
     exit 1
 fi
-echo "check-format: ${#files[@]} files formatted"
+# Every source file says its licence (LICENSE): an SPDX line near the top.
+mapfile -t sources < <(git ls-files '*.cpp' '*.h' '*.cu' '*.cuh' '*.cmake' '*.sh' '*.py' 'CMakeLists.txt' '*/CMakeLists.txt' |
+    grep -v '^tests/data/')
+unlicensed=()
+for f in "${sources[@]}"; do
+    head -n 5 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' || unlicensed+=("$f")
+done
+if [ ${#unlicensed[@]} -gt 0 ]; then
+    printf 'no SPDX-License-Identifier line: %s\n' "${unlicensed[@]}" >&2
+    exit 1
+fi
+echo "check-format: ${#files[@]} files formatted; ${#sources[@]} sources carry an SPDX licence line"

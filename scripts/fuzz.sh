@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets (the `fuzz` preset: clang 14, ASan + UBSan, CUDA off) and runs each for SECONDS
 # (60 by default), one after the other, on a corpus seeded from tests/data/ and resources/runs/ with the
 # dictionary tests/fuzz/kix.dict. Exits 1 when any target crashed or broke its rule; the input is left in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The device check of the CUDA GroupNorm kernels, in one call.
 #
 #   scripts/gpu-check.sh --quick   about 2 minutes on an H200, build included (kernels/cuda/README.md):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Retakes the README's screenshots from the real window on the real Liger CSV: Xvfb + openbox, xdotool types the
 # filter and picks the chart, ImageMagick's `import` grabs the screen. Needs xvfb, openbox, xdotool, imagemagick.
 #   scripts/screenshots.sh [CSV]     (default: ../shared/data/liger/all_benchmark_data.csv next to the checkout)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A one-node Slurm cluster on this machine, for kix fleet and its tests.
 #
 #   scripts/slurm-local.sh start    install Debian's slurmctld slurmd slurm-client munge when missing (root),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Command 2: set up, build, and run the whole test suite offscreen.
 # Usage: scripts/test.sh [PRESET]   (dev by default; asan for the AddressSanitizer + UBSan run)
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """torch.nn.GroupNorm timed the way the seed run was (Liger-Kernel's benchmark protocol), written as
 kernelindex run documents; plus the two helpers scripts/gpu-check.sh needs around it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the tests labelled `tsan` (the loader, the benchmark runner, the UI models) with ThreadSanitizer (the
 # `tsan` preset, CPU path) and runs them. Suppressions, each with its reason: tests/tsan.supp.
 # Usage: scripts/tsan.sh        (CI runs it after the dev and asan suites)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A full disk for one scope, for tests: RLIMIT_FSIZE caps how large this process may make any file, so a write
 // past `bytes` fails with EFBIG ("File too large") just as it would with ENOSPC on a full file system (SIGXFSZ

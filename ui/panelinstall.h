@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The window's optional panels, installed from one place (app/main.cpp, and tests that need them): each panel is a
 // widget of its own that knows nothing of MainWindow; this file wires it to the window.

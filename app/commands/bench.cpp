@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix bench: GroupNorm benchmarks on this machine with the engine; the request grammar is the engine's
 // (engine/benchmarkrequest.h), shared with the Benchmark panel.
 #include "app/commands/bench.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix chart PATH... --kind quantiles|sweep|speedup|history|rank --out FILE.png|svg|pdf [options]: the window's charts
 // as files.
 #include "app/commands/commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix compare PATH... [--filter TEXT] [--baseline PROVIDER] [--format table|csv|json] [--alpha A]
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"

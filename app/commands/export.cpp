@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix export PATH... --out FILE [--filter TEXT]: the loaded runs, as loaded, in one file.
 // kix export PATH... --bundle FILE: a submission bundle of the format.
 #include "app/commands/commandline.h"

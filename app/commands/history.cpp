@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix history PATH... [--filter TEXT] [--threshold PCT] [--since DATE|LABEL] [--format table|csv|json]
 //                     [--fail-on regression]: every change of every series over time, largest first.
 #include "app/commands/commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix import FILE... --out DIR|FILE.jsonl: any format kix reads (nvbench, Google Benchmark and pytest-benchmark
 // JSON, Liger-Kernel's benchmark CSV, kernelindex files) written as kernelindex runs. import-liger is an alias.
 #include "app/commands/commandline.h"

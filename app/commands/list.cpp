@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix list PATH... [--filter TEXT] [--format table|csv|json]: a row per run.
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"

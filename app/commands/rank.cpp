@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix rank PATH... [--filter TEXT] [--format table|csv|json] [--alpha A]
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"

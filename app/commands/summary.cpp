@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix summary PATH... [--chart FILE]: what kix prints instead of a window when there is no display.
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix validate PATH...: one line per problem on stdout, a count on stderr. --strict: what deviates from the
 // format's v1alpha1 definition, per document and JSON pointer.
 #include "app/commands/commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU GroupNorm forward and backward against the memcpy bandwidth measured in the same process.
 // Target: both passes reach >= 60% of the copy bandwidth on M 16, C 2048, H 512, fp32.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/cuda/cuda_check.h"
 
 namespace kix::cuda {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checked CUDA runtime calls and RAII owners for device memory, events, streams and graphs.
 // Plain C++ (g++ includes it): only <cuda_runtime_api.h> types, no device code.

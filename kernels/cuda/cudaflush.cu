@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The read sweep behind L2Flush (cudatiming.h): every 16 bytes of a buffer read once through L2, so that
 // what the L2 held before (the previous repetition's outputs, dirty) is written back now, outside the
 // timed window, and what it holds afterwards is clean.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The device side of L2Flush's read sweep (cudaflush.cu). Plain C++.
 

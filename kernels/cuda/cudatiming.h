@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Host-side CUDA measurement helpers shared by the engine's CUDA backend and kix_cuda_check: what the
 // device is, its clocks through NVML (loaded with dlopen, optional), the L2 flush, event timing and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One GroupNorm benchmark configuration on one CUDA device, ready to repeat: device tensors (inputs
 // generated on the device from the seed), workspaces, the L2 flush buffer, a stream, events and, in graph

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GroupNorm CUDA API: argument checks, the fused implementation's launch plan, dispatch.
 
 #include "kernels/cuda/groupnorm_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // GroupNorm on CUDA: two implementations behind one API. Plain C++ (g++ includes it).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device helpers shared by the GroupNorm kernels: storage conversion, 16-byte vector access and
 // deterministic reductions. Every reduction here adds in an order fixed by the code alone, so repeated

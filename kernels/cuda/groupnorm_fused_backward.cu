@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix-fused backward: each row's x and dy are read once into registers; dx is written once; the per-(n, c)
 // sums of dy * x-hat and dy go to a workspace (one pair per (n, c), written once, no atomics) and a small
 // kernel reduces them over n in a fixed order, so dweight and dbias are bitwise reproducible.

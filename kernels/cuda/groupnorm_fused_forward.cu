@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix-fused forward: each (n, group) row is read once into registers, its exact mean and variance come
 // from the resident values (two passes over registers, no second memory read), and y is written once.
 // Rows longer than a block holds go to the reference kernels (see fusedPlan()).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/cuda/groupnorm_device.cuh"
 #include "kernels/cuda/groupnorm_init.h"
 #include "kernels/cuda/groupnorm_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Benchmark inputs generated on the device, element for element what gn::initInput() gives the host
 // (rounded to the storage dtype as gn::roundToDType rounds), so nothing large is copied to the device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal interface between the GroupNorm CUDA translation units (not for callers outside kernels/cuda).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device helpers of kix-persistent (groupnorm_persistent_forward.cu, groupnorm_persistent_backward.cu):
 // rows held as raw storage words while they are in flight (a prefetched bf16 row costs half the registers

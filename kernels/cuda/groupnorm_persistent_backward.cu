@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix-persistent backward: the persistent row walk of the forward (next row's x and dy, mean and rstd in
 // flight while this row is reduced). Each row's per-(n, c) sums go to the workspace once, with plain stores:
 // no fence and no arrival counter in the row loop (issue 21: a __threadfence per row made warp 0 wait for its

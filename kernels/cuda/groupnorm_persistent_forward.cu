@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix-persistent forward: a grid of exactly the blocks the SMs hold at once; each block walks rows
 // blockIdx.x, + gridDim.x, ... and issues the loads of its next row before it reduces the current one, so
 // the memory system never waits for a block boundary. Per row as kix-fused (exact two-pass variance from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix-reference: GroupNorm the plain multi-kernel way, the honest baseline the fused kernels are
 // measured against. Forward: chunked row moments (exact two-pass within each chunk), a per-row Chan merge,
 // an elementwise normalize that reads x again. Backward: per-(n, c) sums of dy * x-hat and dy, per-row

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Correctness of the CUDA GroupNorm implementations against the float64 reference (kernels/groupnorm_reference.h),
 // shared by tests/kernels/cuda/tst_cuda_groupnorm and kix_cuda_check. Plain C++.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Host-side memo of per-kernel launch facts that cost a runtime call to learn (the persistent grid's
 // resident blocks from the occupancy API; whether a kernel's dynamic shared-memory opt-in was granted), so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The compile-time budget of every CUDA kernel instantiation: needs nvcc, not a GPU.
 #
 #   MODE=compile  NVCC=... SOURCE=x.cu REPORT=x.txt INCLUDES="a;b" ARCH=90

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // History benchmark: builds the history (series, change detection, ranking) of synthetic runs and prints the median
 // of 5 timings, beside a baseline measured in the same run: each run's series key, then a sort by key and time.
 //   bench_history [RUNS] [POINTS_PER_SERIES]     default 100000 runs in series of 10 points

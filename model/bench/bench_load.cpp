@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load benchmark: generates kernelindex corpora and times kix's loader on them (see scripts/bench-load.sh).
 //   bench_load generate DIR COUNT     COUNT run files under DIR (100 per sub-folder) and DIR.jsonl with the same runs
 //   bench_load load PATH...           loads, prints "wall_ms runs rss_mb diagnostics cpu_ms": wall and CPU time

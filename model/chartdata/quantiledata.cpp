@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/quantiledata.h"
 
 #include "model/statistics.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Two result files of one tool compared in that tool's own terms, shared by `kix compare` and the window:
 //  - nvbench (family nvbench_cold), as nvbench_compare.py: states paired by benchmark, device and axis values;

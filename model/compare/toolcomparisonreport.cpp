@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The table, CSV and JSON of a ToolComparison (see toolcomparison.h).
 #include "model/compare/toolcomparisonreport.h"
 

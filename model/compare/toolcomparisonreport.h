@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A ToolComparison as `kix compare` prints it: a text table, CSV (through csvwriter.h) or JSON.
 

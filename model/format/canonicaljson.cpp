@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RFC 8785 (JCS) canonical JSON; see canonicaljson.h.
 #include "model/format/canonicaljson.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // RFC 8785 JSON Canonicalization Scheme (JCS): the byte string the kernelindex digest is taken over.
 

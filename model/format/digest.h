@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kernelindex digest (spec §9.2): what a run's protocolDigest, environmentDigest, workloadDigest and
 // implementationDigest name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one place kix builds kernelindex documents; see documentbuilder.h.
 #include "model/format/documentbuilder.h"
 

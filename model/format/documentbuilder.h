@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place kix builds kernelindex documents. Everything it returns validates against the official v1alpha1
 // schemas (shared/data/kernelindex/schemas): names in the format's patterns, statuses from its list, facts the

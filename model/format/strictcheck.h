@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `kix validate --strict`: what in a document deviates from the format's v1alpha1 definition, by JSON pointer.
 // The rules are the official schemas' (registry/schemas/*.v1alpha1.schema.json), written out here for the

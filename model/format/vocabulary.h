@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kernelindex v1alpha1 vocabulary, in one place: apiVersion, kinds, the thirteen run statuses, the name
 // patterns of metrics, units, statistics, labels and metadata names, and the keys of timing.latencyNs.

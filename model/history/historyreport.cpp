@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/history/historyreport.h"
 
 #include "model/chartdata/timescale.h"

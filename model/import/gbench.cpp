@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Google Benchmark's JSON (`--benchmark_format=json`, `--benchmark_out`): one kernelindex run per benchmark
 // instance (family + arguments); its repetitions are the run's raw samples, its aggregates are not runs.
 #include "model/import/gbench.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Google Benchmark's JSON output (`--benchmark_out_format=json`): one run per benchmark, aggregates folded in.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every importer of another tool's JSON returns (model/import/nvbench.h, gbench.h, pytestbenchmark.h).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Recognises nvbench, Google Benchmark and pytest-benchmark JSON by content, and the loader's hook into them.
 #include "model/import/interop.h"
 

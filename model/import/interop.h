@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Other benchmark tools' JSON results (nvbench, Google Benchmark, pytest-benchmark), recognised by their content
 // and turned into kernelindex documents ({run, protocol, environment}) that then go through the normal kernelindex

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the importers of other tools' JSON (internal to kix_model): schema checks that name the JSON pointer,
 // number parsing, workload slugs and the kernelindex document they all build.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names, slugs, GPU facts and the protocol and environment documents of Liger-Kernel runs (see ligercsv.cpp).
 #include "model/import/ligernaming.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Names, slugs, GPU facts and the protocol and environment documents of runs imported from Liger-Kernel's
 // benchmark CSV. Internal to kix_model (ligercsv.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nvbench's JSON (`--json FILE`): one kernelindex run per benchmark state.
 #include "model/import/nvbench.h"
 #include "model/format/digest.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // nvbench's JSON output (its `--json` file): one run per benchmark state.
 

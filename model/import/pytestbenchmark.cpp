@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pytest-benchmark's JSON (`--benchmark-json`, or a saved run under .benchmarks/): one kernelindex run per
 // benchmark; the stats are in seconds, `stats.data` (with --benchmark-save-data) holds the raw round times.
 #include "model/import/pytestbenchmark.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // pytest-benchmark's JSON (`--benchmark-json` or a saved run): one run per test.
 

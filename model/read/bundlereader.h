@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Submission bundles (the format's registry/submissions/example-fixture.yaml structure) and single manifests,
 // from JSON or YAML: top-level lists projects, operations, workloads, implementations ({projectSlug, manifest}),

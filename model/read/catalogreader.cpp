@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/read/catalogreader.h"
 
 #include "model/read/jsondom.h"

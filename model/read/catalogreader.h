@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The KernelIndex catalog export (registry/exports/catalog-*.jsonl.zst, or decompressed): one JSON line
 // {"table": NAME, "row": {...}} per published object. Every benchmark_runs row becomes a kernelindex document

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/read/documentparser.h"
 
 #include "model/read/bundlereader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal to kix_model: the one JSON tree that runs are read from (simdjson's DOM), and the text helpers that
 // go with it. nlohmann/json stays for building documents and for the line and column of a refused input.

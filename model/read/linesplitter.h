@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Cuts streamed text (pieces of any size) into lines of at most a given length. A longer line is not kept: it is
 // reported once, by index, and skipped to its end, so one hostile line never grows the buffer past the limit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Each JSON value a file holds, as written, for checks of the text itself (kix validate --strict): a JSON file's
 // document (or array, or bundle), each JSON Lines line, each catalog row's manifest (plain or Zstandard), or a

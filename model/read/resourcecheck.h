@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal to kix_model: the kernelindex digest of a resource read into the simdjson DOM (the same JCS as
 // model/format/canonicaljson, without building a second tree), and the check of a carried resource against the

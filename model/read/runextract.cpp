@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the typed Run view of one kernelindex document and decides whether it is refused.
 #include "model/read/runextract.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The typed Run view of one kernelindex document, read from the one JSON tree kix reads runs from.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/read/runloader.h"
 
 #include "model/read/documentparser.h"

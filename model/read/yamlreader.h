@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // YAML manifests and submission bundles, read as the format's own parser reads them (§9.2 step 1): YAML 1.2 with
 // the core schema (timestamps and yes/no stay strings; true/false, null, integers and floats as in JSON), no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Zstandard input, streamed: the compressed bytes are read a block at a time and decompressed into a bounded
 // buffer that is handed on (ZSTD_decompressStream), so a compressed export is never whole in memory once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A submission bundle of runs (the format's registry/submissions structure): top-level lists projects,
 // operations, workloads, implementations ({projectSlug, manifest}) and runs ({run, protocol, environment}), each

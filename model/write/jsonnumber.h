@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one JSON number writer of kix's reports (comparison, tool comparison, history): JSON has no NaN or infinity,
 // so a value kix does not know is written as null.

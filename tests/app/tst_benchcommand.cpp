@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kix bench` in-process: usage errors (exit 2), device failures (exit 1), sweeps, and a tiny run that writes one
 // document per (pass, shape, dtype, implementation).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The policy every headless command follows, checked for every entry of the registry: --help on stdout with exit
 // 0, a usage error as one line and the usage on stderr with exit 2, a refused input named on stderr while the rest
 // is still processed (exit 1), warnings alone exit 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headless commands in-process, through the registry as main calls them: the policy every command follows
 // (--help, usage errors, refused inputs), and compare, chart, list and the others' output, files and exit codes.
 #include "app/commands/commandline.h"

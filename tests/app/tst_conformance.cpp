@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything kix writes, checked by the format's own validator: the official v1alpha1 JSON Schemas
 // (shared/data/kernelindex/schemas) through python3-jsonschema, and every digest a document can check recomputed
 // (shared/tools/kernelindex-conformance.py). Engine runs of every pass and dtype (`kix bench --device cpu`, a tiny

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kix fleet` without a cluster: fake sbatch/squeue/scancel in a temporary KIX_SLURM_BIN, and `kix fleet task`
 // running real (tiny) CPU benchmarks into a results folder.
 #include "app/commands/commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kix fleet` and `kix --follow` through the real binary: the command is wired, refuses before submitting, and
 // reports a missing sbatch. (The Slurm run itself is tst_fleetslurm_cluster.)
 #include <QFile>

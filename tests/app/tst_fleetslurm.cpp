@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix fleet on a real (one-node) Slurm: scripts/slurm-local.sh brings it up when it is not up already; a 4-task CPU
 // matrix is submitted with `kix fleet submit`, waited for with `kix fleet status --wait`, and the results folder must
 // hold 4 valid runs with distinct task labels, which a FolderFollower following the folder also sees. A task that

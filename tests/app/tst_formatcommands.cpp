@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix validate --strict and kix export --bundle, in-process: the format's own examples and the catalog-export
 // fixture, and the bundle kix writes checked by validate --strict and (when ../shared is there) the official
 // validator.

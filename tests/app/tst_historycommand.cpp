@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix history, in-process as main runs it: formats, --threshold, --since, --filter, --fail-on regression and its
 // exit status, usage errors, and a refused file beside good ones.
 #include "app/commands/commands.h"

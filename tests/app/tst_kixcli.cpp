@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix validate, list, export, import-liger, --help/--version and the no-display summary, through the real binary.
 #include "model/read/documentparser.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix list, import and compare on nvbench, Google Benchmark and pytest-benchmark JSON, through the real binary.
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"

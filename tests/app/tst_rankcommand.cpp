@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix rank in-process on a leaderboard-shaped JSON Lines file written here: a few submissions on two GPUs, one
 // implementation observed twice, a failed run; its three formats, --filter and the exit codes.
 #include "app/commands/commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Backends for the engine tests: the real CPU backend with a small copy and flush (fast under the
 // sanitizers), and variants that fail on purpose.

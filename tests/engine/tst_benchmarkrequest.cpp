@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one benchmark request grammar (sweeps) and its expansion into specs, shared by `kix bench` and the
 // Benchmark panel.
 #include "engine/benchmarkrequest.h"

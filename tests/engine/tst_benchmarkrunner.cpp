@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BenchmarkRunner, the engine's QObject front: signals in order, results written, refusals before anything
 // runs, and a cancel that leaves no file behind.
 

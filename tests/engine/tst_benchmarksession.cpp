@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BenchmarkSession: one spec from validation to document, failures, errors and cancel.
 
 #include "engine/benchmarksession.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BenchmarkSpec: names, the workload slug exactly as in the seed, the byte floors, and the refusals.
 
 #include "engine/benchmarkspec.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU backend: discovery, environment, copy bandwidth, and every pass and dtype checked against the
 // float64 reference through the engine's correctness check (whole tensors and sampled rows).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunBuilder: documents shaped like the seed, digests of canonical JSON, and output that the model reads
 // back (validation through kix::runFromDocument, round trip through a file and kix::parseFile).
 

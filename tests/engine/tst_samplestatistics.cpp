@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The harness's statistics on synthetic timings: quantiles at q * (n - 1) with linear interpolation
 // (numpy's default), min, max, mean, sample standard deviation, relative standard error.
 

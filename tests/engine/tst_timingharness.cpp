@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timing loop on a fake benchmark with a fake clock: repetition counts from the budgets, a flush
 // before every timed repetition, every sample kept, the noise-based stop, the caps and cancel. Nothing here
 // depends on how fast the machine is.

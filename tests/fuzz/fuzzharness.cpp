@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "fuzzharness.h"
 
 #include "model/filter/runfilter.h"

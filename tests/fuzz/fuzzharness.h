@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fuzz targets' bodies, shared by the libFuzzer executables (tests/fuzz, `cmake --preset fuzz`) and by
 // tst_fuzzregressions, which replays every input in tests/data/fuzz/<target>/ through the same code in the

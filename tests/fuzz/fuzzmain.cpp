@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One libFuzzer executable per target: KIX_FUZZ_TARGET names the harness function (see fuzzharness.h).
 #include "fuzzharness.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replays through the fuzz harness (fuzzharness.h) every input a fuzzer once crashed on or flagged
 // (tests/data/fuzz/<target>/), and the whole seed corpus (tests/data/ and the bundled runs) through every target:
 // each must be handled without a crash and without breaking the target's rule.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU GroupNorm kernels against the float64 reference, over a table of shapes and every dtype.
 
 #include "kernels/groupnorm_cpu.h"

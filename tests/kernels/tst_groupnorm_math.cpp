@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared per-element helpers: the fp16 and bf16 converters pinned to known bit patterns (and to GCC's
 // _Float16 where the compiler has it), the loop-free fp16 conversion, storage rounding, the input generator.
 

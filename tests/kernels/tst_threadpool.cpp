@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernels' thread pool: every index exactly once, any pool size, any grain.
 
 #include "kernels/threadpool.h"

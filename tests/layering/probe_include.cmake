@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Usage: cmake -DCXX=c++ -DFLAGS="-Ia|-Ib" -DHEADER=ui/mainwindow.h -P probe_include.cmake
 # Passes only when the compiler refuses the include because the header is not on the include path.
 string(REPLACE "|" ";" flags "${FLAGS}")

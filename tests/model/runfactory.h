@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs built in memory for the explorer's model tests, and the ui fixtures loaded from tests/data/ui.
 #pragma once
 

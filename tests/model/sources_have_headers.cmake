@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Each source file of kix_model implements a header of its own name (model/read/x.cpp -> model/read/x.h), so that no header
 # is implemented across files that declare nothing themselves.
 # Usage: cmake -DMODEL_DIR=<source>/model -P sources_have_headers.cmake

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The limits stated in the README, each at the limit and one past it: file size (1 GiB), a JSON Lines line or a
 // single document (bounded by the file size), documents per file (5,000,000) and nesting (64 levels).
 // Nesting and "one past 1 GiB" use the real defaults; the file-size and document-count boundaries are also checked

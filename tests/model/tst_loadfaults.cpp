@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loader against a hostile file system: FIFOs, symlink loops, unreadable files, files that vanish or
 // shrink while they are read, and a folder of 10,000 bad files around one good one. Each bad file is named
 // in a diagnostic, every good file loads, and nothing hangs (each load runs under a watchdog).

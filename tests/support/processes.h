@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the tests that run kix (the real binary or a command in-process) and that put fake tools (sbatch,
 // squeue, ...) on a PATH: one result type, one way to run, one way to write a tool.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The three charts built from fixture runs: the values the series hold, axes, legend toggling, verdict markers,
 // and the warnings and notes the titles carry.
 #include "ui/charts/chartfactory.h"

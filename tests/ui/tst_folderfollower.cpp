@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Following a results folder: new files (watcher and periodic rescan), the baseline, rewritten and broken files,
 // hidden staging folders, and the window's hooks (File > Follow Folder, the status label, runs in the table).
 #include "ui/folderfollower.h"

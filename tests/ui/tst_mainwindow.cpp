@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window, offscreen: load fixtures (a folder, with a broken file), filter by text and facets, select runs, and
 // check what the charts, details, issues and status bar then show; exports of what is in scope.
 #include "model/filter/runfilterproxy.h"

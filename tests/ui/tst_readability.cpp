@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Readable at 1280×720 and up (issue 20, point 5), on the real window: after Reset Layout the chart keeps at least
 // half of the height at every size from 1024×640; short category labels are drawn whole (never "…"); the
 // Benchmark form wraps inside its panel instead of clipping "full", Cancel and "…".

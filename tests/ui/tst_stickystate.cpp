@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // No state that sticks silently (issue 20, point 3), on the real window at 1280×720 and 1600×1000: a baseline
 // the filter hides falls back with a note and comes back; a baseline the filter still matches is never dropped;
 // Esc and a visible button unpin the read-out; a chart driven by the selection says so and charts the filter

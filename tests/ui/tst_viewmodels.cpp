@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The other item models of the window under QAbstractItemModelTester: diagnostics, comparison pairs, and the
 // run table's proxy as the window drives it.
 #include "model/filter/runfilterproxy.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window under abuse: a second load while the first is running, closing while a load or a benchmark runs.
 // Nothing crashes or hangs, nothing partial is written, and what the window shows afterwards is consistent.
 #include "model/filter/runtablemodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The comparison workspace on the real widgets: at 1280×720 the chart takes at least half of the window and its
 // labels are whole, a synthetic hover shows the exact values and a click pins them, the filter box speaks the
 // grammar, a chosen baseline run is a chip that the filter can drop, and the tables lead with the answer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fixtures and settings isolation for the explorer's widget tests.
 #pragma once
 

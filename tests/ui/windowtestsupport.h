@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers for tests of the whole window: waiting for its coalesced charts, reading what a chart draws, and
 // mouse events delivered as the window system would.
 #pragma once

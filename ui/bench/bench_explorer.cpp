@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Explorer benchmarks on synthetic runs held in memory (10k and 100k): the response to a keystroke in the filter
 // box and to a facet click (proxy refilter + facet recount, as the window does them), loading runs into the table,
 // and building each chart from every run in scope (data preparation + Qt Charts objects; and with a first render).

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/quantilechart.h"
 
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
 
 #include <QBarCategoryAxis>
-#include <QFontMetrics>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
+#include <QFontMetrics>
 #include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QValueAxis>

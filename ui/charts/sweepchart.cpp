@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/sweepchart.h"
 
 #include "ui/charts/charthover.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Regressions panel's rows: each change of the history, then each unplaceable run.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/panels/facetspanel.h"
 
 #include "ui/models/facetmodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/panels/fleetpanel.h"
 
 #include "engine/benchmarkspec.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix_cuda_check: the CUDA GroupNorm kernels without Qt, for machines where only the CUDA toolkit is
 // installed (scripts/gpu-check.sh falls back to it). Subcommands:
 //   info                       the device, as JSON

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Instructions per element of the GroupNorm kernels, counted in their PTX (nvcc -ptx).
 
 Usage: ptx_count.py PTX [--match REGEX ...] [--elements N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the generated part of kernels/cuda/ptxas-budget.txt from ptxas -v reports.
 
 Usage: ptxas_budget.py BUDGET REPORT...   (reports: build/<dir>/kernels/cuda/ptxas/*.txt)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Job records and task states: the task's own verdict, else squeue, else sacct; a task the scheduler finished
 // without a verdict was killed.
 #include "engine/fleet/fleetjobs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fleet's matrix: expansion into cells and tasks, the limits, a --matrix file, the sbatch script and arguments.
 #include "engine/benchmarkspec.h"
 #include "engine/fleet/fleetplan.h"

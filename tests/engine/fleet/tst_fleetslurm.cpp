@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Slurm's words: squeue/sacct output (canned, hand-written), states, sbatch's job id, and running the commands
 // (fake ones in a temporary KIX_SLURM_BIN) with their failures reported.
 #include "engine/fleet/fleetslurm.h"

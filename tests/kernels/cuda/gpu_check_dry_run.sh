@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # ctest gpu_check_dry_run: scripts/gpu-check.sh --dry-run --standalone --quick, i.e. the path the device check
 # takes (kix_cuda_check built by nvcc alone, the launch plans, every device command line), without a GPU.
 # Checks what the device run relies on: exit status 0, a log that is complete when the script has exited

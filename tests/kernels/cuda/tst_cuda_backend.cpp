@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine's CUDA backend: device discovery and its failure message without a device, and, with one,
 // every implementation and pass of a small workload through the whole session (correctness check,
 // timing, run document).

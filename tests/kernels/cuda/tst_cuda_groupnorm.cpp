@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA GroupNorm kernels against the float64 reference, and their host-side plan and argument checks.
 // Device tests skip with the CUDA error (cudaErrorNoDevice, cudaErrorInsufficientDriver ...) without a GPU.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host-side CUDA measurement helpers that need no GPU: the throttling decision on synthetic clock
 // readings (the warning every CUDA run document carries when it fires), version text, and the device
 // count's error text on a machine without a usable GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host side of the CUDA launch plans, without a GPU: the memo behind the persistent grid and the
 // shared-memory opt-ins (keyed per kernel instantiation, block size and shared bytes: issue 21 found one
 // grid fixed for every later shape), and the backward's shared-memory plan (the static scratch counted,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chart scope: one metric and unit per axis (the commonest, said in a note), failed runs never charted, and the
 // kernel narrowing of runs that span many kernels.
 #include "model/chartdata/chartscope.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sweep data: x parameter detection and choice, fixed parameters, series per (provider, GPU, pass), bands.
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pairing with a baseline, ratios, geometric means, verdicts (intervals and Mann-Whitney U) and comparability.
 #include "model/chartdata/quantiledata.h"
 #include "model/compare/comparison.h"

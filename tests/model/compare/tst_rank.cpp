@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rank: cohorts, order, ratios, repeated observations, failed runs and the noise rules, on a catalog-shaped
 // leaderboard built in memory (GPU MODE style: submissions scored by a geometric mean in seconds).
 #include "model/compare/rank.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two files of one tool compared in that tool's terms. The expected ratios, verdicts and p-values are worked out by
 // hand from the fixtures in tests/data/interop/ (see the comments next to each number).
 #include "model/compare/comparison.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Facet values and drill-down counts, checked against RunFilter on every run.
 #include "model/filter/facetindex.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The filter grammar of the filter box and --filter: words, key=value, key:value, comparisons, folded names.
 #include "model/filter/runfilter.h"
 #include "tests/model/runfactory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run table model and its sort/filter proxy, under QAbstractItemModelTester.
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RFC 8785 (JSON Canonicalization Scheme), pinned to the RFC's own test vectors: the number table of Appendix B
 // (IEEE-754 bit patterns and the text ECMAScript prints for them), the sorting example of §3.2.3 and the
 // serialisation example of §3.2.2 (a public standard's values, written out here).

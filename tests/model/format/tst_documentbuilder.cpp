@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vocabulary and the document builder: what they write is what the v1alpha1 schemas allow (the conformance
 // test runs the official validator over everything kix writes; these pin the rules one by one).
 #include "model/format/digest.h"

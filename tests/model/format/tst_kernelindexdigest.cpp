@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernelindex digest pinned to values from outside kix: the seed's protocolDigest and environmentDigest, the
 // digests the format's own examples name (shared/data/kernelindex/examples/valid), and every digest of the public
 // catalog when a decompressed export is at hand (KIX_CATALOG_JSONL, else /tmp/catalog/catalog.jsonl).

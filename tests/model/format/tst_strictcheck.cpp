@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kix validate --strict's rules (model/format/strictcheck.h): the official examples (valid ones accepted, invalid
 // ones refused), deviations made here one at a time (each found at its JSON pointer), and the same deviations
 // checked against the official validator when the format's schemas are at hand (python3 with jsonschema).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Change detection on synthetic series: steps up and down, a lone outlier, pure noise (many seeds) that must yield no
 // change, series of 2 and of 200 points, raw samples, the threshold, and the run-to-run noise guard.
 #include "model/history/changedetection.h"

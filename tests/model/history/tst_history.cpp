@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Series over time from hand-made Liger-Kernel CSVs of four releases (tests/data/history): grouping, order, labels,
 // the changes found in each series and their kind, same-time runs, unplaceable runs, --since and the three reports.
 #include "model/history/history.h"

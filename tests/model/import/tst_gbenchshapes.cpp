@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Google Benchmark's other shapes, as its own compare tests (tools/gbench/Inputs) use them: complexity fits
 // (the BigO and RMS aggregates), the old format whose repetitions are repeated entries of one name, aggregates
 // without a name, entries without a time; and compare.py's U test on them. The fixtures in tests/data/interop/ are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nvbench, Google Benchmark and pytest-benchmark JSON load like kernelindex runs, chosen by content. Fixtures in
 // tests/data/interop/ are hand-written from each format's documentation; expected values are worked out by hand
 // from the numbers in them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kix/config.h"
 #include "model/import/ligercsv.h"
 #include "model/read/documentparser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernelindex reader: round-trips, every accepted shape, and each refused or warned document.
 #include "model/read/documentparser.h"
 #include "model/write/runwriter.h"

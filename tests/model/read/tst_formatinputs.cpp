@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The format's own inputs: the catalog export (plain and Zstandard, streamed), YAML manifests and submission
 // bundles (JSON and YAML), and the bounds the format's parsing rules ask for (§9.2), with hostile inputs made here.
 #include "model/read/documentparser.h"

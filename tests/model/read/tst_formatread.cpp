@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading documents as the kernelindex format defines them: every carried resource checked against the digest its
 // run names; a run is its content (repeated observations kept, a true duplicate named with both places); any
 // headline (latency statistic, leaderboard score), any status; kernel, provider and workload from the linked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one JSON path runs are read from: a document gives the identical run whether it arrives as a .json file, as
 // an element of a JSON array or as a line of a .jsonl file; duplicate keys warn the same way on every path; the
 // raw text is the document's own, equal as JSON to what was read; what simdjson accepts, nlohmann reads alike.

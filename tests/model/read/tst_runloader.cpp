@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loading files and folders: good files beside bad ones, duplicates, cancel, and the QObject front.
 #include "model/read/runloader.h"
 

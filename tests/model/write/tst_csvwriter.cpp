@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one CSV writer: quoting that CsvReader reads back, used by the runs export and the comparison report alike.
 #include "model/compare/comparisonreport.h"
 #include "model/read/csvreader.h"

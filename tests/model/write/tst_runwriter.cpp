@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exports: each format is valid and reloads equal; a failed write never corrupts what it would overwrite.
 #include "model/read/documentparser.h"
 #include "model/write/runwriter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exports: PNG decodes at the asked size (and DPI), SVG keeps the title as text, PDF is a PDF with the text in it;
 // a bad path fails without leaving a file.
 #include "ui/charts/chartexporter.h"

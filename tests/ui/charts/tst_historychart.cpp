@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The history chart from hand-made Liger CSVs of four releases: one line per series with its p20-p80 band, the x
 // axis by label or time, change marks, hover (a synthetic mouse move over a point shows its run), and the chart
 // panel's filter and selection.

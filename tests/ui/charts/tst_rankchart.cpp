@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Rank chart on the real window at 1280×720 and 1600×1000: the cohort in scope as bars, best at the top, every
 // drawn implementation name whole on the axis (never elided), the cohort chooser, kix's own run ranked beside the
 // imported ones, and the export.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FacetModel under QAbstractItemModelTester: values, drill-down counts, toggling, reset keeping selections.
 #include "ui/models/facetmodel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Benchmark panel runs a tiny CPU benchmark offscreen, the run shows in the window's table, and a cancelled
 // job leaves no file behind.
 #include "engine/benchmarkrequest.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Fleet panel: its job model under QAbstractItemModelTester, refusals before anything is submitted, and the
 // Benchmark panel's request submitted (to a fake sbatch) as one array job per target, listed after a refresh,
 // with the window following the results folder.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Issues panel and the status bar count alike (issue 20, point 7): after loading broken files and files with
 // warnings, both say "N errors, M warnings" with the panel's figures; a compressed file gets a hint naming its
 // compression and the command that opens it.

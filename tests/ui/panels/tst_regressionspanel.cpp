@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Regressions panel: its rows (largest first, then the unplaceable runs), the threshold, and in the window a
 // click on a change that selects its series' runs and shows the History chart.
 #include "model/filter/runtablemodel.h"
