@@ -319,21 +319,23 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         return;
     }
 
-    // A compressed file says which tool opens it (the public catalog ships as .jsonl.zst).
+    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
+    // before this: model/read/zstdstream.h).
     struct Compression
     {
         std::string_view magic;
         const char* name;
         const char* command;
     };
-    static const Compression compressions[] = { { "\x28\xB5\x2F\xFD", "zstd", "zstd -d" },
-        { "\x1F\x8B", "gzip", "gunzip" }, { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
+    static const Compression compressions[] = { { "\x1F\x8B", "gzip", "gunzip" },
+        { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
     const std::string_view head(begin, static_cast<size_t>(std::min<qint64>(end - begin, 8)));
     for (const Compression& c : compressions) {
         if (head.substr(0, c.magic.size()) == c.magic) {
             result.diagnostics.append(makeError(file, {},
-                QStringLiteral("a %1-compressed file: kix does not read compressed files; decompress it first "
-                               "(%2 FILE) and open the result")
+                QStringLiteral(
+                    "a %1-compressed file: kix reads plain and Zstandard-compressed files; decompress it first "
+                    "(%2 FILE) and open the result")
                     .arg(QLatin1String(c.name), QLatin1String(c.command))));
             return;
         }
