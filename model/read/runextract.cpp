@@ -2,11 +2,18 @@
 // Builds the typed Run view of one kernelindex document and decides whether it is refused.
 #include "model/read/runextract.h"
 
+#include "model/format/documentbuilder.h"
+
+#include "model/format/digest.h"
+
 #include "model/read/jsondom.h"
 #include "model/read/resourcecheck.h"
 #include "model/runfields.h"
 #include "model/stringpool.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QStringList>
 
@@ -381,6 +388,47 @@ void applyLinkedResources(Run* run, V workloadSpec, V operation, V implementatio
             run->workloadSlug = internUtf8(slug.join(QLatin1Char('-')).toStdString());
         }
     }
+}
+
+// timing.rawSamples: the evidence file beside `document`, when its name stays in the document's folder and its
+// bytes digest to `digest`; a warning at `pointer` otherwise (the run loads without samples).
+void readSamplesBeside(Run& run, const QString& document, const QString& uri, const QString& digest,
+    const QString& pointer, Diagnostics& out)
+{
+    auto refuse = [&](const QString& why) {
+        out.append(makeWarning(document, pointer, QStringLiteral("raw samples \"%1\" not used: %2").arg(uri, why)));
+    };
+    if (uri.contains(QLatin1String("://")) || uri.startsWith(QLatin1Char('/')) || uri.contains(QLatin1Char('\\'))
+        || uri.split(QLatin1Char('/')).contains(QStringLiteral(".."))) {
+        refuse(QStringLiteral("only a file beside the document is read"));
+        return;
+    }
+    const QDir folder = QFileInfo(document).absoluteDir();
+    const QFileInfo info(folder.filePath(uri));
+    if (!info.exists())
+        return; // the document travelled without its evidence file: nothing to say per run
+    const QString canonical = info.canonicalFilePath();
+    if (!canonical.startsWith(folder.canonicalPath() + QLatin1Char('/'))) {
+        refuse(QStringLiteral("it leads out of the document's folder"));
+        return;
+    }
+    constexpr qint64 maxBytes = qint64(64) << 20;
+    QFile f(canonical);
+    if (info.size() > maxBytes || !f.open(QIODevice::ReadOnly)) {
+        refuse(info.size() > maxBytes ? QStringLiteral("larger than 64 MiB") : f.errorString());
+        return;
+    }
+    const std::string bytes = f.readAll().toStdString();
+    if (QString::fromStdString(format::sha256Digest(bytes)) != digest) {
+        refuse(QStringLiteral("the file does not match the digest the run names"));
+        return;
+    }
+    std::vector<double> samples;
+    if (!format::parseSamplesArtifact(bytes, samples)) {
+        refuse(QStringLiteral("not a raw-samples file kix reads"));
+        return;
+    }
+    run.samples = std::move(samples);
 }
 
 } // namespace
@@ -842,6 +890,17 @@ std::shared_ptr<Run> extractRun(
             QStringLiteral("written by kix 0.1.0 (%1): loaded as it was written; not v1alpha1 as the format "
                            "defines it")
                 .arg(kix010.join(QStringLiteral(", "))));
+    }
+
+    // Raw samples named by timing.rawSamples {uri, digest}: read only from beside the document (a relative name that
+    // stays in its folder, never a URL or an absolute path from a file kix did not write) and used only when the
+    // file's digest is the one the run names.
+    if (run->samples.empty()) {
+        const V raw = memberOf(timing, "rawSamples");
+        const QString uri = textOf(raw, "uri");
+        const QString digest = textOf(raw, "digest");
+        if (!uri.isEmpty() && !digest.isEmpty() && !file.startsWith(QLatin1Char(':')))
+            readSamplesBeside(*run, file, uri, digest, Path(Path(timingPointer, "rawSamples"), "uri").str(), out);
     }
 
     run->finalize();

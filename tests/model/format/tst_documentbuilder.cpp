@@ -4,8 +4,11 @@
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
 #include "model/format/vocabulary.h"
+#include "model/read/documentparser.h"
 
 #include <QtTest>
+
+#include <QTemporaryDir>
 
 #include <stdexcept>
 
@@ -44,6 +47,7 @@ private slots:
     void digestsNameTheResources();
     void timingKeepsOnlyLatencyNsKeys();
     void samplesGoToAnArtifact();
+    void samplesAreReadBackFromBesideTheDocument();
     void sourceNativeKeepsNumbers();
     void protocolFactsOutsideTheSchemaBecomeLabels();
     void environmentFactsOutsideTheSchemaBecomeLabels();
@@ -197,6 +201,47 @@ void TestDocumentBuilder::samplesGoToAnArtifact()
     QCOMPARE(back, (std::vector<double> { 1, 2, 3.5 }));
     QCOMPARE(d.samplesNs, back);
     QVERIFY(!parseSamplesArtifact("{\"samples\":[1]}", back));
+}
+
+// The reader takes a run's samples from its evidence file only from beside the document and only when the file's
+// digest is the one the run names; a name that leads elsewhere is refused with a warning at timing.rawSamples.uri.
+void TestDocumentBuilder::samplesAreReadBackFromBesideTheDocument()
+{
+    DocumentBuilder b = minimal();
+    b.setTiming("median", { { "median", 2 } }).setSamples({ 1, 2, 3.5 });
+    const RunDocument d = b.build();
+    QTemporaryDir dir;
+    auto write = [&](const QString& name, const std::string& bytes) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(bytes));
+    };
+    write(QStringLiteral("run.json"), d.document.dump());
+    write(QString::fromStdString(d.samplesUri), d.samplesBytes);
+    kix::ParseResult good = kix::parseFile(dir.filePath(QStringLiteral("run.json")));
+    QCOMPARE(good.runs.size(), 1);
+    QCOMPARE(good.runs.front()->samples, (std::vector<double> { 1, 2, 3.5 }));
+
+    // the evidence file changed after the run was written: its samples are not used
+    std::string changed = d.samplesBytes;
+    changed.replace(changed.find("3.5"), 3, "9.5");
+    write(QString::fromStdString(d.samplesUri), changed);
+    kix::ParseResult tampered = kix::parseFile(dir.filePath(QStringLiteral("run.json")));
+    QCOMPARE(tampered.runs.size(), 1);
+    QVERIFY(tampered.runs.front()->samples.empty());
+    QVERIFY(!tampered.diagnostics.isEmpty());
+    QCOMPARE(tampered.diagnostics.front().pointer, QStringLiteral("/run/spec/timing/rawSamples/uri"));
+    QVERIFY(tampered.diagnostics.front().message.contains(QStringLiteral("does not match the digest")));
+
+    // a name that leaves the document's folder is never opened, whatever its digest
+    json escaping = d.document;
+    escaping["run"]["spec"]["timing"]["rawSamples"]["uri"] = "../" + d.samplesUri;
+    write(QStringLiteral("escaping.json"), escaping.dump());
+    kix::ParseResult refused = kix::parseFile(dir.filePath(QStringLiteral("escaping.json")));
+    QCOMPARE(refused.runs.size(), 1);
+    QVERIFY(refused.runs.front()->samples.empty());
+    QVERIFY(!refused.diagnostics.isEmpty());
+    QVERIFY(refused.diagnostics.front().message.contains(QStringLiteral("only a file beside the document")));
 }
 
 void TestDocumentBuilder::sourceNativeKeepsNumbers()

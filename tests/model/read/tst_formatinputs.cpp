@@ -159,6 +159,17 @@ void TestFormatInputs::catalogNamesResolve()
     QCOMPARE(text(doc["environment"]["spec"]["hardware"]["product"]), QStringLiteral("NVIDIA H100"));
     // the links are the format's: the workload's digest is the run's, the operation the workload's
     QVERIFY(doc["workload"]["spec"]["operationSpecDigest"] == doc["implementation"]["spec"]["operation"]["specDigest"]);
+    // ... and the typed view reads the names from them: kernel from the operation, provider from the implementation,
+    // the workload's axes, every carried resource verified against the digest its run names
+    const Run& run = **latency;
+    QCOMPARE(run.kernel, QStringLiteral("layer-norm-h4096"));
+    QCOMPARE(run.provider, QStringLiteral("aurora-layernorm"));
+    QCOMPARE(run.param(QStringLiteral("tokens")), QStringLiteral("2048"));
+    QCOMPARE(run.param(QStringLiteral("hidden")), QStringLiteral("4096"));
+    QCOMPARE(run.gpuProduct, QStringLiteral("NVIDIA H100"));
+    for (DigestCheck check :
+        { run.protocolCheck, run.environmentCheck, run.workloadCheck, run.implementationCheck, run.operationCheck })
+        QCOMPARE(check, DigestCheck::Verified);
 
     const RunPtr* failed = runAt(result.runs, QStringLiteral("/13"));
     QVERIFY(failed);
@@ -168,6 +179,10 @@ void TestFormatInputs::catalogNamesResolve()
     QCOMPARE(text(other["workload"]["spec"]["axes"]["vocab"]), QStringLiteral("32000"));
     QCOMPARE(text(other["implementation"]["metadata"]["name"]), QStringLiteral("basalt-softmax"));
     QCOMPARE(text(other["project"]["metadata"]["name"]), QStringLiteral("basalt-lib"));
+    QVERIFY((*failed)->failed());
+    QCOMPARE((*failed)->kernel, text(other["operation"]["metadata"]["name"]));
+    QVERIFY(!(*failed)->kernel.isEmpty());
+    QCOMPARE((*failed)->provider, QStringLiteral("basalt-softmax"));
 }
 
 void TestFormatInputs::catalogOrderDoesNotMatter()
