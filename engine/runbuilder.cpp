@@ -114,7 +114,10 @@ json RunBuilder::protocol() const
         { "minSamples", t.minSamples },
         { "maxSamples", t.maxSamples },
         { "estimateRepetitions", kEstimateRepetitions },
-        { "cacheFlush", "a write of a buffer larger than the last-level cache before every repetition, untimed" },
+        { "cacheFlush",
+            t.cacheFlush == CacheFlush::ReadSweep
+                ? "a read of a buffer twice the last-level cache before every repetition, untimed (leaves it clean)"
+                : "a write of a buffer larger than the last-level cache before every repetition, untimed" },
         { "quantiles", "at q*(n-1) with linear interpolation" },
     };
     if (t.noiseStop)
@@ -141,7 +144,11 @@ json RunBuilder::protocol() const
           "every repetition outside the timed window, every sample kept in the raw-samples file; median with "
           "p20/p80. Outputs were checked against a float64 reference first. Comparable only within one kernel, "
           "workload, timed pass, and device"
-        + (t.cudaGraph ? ", and with other CUDA-graph runs." : ".") + utf8(settings);
+        + (t.cudaGraph ? ", and with other CUDA-graph runs." : ".") + utf8(settings)
+        + (t.cacheFlush == CacheFlush::ReadSweep
+                ? " Cache flush: a read sweep (the cache left clean, the kernel's own write-back after its stop "
+                  "event); not comparable with write-flush runs."
+                : "");
     const json loose = {
         { "harness", { { "name", "kix-engine" }, { "version", KIX_VERSION } } },
         { "measurement", measurementSpec },

@@ -75,6 +75,7 @@ private slots:
     void roundTripsThroughAFile();
     void deviceDetailsAreKept();
     void cudaGraphIsPartOfTheProtocol();
+    void cacheFlushIsPartOfTheProtocol();
 };
 
 void TestRunBuilder::documentIsShapedLikeTheSeed()
@@ -299,6 +300,29 @@ void TestRunBuilder::cudaGraphIsPartOfTheProtocol()
     Diagnostics diagnostics;
     QVERIFY(runFromDocument(graph, QStringLiteral("graph.json"), QString(), diagnostics));
     QVERIFY(diagnostics.isEmpty());
+}
+
+// A read-sweep flush (the cache left clean) and the default write flush are different protocols: the label, the
+// notes and so the digest say which, so that kix never compares the two without a warning.
+void TestRunBuilder::cacheFlushIsPartOfTheProtocol()
+{
+    const nlohmann::json write = build(passedResult());
+    BenchmarkResult r = passedResult();
+    r.spec.timing.cacheFlush = CacheFlush::ReadSweep;
+    const nlohmann::json sweep = build(r);
+    const auto label = [](const nlohmann::json& doc) {
+        return doc.at("protocol").at("metadata").at("labels").at("measurement_cache_flush").get<std::string>();
+    };
+    QVERIFY2(label(write).find("a write of a buffer") == 0, label(write).c_str());
+    QVERIFY2(label(sweep).find("a read of a buffer") == 0, label(sweep).c_str());
+    const std::string notes = sweep.at("protocol").at("spec").at("comparability").at("notes").get<std::string>();
+    QVERIFY2(notes.find("not comparable with write-flush runs") != std::string::npos, notes.c_str());
+    QVERIFY(sweep.at("run").at("spec").at("protocolDigest") != write.at("run").at("spec").at("protocolDigest"));
+    Diagnostics diagnostics;
+    const RunPtr a = runFromDocument(write, QStringLiteral("write.json"), QString(), diagnostics);
+    const RunPtr b = runFromDocument(sweep, QStringLiteral("sweep.json"), QString(), diagnostics);
+    QVERIFY(a && b);
+    QVERIFY(a->protocolDigest != b->protocolDigest);
 }
 
 QTEST_GUILESS_MAIN(TestRunBuilder)
