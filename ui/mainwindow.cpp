@@ -118,6 +118,15 @@ MainWindow::MainWindow(QWidget* parent)
         m_scopeTimer->start(); // counts follow runs the filter hides too (a benchmark adds runs)
     });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
+    // One count everywhere: the Issues panel's header, its dock's title and the status bar.
+    connect(m_issues, &IssuesPanel::countsChanged, this, [this](int errors, int warnings) {
+        m_issuesDock->setWindowTitle(m_issues->titleText());
+        m_status->setIssueCounts(errors, warnings);
+    });
+    connect(m_status, &LoadStatus::issuesRequested, this, [this] {
+        m_issuesDock->show();
+        m_issuesDock->raise();
+    });
 
     m_defaultState = saveState();
     restoreLayout();
