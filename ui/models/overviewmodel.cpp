@@ -63,6 +63,34 @@ QString OverviewModel::wrapLabel(const QString& label)
     return label.left(best) + QLatin1Char('\n') + label.mid(best + 1);
 }
 
+QString OverviewModel::wrapName(const QString& name, int maxChars)
+{
+    if (name.size() <= maxChars)
+        return name;
+    QStringList lines;
+    QString line;
+    qsizetype start = 0;
+    while (start < name.size()) {
+        qsizetype end = start;
+        while (end < name.size() && name[end] != QLatin1Char('-') && name[end] != QLatin1Char('_')
+            && name[end] != QLatin1Char(' '))
+            ++end;
+        const QString piece = name.mid(start, end - start + 1); // with its separator
+        start = end + 1;
+        if (!line.isEmpty() && line.size() + piece.size() > maxChars) {
+            lines << line;
+            line.clear();
+        }
+        line += piece;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    for (QString& l : lines) // a space that broke the line is not drawn; '-' and '_' are part of the name
+        if (l.endsWith(QLatin1Char(' ')))
+            l.chop(1);
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString OverviewModel::cellText(const OverviewCell& cell)
 {
     if (cell.runs == 0)
@@ -146,7 +174,7 @@ QVariant OverviewModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (role) {
     case Qt::DisplayRole:
-        return horizontal ? wrapLabel(gpuLabel(section)) : kernelLabel(section);
+        return horizontal ? wrapLabel(gpuLabel(section)) : wrapName(kernelLabel(section));
     case Qt::ToolTipRole: {
         const QString label = horizontal ? gpuLabel(section) : kernelLabel(section);
         const QString clause = horizontal ? clauseAt(0, section) : clauseAt(section, 0);

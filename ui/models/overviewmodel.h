@@ -34,6 +34,9 @@ public:
     // The label as the header draws it: a name longer than ~14 characters is broken at the space that balances
     // its two lines ("NVIDIA H100\n80GB HBM3").
     static QString wrapLabel(const QString& label);
+    // A kernel's name as its row header draws it: longer than `maxChars`, it breaks after a '-', '_' or ' ' into
+    // lines of at most `maxChars` (a longer piece stays whole). Joined again, the lines are the name.
+    static QString wrapName(const QString& name, int maxChars = 36);
     // The cell's text; empty for a cell without runs.
     static QString cellText(const OverviewCell& cell);
     // The grid as tab-separated text (the clipboard) with totals: labels in full, numbers only.

@@ -97,9 +97,17 @@ void OverviewTable::fitSections()
     const int margin = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this) + 12;
     const int cellMargin = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 16;
 
+    // Rows: one line each, two or more for a long name (wrapped by the model).
+    const int rowHeight = std::max(bold.height(), header.height()) + 8;
+    verticalHeader()->setDefaultSectionSize(rowHeight);
     int labelWidth = 0;
-    for (int row = 0; row < m_model->rowCount(); ++row)
-        labelWidth = std::max(labelWidth, header.horizontalAdvance(m_model->kernelLabel(row)));
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QString label = m_model->headerData(row, Qt::Vertical, Qt::DisplayRole).toString();
+        labelWidth = std::max(labelWidth, widestLine(header, label));
+        const int lines = int(label.count(QLatin1Char('\n'))) + 1;
+        if (lines > 1)
+            verticalHeader()->resizeSection(row, lines * header.lineSpacing() + 8);
+    }
     verticalHeader()->setMinimumWidth(labelWidth + margin);
 
     int lines = 1;
@@ -113,7 +121,6 @@ void OverviewTable::fitSections()
         setColumnWidth(column, width);
     }
     horizontalHeader()->setMinimumHeight(lines * header.lineSpacing() + margin);
-    verticalHeader()->setDefaultSectionSize(std::max(bold.height(), header.height()) + 8);
 }
 
 } // namespace kix
