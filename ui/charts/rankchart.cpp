@@ -236,6 +236,10 @@ void RankChart::fill(int shown, double wrapWidth)
             labels.append({ QPointF(ratio, shown - 1 - i), ValueLabels::ratioLabel(ratio) });
     }
     m_valueLabels->setLabels(labels);
+    QVector<QPointF> marks;
+    for (const ValueLabels::Label& l : std::as_const(labels))
+        marks << l.value;
+    m_valueLabels->setObstacles(marks, 5.5); // the markers at the bars' ends
     updateTitle();
 }
 

@@ -142,6 +142,7 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
             labels.append({ m_barEnd.value(bar.pair), ValueLabels::ratioLabel(bar.ratio) });
     }
     m_valueLabels->setLabels(labels);
+    m_valueLabels->setObstacles(m_barEnd.values().toVector(), 5.5); // no label covers another bar's verdict marker
     legend()->setAlignment(Qt::AlignBottom);
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow

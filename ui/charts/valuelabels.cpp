@@ -4,6 +4,7 @@
 #include <QAbstractSeries>
 #include <QChart>
 #include <QFont>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 
 #include <cmath>
@@ -22,13 +23,18 @@ ValueLabels::ValueLabels(QChart* chart, QAbstractSeries* series, const QColor& c
     , m_series(series)
     , m_color(color)
 {
-    m_note = new QGraphicsSimpleTextItem(chart);
+    m_noteBox = new QGraphicsRectItem(chart);
+    QColor background = color.lightness() > 128 ? QColor(Qt::black) : QColor(Qt::white);
+    background.setAlpha(225);
+    m_noteBox->setBrush(background);
+    m_noteBox->setPen(Qt::NoPen);
+    m_noteBox->setZValue(20);
+    m_noteBox->setVisible(false);
+    m_note = new QGraphicsSimpleTextItem(m_noteBox);
     QFont small = m_note->font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_note->setFont(small);
     m_note->setBrush(color);
-    m_note->setZValue(20);
-    m_note->setVisible(false);
     m_connection = QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { layout(); });
 }
 
@@ -69,6 +75,13 @@ void ValueLabels::setLabels(const QVector<Label>& labels)
     layout();
 }
 
+void ValueLabels::setObstacles(const QVector<QPointF>& values, double radius)
+{
+    m_obstacles = values;
+    m_obstacleRadius = radius;
+    layout();
+}
+
 void ValueLabels::layout()
 {
     const QRectF plot = m_chart->plotArea();
@@ -76,7 +89,7 @@ void ValueLabels::layout()
     if (plot.isEmpty() || m_labels.isEmpty()) {
         for (QGraphicsSimpleTextItem* item : std::as_const(m_items))
             item->setVisible(false);
-        m_note->setVisible(false);
+        m_noteBox->setVisible(false);
         return;
     }
     // Place every label; the note's corner is kept free when any label must go.
@@ -89,8 +102,14 @@ void ValueLabels::layout()
             r.moveRight(at.x() - markerGap);
         rects[i] = r;
     }
+    QVector<QRectF> marks;
+    for (const QPointF& v : std::as_const(m_obstacles)) {
+        const QPointF at = m_chart->mapToPosition(v, m_series);
+        marks << QRectF(
+            at.x() - m_obstacleRadius, at.y() - m_obstacleRadius, 2 * m_obstacleRadius, 2 * m_obstacleRadius);
+    }
     auto place = [&](const QRectF& reserved) {
-        QVector<QRectF> placed;
+        QVector<QRectF> placed = marks;
         int hidden = 0;
         for (int i = 0; i < rects.size(); ++i) {
             const QRectF padded = rects[i].adjusted(-spacing, -spacing, spacing, spacing);
@@ -109,17 +128,20 @@ void ValueLabels::layout()
     };
     m_hidden = place(QRectF());
     if (m_hidden > 0) {
-        m_note->setText(
-            QStringLiteral("%1 of %2 value labels hidden: too dense (hover a bar)").arg(m_hidden).arg(count()));
-        const QSizeF size = m_note->boundingRect().size();
-        const QRectF noteRect(QPointF(plot.right() - size.width() - 4, plot.top() + 2), size);
-        m_note->setPos(noteRect.topLeft());
+        auto text = [this] {
+            return QStringLiteral("%1 of %2 value labels hidden: too dense (hover a bar)").arg(m_hidden).arg(count());
+        };
+        m_note->setText(text());
+        const QSizeF size = m_note->boundingRect().size() + QSizeF(6, 2);
+        const QRectF noteRect(QPointF(plot.right() - size.width() - 2, plot.top() + 2), size);
         m_hidden = place(noteRect);
-        m_note->setText(
-            QStringLiteral("%1 of %2 value labels hidden: too dense (hover a bar)").arg(m_hidden).arg(count()));
-        m_note->setVisible(true);
+        m_note->setText(text());
+        m_noteBox->setRect(QRectF(QPointF(0, 0), m_note->boundingRect().size() + QSizeF(6, 2)));
+        m_noteBox->setPos(noteRect.topLeft());
+        m_note->setPos(3, 1);
+        m_noteBox->setVisible(true);
     } else {
-        m_note->setVisible(false);
+        m_noteBox->setVisible(false);
     }
     for (int i = int(m_labels.size()); i < m_items.size(); ++i)
         m_items[i]->setVisible(false);
@@ -145,9 +167,14 @@ QStringList ValueLabels::shownTexts() const
     return out;
 }
 
+QRectF ValueLabels::noteRect() const
+{
+    return m_noteBox->isVisible() ? QRectF(m_noteBox->pos(), m_noteBox->rect().size()) : QRectF();
+}
+
 QString ValueLabels::note() const
 {
-    return m_note->isVisible() ? m_note->text() : QString();
+    return m_noteBox->isVisible() ? m_note->text() : QString();
 }
 
 } // namespace kix

@@ -11,6 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QAbstractSeries;
 class QChart;
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 QT_END_NAMESPACE
 
@@ -35,6 +36,9 @@ public:
     ValueLabels& operator=(const ValueLabels&) = delete;
 
     void setLabels(const QVector<Label>& labels);
+    // Marks a label must not cover (the verdict markers of every bar): points in the series' values, drawn `radius`
+    // pixels around.
+    void setObstacles(const QVector<QPointF>& values, double radius);
     void layout();
 
     int count() const { return int(m_labels.size()); }
@@ -43,7 +47,8 @@ public:
     QVector<QRectF> shownRects() const;
     QStringList shownTexts() const;
     QString note() const; // empty when every label is drawn
-    QGraphicsSimpleTextItem* noteItem() const { return m_note; }
+    // Where the note is drawn, in chart coordinates (empty when it is not).
+    QRectF noteRect() const;
 
     // "1.84×", "12.3×", "128×": three significant digits.
     static QString ratioLabel(double ratio);
@@ -54,6 +59,9 @@ private:
     QColor m_color;
     QVector<Label> m_labels;
     QVector<QGraphicsSimpleTextItem*> m_items;
+    QVector<QPointF> m_obstacles;
+    double m_obstacleRadius = 0;
+    QGraphicsRectItem* m_noteBox = nullptr; // the note's background: it lies over the plot
     QGraphicsSimpleTextItem* m_note = nullptr;
     int m_hidden = 0;
     QMetaObject::Connection m_connection;

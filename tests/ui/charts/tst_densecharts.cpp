@@ -79,7 +79,8 @@ void checkLabels(const QChart* chart, const ValueLabels* labels)
     if (labels->hiddenCount() > 0) {
         QVERIFY(labels->note().startsWith(
             QStringLiteral("%1 of %2 value labels hidden").arg(labels->hiddenCount()).arg(labels->count())));
-        const QRectF note(labels->noteItem()->pos(), labels->noteItem()->boundingRect().size());
+        const QRectF note = labels->noteRect();
+        QVERIFY(!note.isEmpty() && chart->plotArea().contains(note));
         for (const QRectF& r : rects)
             QVERIFY(!note.intersects(r));
     } else {
