@@ -13,7 +13,7 @@ namespace {
 constexpr QChar placeholder(0x1);
 
 // The note with its numbers replaced by a placeholder, and the numbers.
-QString templateOf(const QString& note, QStringList& numbers)
+QString templateOf(const QString& note, const QRegularExpression& number, QStringList& numbers)
 {
     QString text = note;
     if (text.startsWith(QLatin1String("same "))) {
@@ -21,7 +21,6 @@ QString templateOf(const QString& note, QStringList& numbers)
         if (paren > 0 && text.endsWith(QLatin1Char(')')))
             text.truncate(paren);
     }
-    static const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?")); // const: safe across threads
     QString out;
     qsizetype last = 0;
     for (auto it = number.globalMatch(text); it.hasNext();) {
@@ -70,11 +69,13 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
     QHash<QString, int> index; // pattern -> group
     QHash<QString, QPair<int, QStringList>> seen; // note -> group and numbers: 100k pairs share a few notes
     QVector<Group> groups;
+    // one per call, not a shared static: data builders run on worker threads
+    const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?"));
     for (const QString& note : notes) {
         auto known = seen.constFind(note);
         if (known == seen.constEnd()) {
             QStringList numbers;
-            const QString pattern = templateOf(note, numbers);
+            const QString pattern = templateOf(note, number, numbers);
             auto it = index.constFind(pattern);
             if (it == index.constEnd()) {
                 it = index.insert(pattern, int(groups.size()));
