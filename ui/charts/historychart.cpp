@@ -76,7 +76,8 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         auto* line = new QLineSeries;
         auto* upper = new QLineSeries(this); // QAreaSeries does not own its bounds
         auto* lower = new QLineSeries(this);
-        line->setName(data.name);
+        // A legend marker is too short to show a dash: a dashed line's entry says it with "┄┄".
+        line->setName(ChartStyle::lineDash(i) == Qt::SolidLine ? data.name : data.name + QStringLiteral(" ┄┄"));
         for (int k = 0; k < data.x.size(); ++k) {
             line->append(data.x[k], data.median[k]);
             upper->append(data.x[k], data.high[k]);

@@ -244,6 +244,9 @@ void TestDenseCharts::historyDrawsWhatItCanTellApart()
         looks.insert(pen.color().name() + QString::number(int(pen.style())));
     }
     QCOMPARE(looks.size(), h->lineCount());
+    // ... and so do their legend entries: a dashed line's says so (a legend marker is too short to show a dash).
+    for (int i = 0; i < h->lineCount(); ++i)
+        QCOMPARE(h->line(i)->name().endsWith(QStringLiteral(" ┄┄")), h->line(i)->pen().style() == Qt::DashLine);
     // Fewer series than that: all drawn, no note.
     ChartOptions few;
     few.maxSeries = 5;
