@@ -3,6 +3,7 @@
 
 #include "model/chartdata/quantiledata.h"
 #include "model/history/historyreport.h"
+#include "model/workload.h"
 
 #include <QSet>
 
@@ -80,11 +81,34 @@ void nameLines(HistoryData& data)
         const QSet<QString> set(parts.begin(), parts.end());
         commonWorkload = s == data.drawn.front() ? set : commonWorkload.intersect(set);
     }
-    auto shortField = [&commonWorkload](int k, const QString& value) {
+    // A varying workload reads as the values of the parameters that vary ("1024/9"), their names once in the
+    // subtitle ("lines: hidden_size/kernel_size"): a legend of slugs would be elided.
+    RunList firstRuns;
+    for (int s : std::as_const(data.drawn))
+        firstRuns << series[s].points.front().run;
+    const ParamVariation variation = paramVariation(firstRuns);
+    QStringList keys = variation.varying;
+    if (variation.dtypeVaries)
+        keys << QStringLiteral("dtype");
+    auto workloadValues = [&keys](const Run& run) {
+        QStringList values;
+        for (const QString& key : keys) {
+            QString value = key == QLatin1String("dtype") ? run.dtype : QString();
+            for (const WorkloadParam& p : run.workload) {
+                if (p.key == key)
+                    value = p.value;
+            }
+            values << (value.isEmpty() ? QStringLiteral("–") : value);
+        }
+        return values.join(QLatin1Char('/'));
+    };
+    auto shortField = [&commonWorkload, &keys, &workloadValues](int k, const QString& value, const Run& run) {
         if (k == gpuField)
             return shortGpuName(value);
         if (k != workloadField)
             return value;
+        if (!keys.isEmpty())
+            return workloadValues(run);
         QStringList kept;
         for (const QString& part : value.split(QLatin1Char('-'))) {
             if (!commonWorkload.contains(part))
@@ -98,7 +122,7 @@ void nameLines(HistoryData& data)
         QStringList name;
         for (int k = 0; k < fieldCount; ++k) {
             if (varies[k])
-                name << shortField(k, f[k]);
+                name << shortField(k, f[k], *s.points.front().run);
         }
         line.name
             = name.isEmpty() ? s.key.provider + QStringLiteral(" · ") + s.key.pass : name.join(QStringLiteral(" · "));
@@ -119,6 +143,8 @@ void nameLines(HistoryData& data)
             common << parts.join(QLatin1Char('-'));
         }
     }
+    if (varies[workloadField] && !keys.isEmpty())
+        common << QStringLiteral("lines: ") + keys.join(QLatin1Char('/'));
     if (!common.isEmpty())
         data.subtitles << common.join(QStringLiteral(" · "));
 }
@@ -282,10 +308,10 @@ HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& opti
 
     data.notes = data.history.notes;
     if (data.candidates > data.drawn.size())
-        data.notes << QStringLiteral("%1 of %2 series drawn (those with the largest changes): select fewer runs for "
-                                     "the others")
-                          .arg(data.drawn.size())
-                          .arg(data.candidates);
+        data.notes << QStringLiteral("%1 more series not drawn: narrow the filter (the %2 with the largest changes "
+                                     "are drawn)")
+                          .arg(data.candidates - data.drawn.size())
+                          .arg(data.drawn.size());
     if (data.otherMetric > 0)
         data.notes << QStringLiteral("%1 memory series not drawn beside latency").arg(data.otherMetric);
     const RunList& unplaceable = data.history.unplaceable;

@@ -34,7 +34,7 @@ struct HistoryMarkData
 struct HistoryDataOptions
 {
     double threshold = 0.05; // the smallest step that counts as a change
-    int maxSeries = 16; // lines drawn at most (those with the largest changes first)
+    int maxSeries = 16; // lines drawn at most (those with the largest changes first); the rest are counted in a note
     QString xParam; // "time", "label", or empty: by label when every point has one
     bool logY = false;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/speedupdata.h"
 
+#include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/timescale.h"
 #include "model/workload.h"
@@ -137,33 +138,13 @@ QStringList summarizePairWarnings(const Comparison& comparison)
 
 QStringList summarizePairNotes(const Comparison& comparison)
 {
-    // Few distinct notes, many pairs: a short list searched by view, nothing allocated per note.
-    struct Count
-    {
-        QString note;
-        int count;
-    };
-    QVector<Count> counts;
-    for (const ComparisonPair& p : comparison.pairs) {
-        for (const QString& n : p.notes) {
-            // "same workload digest (b199535cdbfa…)" counts as "same workload digest"
-            QStringView key(n);
-            if (n.startsWith(QLatin1String("same "))) {
-                const qsizetype paren = n.indexOf(QLatin1String(" ("));
-                if (paren > 0)
-                    key = key.left(paren);
-            }
-            auto it = std::find_if(counts.begin(), counts.end(), [key](const Count& c) { return c.note == key; });
-            if (it == counts.end())
-                counts.append({ key.toString(), 1 });
-            else
-                ++it->count;
-        }
-    }
+    QStringList all;
+    for (const ComparisonPair& p : comparison.pairs)
+        all += p.notes;
     QStringList out;
     const int total = int(comparison.pairs.size());
-    for (const Count& c : std::as_const(counts))
-        out << QStringLiteral("%1: %2 of %3 pairs").arg(c.note).arg(c.count).arg(total);
+    for (const NoteKind& k : noteKinds(all))
+        out << QStringLiteral("%1: %2 of %3 pairs").arg(k.text).arg(k.count).arg(total);
     return out;
 }
 

@@ -57,7 +57,8 @@ SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int 
 
 // Distinct pair warnings with their counts ("different GPU: ... (3 pairs)"), at most 12 and a count of the rest.
 QStringList summarizePairWarnings(const Comparison& comparison);
-// The pairs' notes counted ("same workload digest: 14 of 17 pairs"); a digest in parentheses does not count.
+// The pairs' notes counted by kind ("same workload digest: 14 of 17 pairs"; "liger is noisy (p20–p80 spread
+// 11–138% of the median): 30 of 168 pairs"): notes that differ only in numbers are one kind (see notes.h).
 QStringList summarizePairNotes(const Comparison& comparison);
 
 // A pair's read-out: "1.16× ▲ — faster than huggingface", the runs, medians, verdict reason and warnings.

@@ -7,6 +7,7 @@
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/quantilechart.h"
 #include "ui/charts/speedupchart.h"
+#include "ui/charts/valuelabels.h"
 #include "ui/mainwindow.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/panelinstall.h"
@@ -139,8 +140,11 @@ void TestWorkspace::labelsAreWhole()
     for (const QString& text : texts)
         QVERIFY2(!text.contains(QChar(0x2026)), qPrintable(QStringLiteral("elided: ") + text));
     // Each bar carries its value; the title names kernel, pass, GPU, baseline and the fixed parameters.
-    QVERIFY(chart->bars()->isLabelsVisible());
-    QVERIFY(chart->bars()->labelsFormat().contains(QStringLiteral("@value×")));
+    // (drawn by ValueLabels: they never overlap; here there is room for every one)
+    QCOMPARE(chart->valueLabels()->count(), chart->data().bars.size());
+    QCOMPARE(chart->valueLabels()->hiddenCount(), 0);
+    for (const QString& label : chart->valueLabels()->shownTexts())
+        QVERIFY2(texts.contains(label) && label.endsWith(QStringLiteral("×")), qPrintable(label));
     const QString title = chart->title();
     QVERIFY2(
         title.contains(QStringLiteral("group_norm · backward · B200 — speed-up vs huggingface")), qPrintable(title));

@@ -2,6 +2,7 @@
 #include "ui/charts/chartfactory.h"
 
 #include "model/chartdata/chartscope.h"
+#include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
 #include "ui/charts/historychart.h"
@@ -85,6 +86,8 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     }
     if (!scope.note.isEmpty())
         out.notes.prepend(scope.note);
+    out.notes = aggregateNotes(out.notes); // one line per kind of note
+
     return chart;
 }
 

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QTextDocument>
 
 namespace kix {
 
@@ -80,6 +81,33 @@ Qt::PenStyle ChartStyle::variantPen(int variant)
     return styles[variant % 4];
 }
 
+namespace {
+
+const QRgb lineColours[] = { 0x0072b2, 0xe69f00, 0x009e73, 0xd55e00, 0xcc79a7, 0x56b4e9 };
+constexpr int lineColourCount = int(sizeof(lineColours) / sizeof(lineColours[0]));
+const Qt::PenStyle lineDashes[] = { Qt::SolidLine, Qt::DashLine };
+constexpr int lineDashCount = int(sizeof(lineDashes) / sizeof(lineDashes[0]));
+
+} // namespace
+
+int ChartStyle::distinctLineCount()
+{
+    return lineColourCount * lineDashCount;
+}
+
+QColor ChartStyle::lineColor(int index, bool dark)
+{
+    QColor c = QColor::fromRgb(lineColours[index % lineColourCount]);
+    if (dark && index % lineColourCount == 0)
+        c = c.lighter(140); // the blue is too dark on a dark background
+    return c;
+}
+
+Qt::PenStyle ChartStyle::lineDash(int index)
+{
+    return lineDashes[(index / lineColourCount) % lineDashCount];
+}
+
 QColor ChartStyle::verdictColor(Verdict verdict, bool dark)
 {
     switch (verdict) {
@@ -135,6 +163,78 @@ QString ChartStyle::titleHtml(
                     .arg(warningColor(dark).name())
                     .arg(warnings.size() - shown);
     return html;
+}
+
+namespace {
+
+// How wide `html` draws in `font` (one line: no wrapping).
+double htmlWidth(const QString& html, const QFont& font)
+{
+    QTextDocument doc;
+    doc.setDefaultFont(font);
+    doc.setDocumentMargin(0);
+    doc.setHtml(html);
+    return doc.idealWidth();
+}
+
+// `text` (plain) in lines that fit `width` when drawn as `open` + line + `close`.
+QStringList wrapLines(const QString& text, const QFont& font, double width, const QString& open, const QString& close)
+{
+    if (width <= 0 || htmlWidth(open + text.toHtmlEscaped() + close, font) <= width)
+        return { text };
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (line.isEmpty() || htmlWidth(open + candidate.toHtmlEscaped() + close, font) <= width) {
+            line = candidate;
+        } else {
+            lines << line;
+            line = word;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
+} // namespace
+
+QString ChartStyle::titleHtml(const QString& title, const QStringList& subtitles, const QStringList& warnings,
+    bool dark, const QFont& font, double width)
+{
+    auto wrap = [&](const QStringList& lines, const QString& open, const QString& close) {
+        QStringList out;
+        for (const QString& line : lines)
+            out += wrapLines(line, font, width, open, close);
+        return out;
+    };
+    const QString bold = QStringLiteral("<b>"), small = QStringLiteral("<small>");
+    const QStringList titleLines = wrap({ title }, bold, QStringLiteral("</b>"));
+    QString html = bold + titleLines.front().toHtmlEscaped();
+    for (int i = 1; i < titleLines.size(); ++i)
+        html += QStringLiteral("<br>") + titleLines[i].toHtmlEscaped();
+    html += QStringLiteral("</b>");
+    for (const QString& line : wrap(subtitles, small, QStringLiteral("</small>")))
+        html += QStringLiteral("<br><small>") + line.toHtmlEscaped() + QStringLiteral("</small>");
+    const int shown = std::min<int>(3, warnings.size());
+    QStringList warned;
+    for (int i = 0; i < shown; ++i)
+        warned << QStringLiteral("⚠ ") + warnings[i];
+    if (warnings.size() > shown)
+        warned << QStringLiteral("⚠ and %1 more warnings").arg(warnings.size() - shown);
+    for (const QString& line : wrap(warned, small, QStringLiteral("</small>")))
+        html += QStringLiteral("<br><small><font color=\"%1\">%2</font></small>")
+                    .arg(warningColor(dark).name(), line.toHtmlEscaped());
+    return html;
+}
+
+QString ChartStyle::wrappedHtml(const QString& text, const QFont& font, double width)
+{
+    QStringList lines = wrapLines(text, font, width, QString(), QString());
+    for (QString& line : lines)
+        line = line.toHtmlEscaped();
+    return lines.join(QStringLiteral("<br>"));
 }
 
 void ChartStyle::setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible)

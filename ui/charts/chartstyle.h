@@ -4,6 +4,7 @@
 #include "model/compare/comparison.h"
 
 #include <QColor>
+#include <QFont>
 #include <QPalette>
 #include <QStringList>
 
@@ -29,6 +30,12 @@ public:
     // A second run of one provider in a chart (another GPU, pass or implementation) is told apart by a pattern.
     static Qt::BrushStyle variantBrush(int variant);
     static Qt::PenStyle variantPen(int variant);
+    // Lines that can be told apart: six colours (Okabe–Ito without yellow and grey) × two dash patterns (solid,
+    // dashed). A chart of lines draws at most this many and says how many it left out.
+    static int distinctLineCount();
+    // Line `index` (< distinctLineCount()): the colour cycles first, then the dash.
+    static QColor lineColor(int index, bool dark);
+    static Qt::PenStyle lineDash(int index);
     static QColor verdictColor(Verdict verdict, bool dark);
     static QColor warningColor(bool dark);
     // Category labels "backward · 2048" as two lines (Qt elides long single-line category labels).
@@ -41,6 +48,13 @@ public:
     // Rich-text title: the title, then each subtitle line, then up to three warnings ("⚠ ...").
     static QString titleHtml(
         const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark);
+    // The same with every line wrapped at word boundaries to `width` pixels of `font`, so that Qt Charts never
+    // elides it ("fixed: batch_size=2, dtype=fp..."); width <= 0: no wrapping.
+    static QString titleHtml(const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark,
+        const QFont& font, double width);
+    // `text` as rich text broken into lines no wider than `width` pixels of `font` (at spaces; a word wider than
+    // the width is a line of its own): for axis titles, which Qt Charts elides.
+    static QString wrappedHtml(const QString& text, const QFont& font, double width);
 };
 
 } // namespace kix

@@ -7,6 +7,7 @@
 #include <QCategoryAxis>
 #include <QCursor>
 #include <QDateTimeAxis>
+#include <QGraphicsSceneResizeEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -38,6 +39,7 @@ QString markName(ChangeKind kind)
 
 HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
     : m_data(std::move(data))
+    , m_dark(options.dark)
 {
     ChartStyle::apply(this, options.dark);
     QAbstractAxis* x = nullptr;
@@ -74,7 +76,8 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         auto* line = new QLineSeries;
         auto* upper = new QLineSeries(this); // QAreaSeries does not own its bounds
         auto* lower = new QLineSeries(this);
-        line->setName(data.name);
+        // A legend marker is too short to show a dash: a dashed line's entry says it with "┄┄".
+        line->setName(ChartStyle::lineDash(i) == Qt::SolidLine ? data.name : data.name + QStringLiteral(" ┄┄"));
         for (int k = 0; k < data.x.size(); ++k) {
             line->append(data.x[k], data.median[k]);
             upper->append(data.x[k], data.high[k]);
@@ -82,7 +85,7 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         }
         auto* band = new QAreaSeries(upper, lower);
         band->setName(data.bandName);
-        const QColor color = ChartStyle::seriesColor(i, options.dark);
+        const QColor color = ChartStyle::lineColor(i, options.dark);
         QColor fill = color;
         fill.setAlpha(options.dark ? 70 : 55);
         band->setColor(fill);
@@ -90,7 +93,7 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         band->setPen(Qt::NoPen);
         addSeries(band);
         addSeries(line);
-        line->setPen(QPen(color, 2));
+        line->setPen(QPen(color, 2, ChartStyle::lineDash(i)));
         line->setPointsVisible(true);
         for (QAbstractSeries* series : { static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(line) }) {
             series->attachAxis(x);
@@ -165,6 +168,16 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
     setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, options.dark));
 }
 
+void HistoryChart::resizeEvent(QGraphicsSceneResizeEvent* event)
+{
+    QChart::resizeEvent(event);
+    const double width = size().width() - margins().left() - margins().right() - 16;
+    if (width <= 0 || width == m_fittedWidth)
+        return;
+    m_fittedWidth = width;
+    setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, m_dark, titleFont(), width));
+}
+
 QPointF HistoryChart::valueAt(int line, int point) const
 {
     if (line < 0 || line >= m_lines.size() || point < 0 || point >= m_lines[line]->count())
@@ -208,7 +221,7 @@ std::unique_ptr<QChart> buildHistoryChart(const RunList& runs, const ChartOption
 {
     HistoryDataOptions ho;
     ho.threshold = options.threshold;
-    ho.maxSeries = options.maxSeries;
+    ho.maxSeries = std::min(options.maxSeries, ChartStyle::distinctLineCount()); // no two lines look alike
     ho.xParam = options.xParam;
     ho.logY = options.logY;
     HistoryData data = buildHistoryData(runs, ho);

@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QAreaSeries;
+class QGraphicsSceneResizeEvent;
 class QLineSeries;
 class QScatterSeries;
 QT_END_NAMESPACE
@@ -42,6 +43,10 @@ public:
     QString hoverText() const { return m_hoverText; }
     QString tooltip(int line, int point) const { return m_data.tooltip(line, point); }
 
+protected:
+    // The title wrapped to the chart's width: Qt Charts would elide it.
+    void resizeEvent(QGraphicsSceneResizeEvent* event) override;
+
 private:
     void hover(int line, const QPointF& at, bool state);
 
@@ -49,6 +54,8 @@ private:
     QList<QLineSeries*> m_lines;
     QList<QAreaSeries*> m_bands;
     QScatterSeries* m_marks[3] = { nullptr, nullptr, nullptr };
+    bool m_dark = false;
+    double m_fittedWidth = -1;
     RunPtr m_hoveredRun;
     QString m_hoverText;
 };

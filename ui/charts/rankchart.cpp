@@ -4,6 +4,7 @@
 #include "model/chartdata/quantiledata.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/valuelabels.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -110,10 +111,7 @@ RankChart::RankChart(RankCohort cohort, const ChartOptions& options)
     m_set->setLabelColor(options.dark ? QColor(Qt::white) : QColor(Qt::black));
     m_bars->append(m_set);
     m_bars->setBarWidth(0.7);
-    m_bars->setLabelsVisible(true);
-    m_bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    m_bars->setLabelsFormat(QString(3, QChar(0x00A0)) + QStringLiteral("@value×")); // room for the marker
-    m_bars->setLabelsPrecision(3);
+    m_bars->setLabelsVisible(false); // ValueLabels: never overlapping, right of the marker
     m_axis = new QBarCategoryAxis;
     m_x = new QValueAxis;
     m_x->setLabelFormat(QStringLiteral("%g"));
@@ -141,6 +139,7 @@ RankChart::RankChart(RankCohort cohort, const ChartOptions& options)
         markers->attachAxis(m_axis);
         m_markers.insert(int(d), markers);
     }
+    m_valueLabels = std::make_unique<ValueLabels>(this, m_bars, options.dark ? QColor(Qt::white) : QColor(Qt::black));
     legend()->setAlignment(Qt::AlignBottom); // at the right it would take the labels' width
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle);
@@ -156,6 +155,8 @@ RankChart::RankChart(RankCohort cohort, const ChartOptions& options)
     });
     layoutFor(QSizeF(1200, 800));
 }
+
+RankChart::~RankChart() = default;
 
 void RankChart::resizeEvent(QGraphicsSceneResizeEvent* event)
 {
@@ -228,6 +229,17 @@ void RankChart::fill(int shown, double wrapWidth)
     }
     m_x->setRange(0, top * 1.25); // room for the value labels
     m_x->applyNiceNumbers();
+    QVector<ValueLabels::Label> labels;
+    for (int i = 0; i < shown; ++i) { // best first: the first labels are kept
+        const double ratio = m_cohort.entries[i].ratio;
+        if (std::isfinite(ratio))
+            labels.append({ QPointF(ratio, shown - 1 - i), ValueLabels::ratioLabel(ratio) });
+    }
+    m_valueLabels->setLabels(labels);
+    QVector<QPointF> marks;
+    for (const ValueLabels::Label& l : std::as_const(labels))
+        marks << l.value;
+    m_valueLabels->setObstacles(marks, 5.5); // the markers at the bars' ends
     updateTitle();
 }
 

@@ -20,6 +20,8 @@ QT_END_NAMESPACE
 
 namespace kix {
 
+class ValueLabels;
+
 // One cohort's ranking (model/compare/rank.h) as horizontal bars, best at the top: each bar is the ratio of the
 // implementation's best value to the cohort's best (1× for the best), labelled with it, with a marker at its end
 // that says whether it is distinguishable from the best (★ best, ◆ slower beyond the noise, ● not
@@ -31,6 +33,7 @@ class RankChart : public QChart
 {
 public:
     RankChart(RankCohort cohort, const ChartOptions& options);
+    ~RankChart() override;
 
     const RankCohort& cohort() const { return m_cohort; }
     QHorizontalBarSeries* bars() const { return m_bars; }
@@ -40,6 +43,8 @@ public:
     // The axis labels of the drawn entries, top first, as rich text ("amd-fp8-<br>mm").
     QStringList axisLabels() const { return m_labels; }
     QScatterSeries* markers(Distinguishable d) const { return m_markers.value(int(d)); }
+    // The bars' value labels as drawn (those that would overlap are left out, with a note).
+    const ValueLabels* valueLabels() const { return m_valueLabels.get(); }
 
     static QString tooltip(const RankEntry& entry, const CohortKey& key);
     // `text` broken into lines no wider than `width`: after '-', '_', '/', '.', ' ' where it can, anywhere where a
@@ -58,6 +63,7 @@ private:
     ChartOptions m_options;
     QHorizontalBarSeries* m_bars = nullptr;
     QBarSet* m_set = nullptr;
+    std::unique_ptr<ValueLabels> m_valueLabels;
     QBarCategoryAxis* m_axis = nullptr;
     QValueAxis* m_x = nullptr;
     QHash<int, QScatterSeries*> m_markers;

@@ -3,9 +3,11 @@
 
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/valuelabels.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QGraphicsSceneResizeEvent>
 #include <QHorizontalBarSeries>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -38,6 +40,7 @@ QScatterSeries::MarkerShape verdictShape(Verdict verdict)
 
 SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
     : m_data(std::move(data))
+    , m_dark(options.dark)
 {
     ChartStyle::apply(this, options.dark);
     const QVector<ComparisonPair>& pairs = m_data.comparison.pairs;
@@ -70,12 +73,9 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
     }
     for (QBarSet* set : std::as_const(sets))
         m_bars->append(set);
-    // Each bar carries its value; the (non-breaking: labels are HTML) spaces leave room for the verdict marker at
-    // the bar's end.
-    m_bars->setLabelsVisible(true);
-    m_bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    m_bars->setLabelsFormat(QString(3, QChar(0x00A0)) + QStringLiteral("@value×"));
-    m_bars->setLabelsPrecision(3);
+    // Each bar carries its value, right of the verdict marker at its end; where bars are too dense for their labels,
+    // the labels that would overlap are left out and counted (ValueLabels): Qt's own bar labels overlap.
+    m_bars->setLabelsVisible(false);
 
     auto* y = new QBarCategoryAxis;
     y->append(m_data.axisLabels);
@@ -102,7 +102,7 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
 
     // 1× line across the categories (category c is centred on y = c).
     auto* one = new QLineSeries;
-    one->setName(QStringLiteral("1× = as fast as the baseline"));
+    one->setName(QStringLiteral("1× = baseline")); // short: a long legend entry is elided
     one->append(1, -0.5);
     one->append(1, std::max(1, categoryCount) - 0.5);
     addSeries(one);
@@ -135,11 +135,51 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
             markers->attachAxis(y);
         }
     }
+    m_valueLabels = std::make_unique<ValueLabels>(this, m_bars, options.dark ? QColor(Qt::white) : QColor(Qt::black));
+    QVector<ValueLabels::Label> labels;
+    for (const SpeedupBar& bar : std::as_const(m_data.bars)) { // top first: the first labels are kept
+        if (m_barEnd.contains(bar.pair))
+            labels.append({ m_barEnd.value(bar.pair), ValueLabels::ratioLabel(bar.ratio) });
+    }
+    m_valueLabels->setLabels(labels);
+    m_valueLabels->setObstacles(m_barEnd.values().toVector(), 5.5); // no label covers another bar's verdict marker
     legend()->setAlignment(Qt::AlignBottom);
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow
     setTitle(ChartStyle::titleHtml(m_data.chartTitle, m_data.subtitles, m_data.pairWarnings, options.dark));
+    QObject::connect(this, &QChart::plotAreaChanged, this, [this] { fitTitles(); });
 }
+
+void SpeedupChart::resizeEvent(QGraphicsSceneResizeEvent* event)
+{
+    QChart::resizeEvent(event);
+    fitTitles();
+}
+
+void SpeedupChart::fitTitles()
+{
+    const QSizeF size = this->size();
+    if (size.width() <= 0 || size.height() <= 0)
+        return;
+    if (size != m_fittedSize) {
+        m_fittedSize = size;
+        // less the chart's margins and the title's own document margins
+        setTitle(ChartStyle::titleHtml(m_data.chartTitle, m_data.subtitles, m_data.pairWarnings, m_dark, titleFont(),
+            size.width() - margins().left() - margins().right() - 16));
+    }
+    const QRectF plot = plotArea();
+    if (plot.isEmpty() || plot.size() == m_fittedPlot)
+        return;
+    m_fittedPlot = plot.size();
+    const QList<QAbstractAxis*> xs = axes(Qt::Horizontal), ys = axes(Qt::Vertical);
+    if (!xs.isEmpty())
+        xs.front()->setTitleText(ChartStyle::wrappedHtml(m_data.xTitle, xs.front()->titleFont(), plot.width() - 16));
+    if (!ys.isEmpty() && !m_data.categoryTitle.isEmpty())
+        ys.front()->setTitleText(
+            ChartStyle::wrappedHtml(m_data.categoryTitle, ys.front()->titleFont(), plot.height() - 16));
+}
+
+SpeedupChart::~SpeedupChart() = default;
 
 const ComparisonPair* SpeedupChart::pairAt(const QBarSet* set, int category) const
 {

@@ -7,13 +7,18 @@
 #include <QChart>
 #include <QHash>
 
+#include <memory>
+
 QT_BEGIN_NAMESPACE
 class QAbstractBarSeries;
+class QGraphicsSceneResizeEvent;
 class QBarSet;
 class QScatterSeries;
 QT_END_NAMESPACE
 
 namespace kix {
+
+class ValueLabels;
 
 // Speed-up against the baseline: baseline median / run median, as horizontal bars so that every workload label
 // reads in full on the left (first workload at the top), one bar set per provider·GPU·pass coloured by provider,
@@ -25,6 +30,7 @@ class SpeedupChart : public QChart
 {
 public:
     SpeedupChart(SpeedupData data, const ChartOptions& options);
+    ~SpeedupChart() override;
 
     const SpeedupData& data() const { return m_data; }
     const Comparison& comparison() const { return m_data.comparison; }
@@ -36,6 +42,8 @@ public:
     // Where the bar of `pair index` ends, in chart coordinates (tests hover there).
     QPointF barEnd(int pairIndex) const;
     QScatterSeries* verdictMarkers(Verdict verdict) const { return m_markers.value(int(verdict)); }
+    // The bars' value labels as drawn (those that would overlap are left out, with a note).
+    const ValueLabels* valueLabels() const { return m_valueLabels.get(); }
 
     static QString tooltip(const ComparisonPair& pair) { return speedupTooltip(pair); }
     // "liger 1.62× (17 pairs; 3 GPUs)"
@@ -43,12 +51,22 @@ public:
     // "▲" faster, "◆" slower, "●" same, "□" ambiguous: the shapes of the markers.
     static QString verdictSymbol(Verdict verdict) { return kix::verdictSymbol(verdict); }
 
+protected:
+    void resizeEvent(QGraphicsSceneResizeEvent* event) override;
+
 private:
+    // The title wrapped to the chart's width, the axis titles to the plot's: Qt Charts would elide them.
+    void fitTitles();
+
     SpeedupData m_data;
+    bool m_dark = false;
+    QSizeF m_fittedSize;
+    QSizeF m_fittedPlot;
     QAbstractBarSeries* m_bars = nullptr;
     QHash<const QBarSet*, QHash<int, int>> m_pairIndex; // set -> category (top first) -> pair
     QHash<int, QPointF> m_barEnd; // pair -> (ratio, y) in series coordinates
     QHash<int, QScatterSeries*> m_markers;
+    std::unique_ptr<ValueLabels> m_valueLabels;
 };
 
 } // namespace kix

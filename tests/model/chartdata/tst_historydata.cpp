@@ -64,6 +64,7 @@ private slots:
     void marksAndRanges();
     void timeAxis();
     void seriesBeyondTheLimit();
+    void workloadNames();
     void empty();
 };
 
@@ -179,11 +180,39 @@ void TestHistoryData::seriesBeyondTheLimit()
     QCOMPARE(data.candidates, 2);
     // The series with the largest change is the one kept.
     QCOMPARE(data.history.series[data.drawn.front()].key.provider, QStringLiteral("liger"));
-    QVERIFY2(data.notes.join(QLatin1Char('\n')).contains(QStringLiteral("1 of 2 series drawn")),
+    QVERIFY2(data.notes.join(QLatin1Char('\n')).contains(QStringLiteral("1 more series not drawn: narrow the filter")),
         qPrintable(data.notes.join(QLatin1Char('\n'))));
     // One line: its name falls back to provider · pass, and the subtitle names everything.
     QCOMPARE(data.lines.front().name, QStringLiteral("liger · backward"));
     QVERIFY(data.subtitles.front().contains(QStringLiteral("liger")));
+}
+
+void TestHistoryData::workloadNames()
+{
+    // Lines that differ in workload are named by the values that vary, the parameters' names once in the subtitle.
+    RunList runs;
+    for (int day = 0; day < 3; ++day) {
+        for (double channels : { 64.0, 2048.0 }) {
+            auto run = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), channels, 1000 + channels);
+            run->observedAt = day0.addDays(day);
+            if (channels > 100) { // and the batch differs too
+                run->workload[0] = { QStringLiteral("batch"), QStringLiteral("64"), 64 };
+                run->workloadSlug = QStringLiteral("batch64-channels2048-fp32");
+            }
+            run->externalId += QString::number(day);
+            run->finalize();
+            runs << run;
+        }
+    }
+    const HistoryData data = buildHistoryData(runs);
+    QCOMPARE(data.lines.size(), 2);
+    QStringList names;
+    for (const HistoryLineData& line : data.lines)
+        names << line.name;
+    names.sort();
+    QCOMPARE(names, (QStringList { QStringLiteral("128/64"), QStringLiteral("64/2048") }));
+    QVERIFY2(data.subtitles.front().endsWith(QStringLiteral(" · fp32 · liger_kernel_bench · lines: batch/channels")),
+        qPrintable(data.subtitles.front()));
 }
 
 void TestHistoryData::empty()

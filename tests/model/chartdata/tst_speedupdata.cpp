@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Speed-up chart data without widgets: categories top first, bar sets per provider (·GPU), ratios, the largest
 // ratio, what the limits leave out, the title and subtitles, and the pair warnings and notes summarized.
+#include "model/chartdata/notes.h"
 #include "model/chartdata/speedupdata.h"
 
 #include "tests/model/runfactory.h"
@@ -42,6 +43,7 @@ private slots:
     void setsPerGpu();
     void nothingToCompare();
     void pairNotesCounted();
+    void notesAggregated();
     void pairWarningsCounted();
     void texts();
 };
@@ -148,6 +150,39 @@ void TestSpeedupData::pairNotesCounted()
     QCOMPARE(summarizePairNotes(c),
         (QStringList {
             QStringLiteral("same workload digest: 2 of 3 pairs"), QStringLiteral("liger is noisy: 2 of 3 pairs") }));
+
+    // Notes that differ only in a number are one kind, with the number's range: 168 pairs of which 30 have a noisy
+    // liger run and 12 a noisy baseline read in two lines, not 42.
+    Comparison many;
+    many.pairs.resize(168);
+    for (int i = 0; i < 30; ++i)
+        many.pairs[i].notes << QStringLiteral("liger is noisy (p20–p80 spread %1% of the median)").arg(11 + 4 * i);
+    for (int i = 0; i < 12; ++i)
+        many.pairs[100 + i].notes
+            << QStringLiteral("the baseline torch is noisy (p20–p80 spread %1% of the median)").arg(20 + i);
+    many.pairs[150].notes << QStringLiteral("3 torch runs for this workload: compared with the newest");
+    QCOMPARE(summarizePairNotes(many),
+        (QStringList { QStringLiteral("liger is noisy (p20–p80 spread 11–127% of the median): 30 of 168 pairs"),
+            QStringLiteral("the baseline torch is noisy (p20–p80 spread 20–31% of the median): 12 of 168 pairs"),
+            QStringLiteral("3 torch runs for this workload: compared with the newest: 1 of 168 pairs") }));
+}
+
+void TestSpeedupData::notesAggregated()
+{
+    // Singletons stay as they are; a kind seen n times is one line with its ranges and ×n.
+    const QStringList notes { QStringLiteral("fixed: batch=128"), QStringLiteral("3 run(s) without a median not shown"),
+        QStringLiteral("liger is noisy (spread 9.5%)"), QStringLiteral("liger is noisy (spread 40%)"),
+        QStringLiteral("torch is noisy (spread 12%)"), QStringLiteral("liger is noisy (spread 12%)") };
+    QCOMPARE(aggregateNotes(notes),
+        (QStringList { QStringLiteral("fixed: batch=128"), QStringLiteral("3 run(s) without a median not shown"),
+            QStringLiteral("liger is noisy (spread 9.5–40%) (×3)"), QStringLiteral("torch is noisy (spread 12%)") }));
+    const QVector<NoteKind> kinds = noteKinds(notes);
+    QCOMPARE(kinds.size(), 4);
+    QCOMPARE(kinds[2].count, 3);
+    // Numbers in the same place of several notes: each slot has its own range.
+    QCOMPARE(aggregateNotes({ QStringLiteral("2 of 5 series"), QStringLiteral("4 of 9 series") }),
+        QStringList { QStringLiteral("2–4 of 5–9 series (×2)") });
+    QVERIFY(aggregateNotes({}).isEmpty());
 }
 
 void TestSpeedupData::pairWarningsCounted()

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/chartdata/notes.h"
+
+#include <QHash>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace kix {
+
+namespace {
+
+constexpr QChar placeholder(0x1);
+
+// The note with its numbers replaced by a placeholder, and the numbers.
+QString templateOf(const QString& note, const QRegularExpression& number, QStringList& numbers)
+{
+    QString text = note;
+    if (text.startsWith(QLatin1String("same "))) {
+        const qsizetype paren = text.indexOf(QLatin1String(" ("));
+        if (paren > 0 && text.endsWith(QLatin1Char(')')))
+            text.truncate(paren);
+    }
+    QString out;
+    qsizetype last = 0;
+    for (auto it = number.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += QStringView(text).mid(last, m.capturedStart() - last);
+        out += placeholder;
+        numbers << m.captured();
+        last = m.capturedEnd();
+    }
+    out += QStringView(text).mid(last);
+    return out;
+}
+
+struct Group
+{
+    QString pattern;
+    QVector<QStringList> numbers; // per note
+};
+
+QString render(const Group& g)
+{
+    QString out;
+    int slot = 0;
+    for (QChar c : g.pattern) {
+        if (c != placeholder) {
+            out += c;
+            continue;
+        }
+        QString lo = g.numbers.front()[slot], hi = lo;
+        for (const QStringList& n : g.numbers) {
+            if (n[slot].toDouble() < lo.toDouble())
+                lo = n[slot];
+            if (n[slot].toDouble() > hi.toDouble())
+                hi = n[slot];
+        }
+        out += lo == hi ? lo : lo + QChar(0x2013) + hi;
+        ++slot;
+    }
+    return out;
+}
+
+} // namespace
+
+QVector<NoteKind> noteKinds(const QStringList& notes)
+{
+    QHash<QString, int> index; // pattern -> group
+    QHash<QString, QPair<int, QStringList>> seen; // note -> group and numbers: 100k pairs share a few notes
+    QVector<Group> groups;
+    // one per call, not a shared static: data builders run on worker threads
+    const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?"));
+    for (const QString& note : notes) {
+        auto known = seen.constFind(note);
+        if (known == seen.constEnd()) {
+            QStringList numbers;
+            const QString pattern = templateOf(note, number, numbers);
+            auto it = index.constFind(pattern);
+            if (it == index.constEnd()) {
+                it = index.insert(pattern, int(groups.size()));
+                groups.append({ pattern, {} });
+            }
+            known = seen.insert(note, { *it, numbers });
+        }
+        groups[known->first].numbers.append(known->second);
+    }
+    QVector<NoteKind> out;
+    out.reserve(groups.size());
+    for (const Group& g : std::as_const(groups))
+        out.append({ render(g), int(g.numbers.size()) });
+    return out;
+}
+
+QStringList aggregateNotes(const QStringList& notes)
+{
+    QStringList out;
+    for (const NoteKind& k : noteKinds(notes))
+        out << (k.count == 1 ? k.text : QStringLiteral("%1 (×%2)").arg(k.text).arg(k.count));
+    return out;
+}
+
+} // namespace kix
