@@ -28,8 +28,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QRegularExpression>
 #include <QScrollArea>
+#include <QSet>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -218,18 +218,24 @@ void MainWindow::toggleMaximizedChart()
     }
 }
 
-void MainWindow::applyFilterClause(const QString& clause)
+void MainWindow::applyFilterClause(const QString& clauses)
 {
-    // Replaces a clause of the same key ("kernel=..."), else appends it.
-    const qsizetype op = clause.indexOf(QRegularExpression(QStringLiteral("[=:<>!]")));
-    const QByteArray key = foldForFilter(QStringView(clause).left(std::max<qsizetype>(0, op)));
+    // Each clause replaces a clause of the same key ("kernel=..."), else it is appended: "kernel=x gpu=y" (a click
+    // in the overview) replaces both.
+    const QStringList added = clauses.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QSet<QByteArray> keys;
+    for (const QString& part : added) {
+        const FilterClause c = RunFilter::parseClause(part);
+        if (!c.key.isEmpty())
+            keys.insert(c.key);
+    }
     QStringList kept;
     for (const QString& part : m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const FilterClause c = RunFilter::parseClause(part);
-        if (key.isEmpty() || c.key != key)
+        if (c.key.isEmpty() || !keys.contains(c.key))
             kept << part;
     }
-    kept << clause;
+    kept += added;
     m_search->setText(kept.join(QLatin1Char(' ')));
 }
 

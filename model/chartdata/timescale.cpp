@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/timescale.h"
 
+#include "model/run.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace kix {
 
-QString TimeScale::format(double ns) const
+QString TimeScale::format(double ns, int digits) const
 {
     if (!std::isfinite(ns))
         return QStringLiteral("–");
-    return QString::number(fromNs(ns), 'g', 4) + QLatin1Char(' ') + unit;
+    return QString::number(fromNs(ns), 'g', digits) + QLatin1Char(' ') + unit;
 }
 
 TimeScale chooseTimeScale(std::vector<double> valuesNs)
@@ -31,6 +33,20 @@ TimeScale chooseTimeScale(std::vector<double> valuesNs)
         scale.nsPerUnit = 1e3;
     }
     return scale;
+}
+
+TimeScale runTimeScale(const Run& run, double valueNs)
+{
+    return chooseTimeScale({ std::isfinite(run.median) ? run.median : valueNs });
+}
+
+QString formatValue(const Run& run, double value)
+{
+    if (std::isnan(value))
+        return {};
+    if (run.isLatency())
+        return runTimeScale(run, value).format(value, 6);
+    return QString::number(value, 'g', 6) + (run.unit.isEmpty() ? QString() : QLatin1Char(' ') + run.unit);
 }
 
 } // namespace kix

@@ -6,6 +6,19 @@
 
 namespace kix {
 
+namespace {
+
+// Latency first, then the other metrics by name and unit.
+int metricOrder(const Run& a, const Run& b)
+{
+    if (a.isLatency() != b.isLatency())
+        return a.isLatency() ? -1 : 1;
+    const int byName = QString::compare(a.metricName(), b.metricName(), Qt::CaseInsensitive);
+    return byName != 0 ? byName : QString::compare(a.unit, b.unit, Qt::CaseInsensitive);
+}
+
+} // namespace
+
 RunFilterProxy::RunFilterProxy(QObject* parent)
     : QSortFilterProxyModel(parent)
 {
@@ -61,6 +74,17 @@ bool RunFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right)
         const RunPtr b = right.data(RunTableModel::RunRole).value<RunPtr>();
         if (a && b)
             return compareWorkloads(*a, *b) < 0;
+    }
+    const int column = left.column();
+    if (column == RunTableModel::MedianColumn || column == RunTableModel::P20Column
+        || column == RunTableModel::P80Column) { // never interleave µs, MB and scores: metric first, then the value
+        const RunPtr a = left.data(RunTableModel::RunRole).value<RunPtr>();
+        const RunPtr b = right.data(RunTableModel::RunRole).value<RunPtr>();
+        if (a && b) {
+            const int metric = metricOrder(*a, *b);
+            if (metric != 0)
+                return metric < 0;
+        }
     }
     const QVariant l = left.data(sortRole());
     const QVariant r = right.data(sortRole());

@@ -7,7 +7,8 @@
 
 namespace kix {
 
-// Sorts by RunTableModel::SortRole and filters with a RunFilter (text terms and facets).
+// Sorts by RunTableModel::SortRole (the headline columns by metric first, so µs, MB and scores never interleave)
+// and filters with a RunFilter (text terms and facets).
 class RunFilterProxy : public QSortFilterProxyModel
 {
     Q_OBJECT

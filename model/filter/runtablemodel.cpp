@@ -37,8 +37,8 @@ QString RunTableModel::columnName(int column)
         return QStringLiteral("Workload");
     case DtypeColumn:
         return QStringLiteral("Dtype");
-    case MedianColumn:
-        return QStringLiteral("Median");
+    case MedianColumn: // a run's headline: a median, nvbench's mean, a leaderboard's geomean score, peak memory
+        return QStringLiteral("Headline");
     case P20Column:
         return QStringLiteral("p20");
     case P80Column:
@@ -89,20 +89,6 @@ void RunTableModel::setWorkloadKeys(const QStringList& keys)
         emit dataChanged(index(0, WorkloadColumn), index(int(m_runs.size()) - 1, WorkloadColumn));
 }
 
-QString formatValue(const Run& run, double value)
-{
-    if (std::isnan(value))
-        return {};
-    if (!run.isLatency())
-        return QString::number(value, 'g', 6) + QLatin1Char(' ') + run.unit;
-    const double a = std::abs(value);
-    if (a >= 1e6)
-        return QString::number(value / 1e6, 'f', 4) + QStringLiteral(" ms");
-    if (a >= 1e3)
-        return QString::number(value / 1e3, 'f', 3) + QStringLiteral(" µs");
-    return QString::number(value, 'f', 0) + QStringLiteral(" ns");
-}
-
 QVariant RunTableModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= m_runs.size() || index.column() >= ColumnCount)
@@ -132,8 +118,12 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
             return QStringLiteral("achieved %1 GB/s; copy bandwidth measured in the same session: %2 GB/s")
                 .arg(run.achievedGBs(), 0, 'f', 1)
                 .arg(run.measurementValue(QStringLiteral("copy_bandwidth")), 0, 'f', 1);
-        if (column == MedianColumn) // the headline: a mean for nvbench runs, and said so
-            return QStringLiteral("%1 %2 (%3)").arg(run.median, 0, 'f', 0).arg(run.unit, run.headlineStatistic);
+        if (column == MedianColumn) { // the exact headline, its statistic: "10000 ns (mean)", "2048 MB (memory median)"
+            const QString value = QString::number(run.median, run.isLatency() ? 'f' : 'g', run.isLatency() ? 0 : 12);
+            return QString((run.unit.isEmpty() ? value : value + QLatin1Char(' ') + run.unit) + QStringLiteral(" (")
+                + (run.isLatency() ? QString() : run.metricName() + QLatin1Char(' ')) + run.headlineStatistic
+                + QLatin1Char(')'));
+        }
         if (column == P20Column || column == P80Column)
             return QStringLiteral("%1 %2")
                 .arg(run.statistic(column == P20Column ? QStringLiteral("p20") : QStringLiteral("p80")), 0, 'f', 0)
@@ -206,6 +196,10 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return columnName(section);
     if (role == Qt::ToolTipRole && section == SpreadColumn)
         return QStringLiteral("(p80 − p20) / median");
+    if (role == Qt::ToolTipRole && section == MedianColumn)
+        return QStringLiteral("Each run's headline figure: its median latency, or the statistic its source reports "
+                              "(nvbench's mean, a leaderboard's geomean score, peak memory), named when it is not "
+                              "a median. Sorting groups the runs by metric first.");
     return {};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/chartdata/timescale.h" // formatValue: one unit per figure
 #include "model/run.h"
 
 #include <QAbstractTableModel>
@@ -64,8 +65,6 @@ private:
     QStringList m_workloadKeys;
 };
 
-// Formats a value in the run's unit for display: latency with 4 significant digits in ns/µs/ms, memory in MB.
-QString formatValue(const Run& run, double value);
 // "12.3%", with " ⚠ noisy" when it exceeds Run::noisySpread; empty when the run has no spread.
 QString formatSpread(const Run& run);
 // "812 GB/s · 87% of copy", "812 GB/s", or empty when the run records no bandwidth.

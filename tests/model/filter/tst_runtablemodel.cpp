@@ -4,6 +4,8 @@
 #include "model/filter/runtablemodel.h"
 #include "model/read/documentparser.h"
 
+#include "tests/model/runfactory.h"
+
 #include <QAbstractItemModelTester>
 #include <QTest>
 
@@ -23,6 +25,42 @@ RunList fixtureRuns()
         runs += parseFile(dataPath(f)).runs;
     return runs;
 }
+
+// A headline of another metric than latency: memory in MB, or a leaderboard's geomean score.
+RunPtr otherRun(const QString& provider, Run::Metric metric, double value)
+{
+    auto run = kixtest::makeRun(provider, QStringLiteral("NVIDIA B200"), 64, value);
+    run->metric = metric;
+    run->headlineMetric = metric == Run::Metric::Other ? QStringLiteral("score") : QString();
+    run->unit = metric == Run::Metric::Memory ? QStringLiteral("MB") : QString();
+    run->headlineStatistic = metric == Run::Metric::Other ? QStringLiteral("geomean") : QStringLiteral("median");
+    run->externalId += run->metricName();
+    run->finalize();
+    return run;
+}
+
+// The runs sorted by `column` are grouped by metric (each metric's rows contiguous), ordered by value within each.
+void verifyGroupedByMetric(const RunFilterProxy& proxy, int column, Qt::SortOrder order)
+{
+    QStringList seen;
+    QString previous;
+    double last = 0;
+    for (int row = 0; row < proxy.rowCount(); ++row) {
+        const RunPtr run = proxy.index(row, 0).data(RunTableModel::RunRole).value<RunPtr>();
+        const QString metric = run->metricName() + QLatin1Char('/') + run->unit;
+        const double value = proxy.index(row, column).data(RunTableModel::SortRole).toDouble();
+        if (metric != previous) {
+            QVERIFY2(
+                !seen.contains(metric), qPrintable(QStringLiteral("%1 interleaves at row %2").arg(metric).arg(row)));
+            seen << metric;
+            previous = metric;
+        } else if (!std::isnan(value) && !std::isnan(last)) {
+            QVERIFY2(order == Qt::AscendingOrder ? last <= value : last >= value, qPrintable(metric));
+        }
+        last = value;
+    }
+    QVERIFY(seen.size() >= 3);
+}
 } // namespace
 
 class TestRunTableModel : public QObject
@@ -32,6 +70,10 @@ private slots:
     void modelUnderTester();
     void duplicatesKeptOnce();
     void proxyFiltersAndSorts();
+    void oneUnitPerFigure_data();
+    void oneUnitPerFigure();
+    void headlineColumnIsNamedForWhatItHolds();
+    void headlineSortKeepsMetricsApart();
 };
 
 void TestRunTableModel::modelUnderTester()
@@ -90,6 +132,95 @@ void TestRunTableModel::proxyFiltersAndSorts()
     for (int i = 1; i < sorted.size(); ++i)
         QVERIFY(sorted[i - 1]->median <= sorted[i]->median);
     QCOMPARE(sorted.first()->median, 71712.0);
+}
+
+void TestRunTableModel::oneUnitPerFigure_data()
+{
+    QTest::addColumn<double>("median"); // ns
+    QTest::addColumn<QString>("medianText");
+    QTest::addColumn<QString>("p20Text");
+    QTest::addColumn<QString>("p80Text");
+    // p20/p80 1% either side; each row reads in its headline's unit, even where p20 alone would read in another
+    QTest::newRow("µs (Liger CSV 0.425856 ms)")
+        << 425856.0 << QStringLiteral("425.856 µs") << QStringLiteral("421.597 µs") << QStringLiteral("430.115 µs");
+    QTest::newRow("ms, p20 below 1 ms") << 1000000.0 << QStringLiteral("1 ms") << QStringLiteral("0.99 ms")
+                                        << QStringLiteral("1.01 ms");
+    QTest::newRow("µs, p80 above 1 ms") << 999000.0 << QStringLiteral("999 µs") << QStringLiteral("989.01 µs")
+                                        << QStringLiteral("1008.99 µs");
+    QTest::newRow("ns") << 950.0 << QStringLiteral("950 ns") << QStringLiteral("940.5 ns")
+                        << QStringLiteral("959.5 ns");
+}
+
+void TestRunTableModel::oneUnitPerFigure()
+{
+    QFETCH(double, median);
+    QFETCH(QString, medianText);
+    QFETCH(QString, p20Text);
+    QFETCH(QString, p80Text);
+    const RunPtr run = kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 64, median);
+    RunTableModel model;
+    model.setRuns({ run });
+    QCOMPARE(model.index(0, RunTableModel::MedianColumn).data().toString(), medianText);
+    QCOMPARE(model.index(0, RunTableModel::P20Column).data().toString(), p20Text);
+    QCOMPARE(model.index(0, RunTableModel::P80Column).data().toString(), p80Text);
+    QCOMPARE(formatValue(*run, run->median), model.index(0, RunTableModel::MedianColumn).data().toString());
+    QCOMPARE(runTimeScale(*run, run->p80).unit, medianText.section(QLatin1Char(' '), 1));
+    QCOMPARE(formatValue(*run, std::numeric_limits<double>::quiet_NaN()), QString());
+    // other metrics: their own unit, or none
+    QCOMPARE(
+        formatValue(*otherRun(QStringLiteral("liger"), Run::Metric::Memory, 2048), 2048), QStringLiteral("2048 MB"));
+    QCOMPARE(formatValue(*otherRun(QStringLiteral("a"), Run::Metric::Other, 0.00123456789), 0.00123456789),
+        QStringLiteral("0.00123457"));
+}
+
+void TestRunTableModel::headlineColumnIsNamedForWhatItHolds()
+{
+    RunTableModel model;
+    model.setRuns({ otherRun(QStringLiteral("alice"), Run::Metric::Other, 11.43),
+        otherRun(QStringLiteral("liger"), Run::Metric::Memory, 100.5) });
+    QCOMPARE(model.headerData(RunTableModel::MedianColumn, Qt::Horizontal).toString(), QStringLiteral("Headline"));
+    QVERIFY(model.headerData(RunTableModel::MedianColumn, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("geomean")));
+    // the statistic in the cell when it is not a median, metric and statistic in the tooltip
+    QCOMPARE(model.index(0, RunTableModel::MedianColumn).data().toString(), QStringLiteral("11.43 (geomean)"));
+    QCOMPARE(model.index(0, RunTableModel::MedianColumn).data(Qt::ToolTipRole).toString(),
+        QStringLiteral("11.43 (score geomean)"));
+    QCOMPARE(model.index(1, RunTableModel::MedianColumn).data().toString(), QStringLiteral("100.5 MB"));
+    QCOMPARE(model.index(1, RunTableModel::MedianColumn).data(Qt::ToolTipRole).toString(),
+        QStringLiteral("100.5 MB (memory median)"));
+}
+
+void TestRunTableModel::headlineSortKeepsMetricsApart()
+{
+    // Raw values that interleave across metrics: 120 MB between 110 and 130 ns, a score of 125 among them.
+    RunList runs;
+    for (double v : { 130.0, 110.0, 2e6, 900.0 })
+        runs << kixtest::makeRun(QStringLiteral("p%1").arg(v), QStringLiteral("NVIDIA B200"), v, v);
+    for (double v : { 120.0, 3000.0, 1.0 })
+        runs << otherRun(QStringLiteral("m%1").arg(v), Run::Metric::Memory, v);
+    for (double v : { 125.0, 0.5, 1e4 })
+        runs << otherRun(QStringLiteral("s%1").arg(v), Run::Metric::Other, v);
+    // and the fixtures of the formats: Liger's latency and memory rows, the catalog's scores and throughput
+    runs += parseFile(QStringLiteral(KIX_TEST_DATA_DIR "/ui/liger-mini.csv")).runs;
+    runs += parseFile(QStringLiteral(KIX_TEST_DATA_DIR "/model/catalog/catalog-fixture.jsonl")).runs;
+    RunTableModel model;
+    RunFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRuns(runs);
+    for (int column :
+        { int(RunTableModel::MedianColumn), int(RunTableModel::P20Column), int(RunTableModel::P80Column) }) {
+        for (Qt::SortOrder order : { Qt::AscendingOrder, Qt::DescendingOrder }) {
+            proxy.sort(column, order);
+            verifyGroupedByMetric(proxy, column, order);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+    proxy.sort(RunTableModel::MedianColumn, Qt::AscendingOrder);
+    QCOMPARE(proxy.index(0, 0).data(RunTableModel::RunRole).value<RunPtr>()->metricName(), QStringLiteral("latency"));
+    QCOMPARE(proxy.index(0, RunTableModel::MedianColumn).data().toString(), QStringLiteral("110 ns"));
 }
 
 QTEST_GUILESS_MAIN(TestRunTableModel)
