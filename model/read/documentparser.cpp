@@ -183,6 +183,11 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
     }
 }
 
+// The chunks of large JSON Lines files are parsed on a pool of their own: the loader parses files on the global
+// pool, and a file's task that waited there for its chunks could wait forever once every global thread is such a
+// task (two big files on two cores did). The chunks' pool runs nothing that waits.
+Q_GLOBAL_STATIC(QThreadPool, chunkPool)
+
 // Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
 // `mapped`: the text is in private pages of its own (parseMapped) that can be dropped once parsed, so a big bundle
 // never holds its whole text and its runs in memory at once.
@@ -216,18 +221,19 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
     if (chunks.size() <= 1) {
         parseJsonLinesRange(begin, end, 0, file, limits, result);
     } else {
-        const QList<ParseResult> parts = QtConcurrent::blockingMapped<QList<ParseResult>>(chunks, [&](const Chunk& c) {
-            ParseResult part;
-            parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
-            if (mapped) {
-                const auto page = static_cast<quintptr>(::sysconf(_SC_PAGESIZE));
-                const quintptr first = (reinterpret_cast<quintptr>(c.begin) + page - 1) / page * page;
-                const quintptr last = reinterpret_cast<quintptr>(c.end) / page * page;
-                if (last > first)
-                    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-            }
-            return part;
-        });
+        const QList<ParseResult> parts
+            = QtConcurrent::blockingMapped<QList<ParseResult>>(chunkPool(), chunks, [&](const Chunk& c) {
+                  ParseResult part;
+                  parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
+                  if (mapped) {
+                      const auto page = static_cast<quintptr>(::sysconf(_SC_PAGESIZE));
+                      const quintptr first = (reinterpret_cast<quintptr>(c.begin) + page - 1) / page * page;
+                      const quintptr last = reinterpret_cast<quintptr>(c.end) / page * page;
+                      if (last > first)
+                          ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+                  }
+                  return part;
+              });
         for (const ParseResult& part : parts) {
             result.runs += part.runs;
             result.diagnostics += part.diagnostics;

@@ -35,8 +35,11 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
         case FileColumn:
             return QFileInfo(d.file).fileName();
         case LocationColumn:
-            if (d.line > 0)
+            if (d.line > 0 && d.column > 0)
                 return QStringLiteral("line %1, column %2").arg(d.line).arg(d.column);
+            if (d.line > 0) // a JSON Lines document or a catalog row: the pointer within it, and its line
+                return QString(
+                    (d.pointer.isEmpty() ? QStringLiteral("/") : d.pointer) + QStringLiteral(" (line %1)").arg(d.line));
             return d.pointer.isEmpty() ? QStringLiteral("/") : d.pointer;
         case MessageColumn:
             return d.message;

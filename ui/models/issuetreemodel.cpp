@@ -137,6 +137,8 @@ void IssueTreeModel::rebuild()
     m_nodes.append(Node {});
     const QStringList words = m_filter.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     const Diagnostics& all = m_source->diagnostics();
+    if (all.isEmpty() || m_patterns.size() > 10000)
+        m_patterns.clear();
     QHash<QString, int> keys;
     for (int i = 0; i < all.size(); ++i) {
         const Diagnostic& d = all[i];
@@ -148,7 +150,10 @@ void IssueTreeModel::rebuild()
                     [&text](const QString& w) { return text.contains(w, Qt::CaseInsensitive); }))
                 continue;
         }
-        const QString pattern = severity + QLatin1Char(' ') + problemPattern(d.message);
+        auto known = m_patterns.constFind(d.message); // messages repeat: one pattern each
+        if (known == m_patterns.constEnd())
+            known = m_patterns.insert(d.message, problemPattern(d.message));
+        const QString pattern = severity + QLatin1Char(' ') + *known;
         const bool byFile = m_grouping == Grouping::ByFile;
         const int first = child(0, byFile ? d.file : pattern, keys, i);
         const int second = child(first, byFile ? pattern : d.file, keys, i);

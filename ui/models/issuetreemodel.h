@@ -8,6 +8,7 @@
 #include "model/diagnostic.h"
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <QVector>
 
 namespace kix {
@@ -73,6 +74,7 @@ private:
     Grouping m_grouping = Grouping::ByFile;
     QString m_filter;
     QVector<Node> m_nodes; // [0] is the root
+    QHash<QString, QString> m_patterns; // message -> problemPattern(message)
 };
 
 } // namespace kix

@@ -53,11 +53,11 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
     m_filter->setPlaceholderText(QStringLiteral("Filter changes…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setAccessibleName(QStringLiteral("Filter changes"));
-    m_filter->setMinimumWidth(140);
+    m_filter->setMinimumWidth(80);
+    m_summary->setWordWrap(true); // a narrow dock keeps its controls in view
     auto* top = new QHBoxLayout;
-    top->addWidget(m_summary, 1);
     top->addWidget(m_kinds);
-    top->addWidget(m_filter);
+    top->addWidget(m_filter, 1);
     top->addWidget(new QLabel(QStringLiteral("Threshold:"), this));
     top->addWidget(m_threshold);
 
@@ -76,6 +76,7 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
 
@@ -83,6 +84,10 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
     connect(m_kinds, &QComboBox::currentIndexChanged, this,
         [this](int index) { m_proxy->setKinds(HistoryChangesProxy::Kinds(index)); });
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &RegressionsPanel::updateShown);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &RegressionsPanel::updateShown);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RegressionsPanel::updateShown);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RegressionsPanel::updateShown);
     connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) { activateRow(index.row()); });
     connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) { activateRow(index.row()); });
     rebuild();
@@ -155,8 +160,19 @@ void RegressionsPanel::showHistory(History history)
         text += QStringLiteral(" · %1 unplaceable run(s)").arg(h.unplaceable.size());
     if (h.sameTimeRuns > 0)
         text += QStringLiteral(" · %1 run(s) at the same time as another").arg(h.sameTimeRuns);
-    m_summary->setText(text);
+    m_summaryText = text;
+    updateShown();
     emit rebuilt();
+}
+
+void RegressionsPanel::updateShown()
+{
+    if (m_building)
+        return;
+    const bool filtered = m_proxy->kinds() != HistoryChangesProxy::Kinds::All || !m_filter->text().isEmpty();
+    m_summary->setText(filtered
+            ? m_summaryText + QStringLiteral(" · %1 of %2 rows shown").arg(m_proxy->rowCount()).arg(m_model->rowCount())
+            : m_summaryText);
 }
 
 int RegressionsPanel::sourceRow(int viewRow) const

@@ -53,12 +53,14 @@ private:
     void rebuild();
     void showHistory(History history);
     int sourceRow(int viewRow) const;
+    void updateShown(); // the summary, with how many rows the kind and text filters keep
 
     RunList m_runs;
     HistoryChangesModel* m_model;
     HistoryChangesProxy* m_proxy;
     QTableView* m_view;
     QLabel* m_summary;
+    QString m_summaryText; // the history's counts
     QDoubleSpinBox* m_threshold;
     QComboBox* m_kinds;
     QLineEdit* m_filter;

@@ -340,7 +340,9 @@ void TestFormatInputs::catalogProgressAndCancel()
 void TestFormatInputs::catalogRowErrorsNamed()
 {
     QByteArray text = readAll(fixturePath());
-    text += "{\"table\":\"benchmark_runs\"}\n{broken\n{\"table\":\"workloads\",\"row\":{\"id\":\"x\"}}\n";
+    text += "{\"table\":\"benchmark_runs\"}\n{broken\n{\"table\":\"workloads\",\"row\":{\"id\":\"x\"}}\n"
+            "{\"table\":\"benchmark_runs\",\"row\":{\"id\":\"r\",\"manifest\":{\"run\":{\"kind\":\"BenchmarkRun\","
+            "\"spec\":{\"status\":42}}}}}\n";
     const ParseResult r = parseBytes(text, QStringLiteral("rows.jsonl"));
     QVERIFY(!r.runs.isEmpty()); // the good rows beside the bad ones
     auto errorAt = [&](const QString& pointer) {
@@ -351,6 +353,18 @@ void TestFormatInputs::catalogRowErrorsNamed()
     QVERIFY(errorAt(QStringLiteral("/27"))); // no row
     QVERIFY(errorAt(QStringLiteral("/28"))); // not JSON
     QVERIFY(errorAt(QStringLiteral("/29/row/manifest"))); // no manifest
+    QVERIFY(errorAt(QStringLiteral("/30/run"))); // a run the extractor refuses
+    // Every problem of a row names the row's line, 1-based: the pointer's first token + 1 ("rows.jsonl:31").
+    int lined = 0;
+    for (const Diagnostic& d : r.diagnostics) {
+        bool number = false;
+        const int index = d.pointer.section(QLatin1Char('/'), 1, 1).toInt(&number);
+        if (!number)
+            continue;
+        QCOMPARE(d.line, index + 1);
+        ++lined;
+    }
+    QVERIFY(lined >= 4);
 }
 
 void TestFormatInputs::yamlCoreSchema()

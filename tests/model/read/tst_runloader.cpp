@@ -8,6 +8,11 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
 
 using namespace kix;
 
@@ -28,6 +33,7 @@ private slots:
     void loaderFrontReportsProgressAndResult();
     void newLoadSupersedesTheOld();
     void bigJsonLinesBundleInParallelChunks();
+    void bigFilesOnFewThreadsDoNotDeadlock();
 };
 
 void TestRunLoader::mixedFolderLoadsEveryGoodFile()
@@ -146,6 +152,43 @@ void TestRunLoader::bigJsonLinesBundleInParallelChunks()
         QVERIFY(r.runs[i]->externalId.endsWith(QStringLiteral("-%1").arg(line)));
     }
     QCOMPARE(r.runs.last()->median, 1315872.0);
+}
+
+// Two JSON Lines files big enough to be cut into chunks, loaded with two threads in the global pool (a two-core
+// machine): each file's task waits for its chunks, and they must still run. This hung before the chunks had a pool
+// of their own. A hang cannot be recovered from, so the test stops the process rather than wait forever.
+void TestRunLoader::bigFilesOnFewThreadsDoNotDeadlock()
+{
+    QFile seedFile(QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json"));
+    QVERIFY(seedFile.open(QIODevice::ReadOnly));
+    const QByteArray seed = seedFile.readAll().simplified();
+    const QByteArray marker = "2026-02-28-00-23-31";
+    QTemporaryDir dir;
+    QStringList paths;
+    const int lines = 2500; // ~4.5 MB each: more than one 2 MiB chunk, not mapped
+    for (const char* name : { "a.jsonl", "b.jsonl" }) {
+        QFile out(dir.filePath(QLatin1String(name)));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        for (int i = 0; i < lines; ++i) {
+            QByteArray doc = seed;
+            doc.replace(marker, QByteArray(marker + '-' + name + '-' + QByteArray::number(i)));
+            out.write(doc + '\n');
+        }
+        QVERIFY(out.size() > (2 << 20) * 2);
+        paths << out.fileName();
+    }
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int threads = pool->maxThreadCount();
+    pool->setMaxThreadCount(2);
+    std::atomic<int> loaded { -1 };
+    std::thread([paths, &loaded] { loaded = int(loadPaths(paths).runs.size()); }).detach();
+    const bool finished = QTest::qWaitFor([&] { return loaded.load() >= 0; }, 120000);
+    if (!finished) {
+        qCritical("loadPaths deadlocked with two big JSON Lines files on two threads");
+        std::_Exit(1);
+    }
+    pool->setMaxThreadCount(threads);
+    QCOMPARE(loaded.load(), 2 * lines);
 }
 
 QTEST_GUILESS_MAIN(TestRunLoader)

@@ -213,6 +213,7 @@ void TestRegressionsPanel::filtersByKindAndText()
     QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "0.667×" }));
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Regressions")));
     QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×" }));
+    QVERIFY2(panel.summary().endsWith(QStringLiteral(" · 3 of 5 rows shown")), qPrintable(panel.summary()));
     // Text narrows further; with another kind it can leave nothing.
     panel.filterEdit()->setText(QStringLiteral("· BB ·"));
     QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "2.500×" }));
@@ -221,6 +222,7 @@ void TestRegressionsPanel::filtersByKindAndText()
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("All kinds")));
     panel.filterEdit()->clear();
     QCOMPARE(model->rowCount(), 5);
+    QVERIFY(!panel.summary().contains(QStringLiteral("shown")));
     // A rebuild (another threshold) keeps the kind: at 100 % the 0.667× improvement is no change any more.
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
     panel.setThreshold(1.0);
