@@ -21,6 +21,8 @@ public:
 
     // The runs that pass the filter, in the proxy's current order.
     RunList visibleRuns() const;
+    // A filter result is being computed off the GUI thread (large scopes); the rows shown are the previous ones.
+    bool isFilterPending() const { return false; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -44,6 +44,8 @@ public:
     void toggle(const QModelIndex& index);
     void clearSelection();
     int matchingCount() const { return m_counts.matching; }
+    // Counts are being computed off the GUI thread; the ones shown are the previous ones.
+    bool isCountPending() const { return false; }
     QModelIndex facetIndex(Facet facet) const;
     QModelIndex valueIndex(Facet facet, const QString& value) const;
 
