@@ -165,6 +165,33 @@ double median(QVector<double> v)
 
 namespace {
 
+// Every event that keeps the GUI thread longer than 40 ms, with its receiver: what a stall was doing.
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    QStringList slow;
+    QString* action = nullptr;
+    int depth = 0;
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (depth > 0)
+            return QApplication::notify(receiver, event);
+        ++depth;
+        QElapsedTimer t;
+        t.start();
+        const int type = event->type();
+        const QString name = QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ')
+            + receiver->objectName(); // the receiver may be gone after the event (a deferred delete)
+        const bool r = QApplication::notify(receiver, event);
+        const double ms = t.nsecsElapsed() / 1e6;
+        --depth;
+        if (ms > 40 && action)
+            slow << QStringLiteral("%1 ms  %2: event %3 to %4").arg(ms, 0, 'f', 0).arg(*action).arg(type).arg(name);
+        return r;
+    }
+};
+
 void quietHandler(QtMsgType type, const QMessageLogContext& context, const QString& message)
 {
     if (message.contains(QLatin1String("propagateSizeHints"))) // the offscreen platform says so for every dock
@@ -179,7 +206,7 @@ int main(int argc, char** argv)
     qInstallMessageHandler(quietHandler);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("kix-bench")); // keeps the user's settings untouched
     int count = 1'000'000;
     QString jsonl;
@@ -214,6 +241,7 @@ int main(int argc, char** argv)
 
     Heartbeat beat;
     beat.clock.start();
+    app.action = &beat.action;
     QTimer timer;
     timer.setTimerType(Qt::PreciseTimer);
     timer.setInterval(5);
@@ -243,7 +271,11 @@ int main(int argc, char** argv)
     auto settle = [&](const QString& action, QElapsedTimer& since) {
         pause(400);
         const bool ok = waitUntil(
-            [&] { return tableSettled() && !facets->isCountPending() && !charts->isRebuildPending(); }, timeoutMs);
+            [&] {
+                return !w.session()->isLoading() && tableSettled() && !facets->isCountPending()
+                    && !charts->isRebuildPending();
+            },
+            timeoutMs);
         record(action + QStringLiteral(" (settled)"), since.nsecsElapsed() / 1e6 - (ok ? 0 : 0));
         if (!ok)
             out << "  timeout waiting for " << action << "\n";
@@ -375,6 +407,9 @@ int main(int argc, char** argv)
     out << "\nworst heartbeat gap per action (ms)\n";
     for (const QString& a : std::as_const(beat.order))
         out << QStringLiteral("%1 %2\n").arg(a, -40).arg(beat.worst[a], 8, 'f', 1);
+    out << "\nevents over 40 ms on the GUI thread (outermost only)\n";
+    for (const QString& line : std::as_const(app.slow))
+        out << "  " << line << "\n";
     out << QStringLiteral("\nWORST STALL %1 ms during \"%2\" (%3 runs; total %4 s)\n")
                .arg(beat.worstGap, 0, 'f', 1)
                .arg(beat.worstAction)

@@ -77,18 +77,19 @@ QStringList summarizePairNotes(const Comparison& comparison)
     return out;
 }
 
-std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
+PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options)
 {
-    ChartInfo local;
-    ChartInfo& out = info ? *info : local;
-    out = ChartInfo {};
+    PreparedChart p;
+    p.kind = kind;
+    ChartInfo& out = p.info;
     // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one.
-    ChartScope rankScope;
-    rankScope.runs = allRuns;
-    const ChartScope scope = kind == ChartKind::Rank ? rankScope : focusChartScope(allRuns);
-    const RunList& runs = scope.runs;
-    out.focusKernel = scope.kernel;
-    out.kernels = scope.kernels;
+    if (kind == ChartKind::Rank)
+        p.scope.runs = allRuns;
+    else
+        p.scope = focusChartScope(allRuns);
+    const RunList& runs = p.scope.runs;
+    out.focusKernel = p.scope.kernel;
+    out.kernels = p.scope.kernels;
     QSet<QString> providers;
     for (const RunPtr& run : runs) {
         if (run->isLatency())
@@ -96,32 +97,29 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     }
     out.providers = providers.values();
     std::sort(out.providers.begin(), out.providers.end());
+    p.defaultBaseline = Baseline::defaultFor(allRuns);
 
-    std::unique_ptr<QChart> chart;
     switch (kind) {
-    case ChartKind::Quantiles: {
-        QuantileData data = buildQuantileData(runs, options.maxGroups, options.maxSeries);
-        out.title = data.title;
-        out.notes = data.notes;
-        out.warnings = data.warnings;
-        out.isEmpty = data.isEmpty();
-        chart = std::make_unique<QuantileChart>(std::move(data), options);
+    case ChartKind::Quantiles:
+        p.quantiles = buildQuantileData(runs, options.maxGroups, options.maxSeries);
+        out.title = p.quantiles.title;
+        out.notes = p.quantiles.notes;
+        out.warnings = p.quantiles.warnings;
+        out.isEmpty = p.quantiles.isEmpty();
         break;
-    }
-    case ChartKind::Sweep: {
-        SweepData data = buildSweep(runs, options.xParam, options.maxSeries);
-        out.title = data.title;
-        out.notes = data.notes;
-        out.xCandidates = data.candidates;
-        out.xParam = data.xParam;
-        out.warnings = data.warnings;
-        out.isEmpty = data.isEmpty();
-        chart = std::make_unique<SweepChart>(std::move(data), options);
+    case ChartKind::Sweep:
+        p.sweep = buildSweep(runs, options.xParam, options.maxSeries);
+        out.title = p.sweep.title;
+        out.notes = p.sweep.notes;
+        out.xCandidates = p.sweep.candidates;
+        out.xParam = p.sweep.xParam;
+        out.warnings = p.sweep.warnings;
+        out.isEmpty = p.sweep.isEmpty();
         break;
-    }
     case ChartKind::Speedup: {
         out.baseline = options.baseline.isEmpty() ? Baseline::defaultFor(runs) : options.baseline;
-        Comparison comparison = compareRuns(runs, out.baseline);
+        p.comparison = compareRuns(runs, out.baseline);
+        const Comparison& comparison = p.comparison;
         out.title = QStringLiteral("Speed-up vs ") + out.baseline.describe();
         out.warnings = summarizePairWarnings(comparison);
         out.notes = comparison.notes + summarizePairNotes(comparison);
@@ -131,19 +129,52 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
                     : QStringLiteral("no run has a %1 run to compare with").arg(out.baseline.describe()));
         out.isEmpty = comparison.pairs.isEmpty();
         out.comparison = comparison;
-        chart = std::make_unique<SpeedupChart>(std::move(comparison), options);
         break;
     }
+    case ChartKind::History: {
+        HistoryOptions ho;
+        ho.detection.threshold = options.threshold;
+        p.history = buildHistory(runs, ho);
+        break;
+    }
+    case ChartKind::Rank:
+        p.ranking = rankRuns(runs);
+        break;
+    }
+    return p;
+}
+
+std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options, ChartInfo* info)
+{
+    ChartInfo local;
+    ChartInfo& out = info ? *info : local;
+    out = std::move(p.info);
+    std::unique_ptr<QChart> chart;
+    switch (p.kind) {
+    case ChartKind::Quantiles:
+        chart = std::make_unique<QuantileChart>(std::move(p.quantiles), options);
+        break;
+    case ChartKind::Sweep:
+        chart = std::make_unique<SweepChart>(std::move(p.sweep), options);
+        break;
+    case ChartKind::Speedup:
+        chart = std::make_unique<SpeedupChart>(std::move(p.comparison), options);
+        break;
     case ChartKind::History:
-        chart = buildHistoryChart(runs, options, out);
+        chart = buildHistoryChart(std::move(p.history), options, out);
         break;
     case ChartKind::Rank:
-        chart = buildRankChart(runs, options, out);
+        chart = buildRankChart(p.ranking, options, out);
         break;
     }
-    if (!scope.note.isEmpty())
-        out.notes.prepend(scope.note);
+    if (!p.scope.note.isEmpty())
+        out.notes.prepend(p.scope.note);
     return chart;
+}
+
+std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
+{
+    return drawChart(prepareChart(kind, allRuns, options), options, info);
 }
 
 } // namespace kix

@@ -355,7 +355,11 @@ std::unique_ptr<QChart> buildHistoryChart(const RunList& runs, const ChartOption
 {
     HistoryOptions ho;
     ho.detection.threshold = options.threshold;
-    History history = buildHistory(runs, ho);
+    return buildHistoryChart(buildHistory(runs, ho), options, info);
+}
+
+std::unique_ptr<QChart> buildHistoryChart(History history, const ChartOptions& options, ChartInfo& info)
+{
     bool anyLatency = false;
     for (const HistorySeries& s : std::as_const(history.series))
         anyLatency = anyLatency || s.key.metric == QLatin1String("latency");

@@ -62,5 +62,7 @@ private:
 // The chart kind's entry for buildChart(): builds the history of `runs` at options.threshold and fills `info`
 // (notes: series left out, unplaceable runs, same-time runs; x choices "time" and "label").
 std::unique_ptr<QChart> buildHistoryChart(const RunList& runs, const ChartOptions& options, ChartInfo& info);
+// The same from the history already built (buildHistory at options.threshold: off the GUI thread, see prepareChart).
+std::unique_ptr<QChart> buildHistoryChart(History history, const ChartOptions& options, ChartInfo& info);
 
 } // namespace kix
