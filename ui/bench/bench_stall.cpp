@@ -6,7 +6,7 @@
 // typing a filter one key at a time (QTest::keyClick on the filter box), a facet click, every chart kind again
 // (Ctrl+1..5), selecting runs, clearing the filter.
 //
-//   QT_QPA_PLATFORM=offscreen bench_stall [--runs N] [--jsonl FILE] [--timeout S]
+//   QT_QPA_PLATFORM=offscreen bench_stall [--runs N] [--jsonl FILE] [--timeout S] [--no-charts]
 //
 // N defaults to 1,000,000 (0: only the --jsonl file). --timeout bounds each wait (default 120 s).
 #include "model/filter/runfilterproxy.h"
@@ -211,9 +211,15 @@ int main(int argc, char** argv)
     int count = 1'000'000;
     QString jsonl;
     int timeoutMs = 120'000;
+    bool switchCharts = true;
     const QStringList args = app.arguments();
-    for (int i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == QLatin1String("--runs"))
+    for (int i = 1; i < args.size(); i += 2) {
+        if (args[i] == QLatin1String("--no-charts")) { // skips switching chart kinds (a quicker run)
+            switchCharts = false;
+            --i;
+        } else if (i + 1 >= args.size()) {
+            break;
+        } else if (args[i] == QLatin1String("--runs"))
             count = args[i + 1].toInt();
         else if (args[i] == QLatin1String("--jsonl"))
             jsonl = args[i + 1];
@@ -318,7 +324,8 @@ int main(int argc, char** argv)
             pause(100);
         }
     };
-    chartKinds(QStringLiteral("(all runs)"));
+    if (switchCharts)
+        chartKinds(QStringLiteral("(all runs)"));
 
     // Typing, one key at a time, a key every 150 ms at most (a fast typist).
     QLineEdit* search = w.searchBox();
@@ -360,7 +367,8 @@ int main(int argc, char** argv)
         settle(QStringLiteral("facet click"), t);
         out << "facet provider=liger: " << proxy->rowCount() << " shown\n";
     }
-    chartKinds(QStringLiteral("(filtered)"));
+    if (switchCharts)
+        chartKinds(QStringLiteral("(filtered)"));
 
     // Selecting runs: a click on the first row, a shift-click on the fifth (the charts follow the selection).
     {

@@ -2,10 +2,11 @@
 #pragma once
 
 #include "model/chartdata/chartscope.h"
+#include "model/chartdata/historydata.h"
 #include "model/chartdata/quantiledata.h"
+#include "model/chartdata/speedupdata.h"
 #include "model/chartdata/sweep.h"
 #include "model/compare/rank.h"
-#include "model/history/history.h"
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
@@ -22,7 +23,7 @@ std::unique_ptr<QChart> buildChart(
     ChartKind kind, const RunList& runs, const ChartOptions& options, ChartInfo* info = nullptr);
 
 // buildChart() in two steps, so that the window builds a chart of many runs off the GUI thread: prepareChart() does
-// every computation over the runs (scope, quantiles, sweep, comparison, history, ranking, the notes about them) and
+// every computation over the runs (scope, quantiles, sweep, speed-ups, history, ranking, the notes about them) and
 // creates no Qt object, so it may run in any thread; drawChart() makes the QChart of it (GUI thread).
 // drawChart(prepareChart(k, runs, o), o, info) is buildChart(k, runs, o, info).
 struct PreparedChart
@@ -33,16 +34,11 @@ struct PreparedChart
     Baseline defaultBaseline; // of the runs in scope, for the baseline chooser
     QuantileData quantiles;
     SweepData sweep;
-    Comparison comparison;
-    History history;
+    SpeedupData speedup;
+    HistoryData history;
     Ranking ranking;
 };
 PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
-
-// Distinct pair warnings with their counts ("different GPU: ... (3 pairs)"), and the equal-digest statements
-// summarized ("same workload digest: 14 of 17 pairs").
-QStringList summarizePairWarnings(const Comparison& comparison);
-QStringList summarizePairNotes(const Comparison& comparison);
 
 } // namespace kix
