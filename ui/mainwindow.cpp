@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFutureWatcher>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -35,6 +36,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QtConcurrent>
 
 namespace kix {
 
@@ -308,21 +310,38 @@ void MainWindow::addRuns(const RunList& runs)
 
 void MainWindow::updateScope()
 {
+
     bool fromSelection = false;
     const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
     m_status->setCounts(m_session->model()->rowCount(), m_session->proxy()->rowCount(), m_table->selectedCount());
     // The Workload column shows what varies among the shown runs ("channels=2048"); all parameters when none does.
-    const ParamVariation variation = paramVariation(fromSelection ? m_session->proxy()->visibleRuns() : runs);
-    QStringList keys = variation.varying;
-    if (keys.isEmpty())
-        for (const KeyValue& kv : variation.fixed)
-            keys << kv.key;
-    m_session->model()->setWorkloadKeys(keys);
-    // Columns follow what the filter shows ("group_norm" needs less room than every kernel's name).
-    const int shown = m_session->proxy()->rowCount();
-    if (shown > 0 && shown != m_fittedRows)
-        m_table->fitColumns();
-    m_fittedRows = shown;
+    // Over many runs that is found off the GUI thread (the newest answer wins).
+    const int generation = ++m_variationGeneration;
+    auto apply = [this, generation](const ParamVariation& variation) {
+        if (generation != m_variationGeneration)
+            return;
+        QStringList keys = variation.varying;
+        if (keys.isEmpty())
+            for (const KeyValue& kv : variation.fixed)
+                keys << kv.key;
+        m_session->model()->setWorkloadKeys(keys);
+        // Columns follow what the filter shows ("group_norm" needs less room than every kernel's name).
+        const int shown = m_session->proxy()->rowCount();
+        if (shown > 0 && shown != m_fittedRows)
+            m_table->fitColumns();
+        m_fittedRows = shown;
+    };
+    const RunList shownRuns = fromSelection ? m_session->proxy()->visibleRuns() : runs;
+    if (shownRuns.size() < 50'000) {
+        apply(paramVariation(shownRuns));
+    } else {
+        auto* watcher = new QFutureWatcher<ParamVariation>(this);
+        connect(watcher, &QFutureWatcher<ParamVariation>::finished, this, [watcher, apply] {
+            watcher->deleteLater();
+            apply(watcher->result());
+        });
+        watcher->setFuture(QtConcurrent::run([shownRuns] { return paramVariation(shownRuns); }));
+    }
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());
     m_charts->setSelectionScope(fromSelection ? int(runs.size()) : 0, m_session->proxy()->rowCount());

@@ -94,6 +94,7 @@ private:
     QByteArray m_stateBeforeMaximize;
     bool m_maximized = false;
     int m_fittedRows = -1; // rows shown when the columns were last fitted
+    int m_variationGeneration = 0; // of the Workload column's keys asked for
     QSplitter* m_splitter;
     QTimer* m_scopeTimer;
 };

@@ -7,6 +7,7 @@
 #include "ui/models/diagnosticsmodel.h"
 
 #include <QFileInfo>
+#include <QTimer>
 
 namespace kix {
 
@@ -16,7 +17,11 @@ RunSession::RunSession(QObject* parent)
     , m_proxy(new RunFilterProxy(this))
     , m_diagnostics(new DiagnosticsModel(this))
     , m_loader(new RunLoader(this))
+    , m_appendTimer(new QTimer(this))
 {
+    m_appendTimer->setSingleShot(true);
+    m_appendTimer->setInterval(0);
+    connect(m_appendTimer, &QTimer::timeout, this, &RunSession::appendChunk);
     qRegisterMetaType<kix::LoadResult>();
     m_proxy->setSourceModel(m_model);
     connect(m_loader, &RunLoader::started, this, [this](int job, int files) {
@@ -40,7 +45,7 @@ RunSession::RunSession(QObject* parent)
 
 bool RunSession::isLoading() const
 {
-    return m_job != 0;
+    return m_job != 0 || !m_appends.isEmpty();
 }
 
 void RunSession::open(const QStringList& paths)
@@ -58,6 +63,7 @@ void RunSession::open(const QStringList& paths)
 void RunSession::reload()
 {
     cancel();
+    m_appends.clear();
     m_pending.clear();
     m_model->clear();
     m_diagnostics->clear();
@@ -75,13 +81,58 @@ void RunSession::cancel()
 
 void RunSession::addRuns(const RunList& runs)
 {
+    if (runs.size() >= m_chunkThreshold || !m_appends.isEmpty()) {
+        m_appends.append({ runs, 0, 0, 0, false, nullptr });
+        m_appendTimer->start();
+        return;
+    }
     m_model->appendRuns(runs);
     emit runsChanged();
+}
+
+void RunSession::appendChunk()
+{
+
+    if (m_appends.isEmpty())
+        return;
+    constexpr qsizetype chunk = 5000; // rows: a few ms of the GUI thread each
+    Append& a = m_appends.front();
+    if (a.offset == 0)
+        a.before = m_model->rowCount();
+    const qsizetype n = std::min(chunk, a.runs.size() - a.offset);
+    a.duplicates += m_model->appendRuns(a.runs.mid(a.offset, n));
+    a.offset += n;
+    if (a.offset >= a.runs.size()) {
+        Append done = m_appends.takeFirst();
+        finishAppend(done);
+    }
+    if (!m_appends.isEmpty())
+        m_appendTimer->start();
+}
+
+void RunSession::finishAppend(Append& a)
+{
+    const int added = m_model->rowCount() - a.before;
+    if (!a.fromLoad) {
+        emit runsChanged();
+        return;
+    }
+    const LoadResult& result = *a.result;
+    m_diagnostics->append(result.diagnostics);
+    int errors = 0;
+    for (const Diagnostic& d : result.diagnostics)
+        errors += d.isError() ? 1 : 0;
+    if (added > 0)
+        emit runsChanged();
+    emit loadFinished(added, a.duplicates + result.duplicates, errors, result.cancelled);
+    if (m_appends.isEmpty())
+        startNext();
 }
 
 void RunSession::clear()
 {
     cancel();
+    m_appends.clear();
     m_opened.clear();
     m_model->clear();
     m_diagnostics->clear();
@@ -102,6 +153,15 @@ void RunSession::onFinished(int jobId, const LoadResult& result)
     if (jobId != m_job)
         return; // superseded
     m_job = 0;
+    if (result.runs.size() >= m_chunkThreshold || !m_appends.isEmpty()) {
+        auto meta = std::make_shared<LoadResult>();
+        meta->diagnostics = result.diagnostics;
+        meta->duplicates = result.duplicates;
+        meta->cancelled = result.cancelled;
+        m_appends.append({ result.runs, 0, 0, 0, true, meta });
+        m_appendTimer->start();
+        return;
+    }
     const int before = m_model->rowCount();
     const int duplicates = m_model->appendRuns(result.runs) + result.duplicates;
     const int added = m_model->rowCount() - before;

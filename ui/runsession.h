@@ -6,6 +6,12 @@
 #include <QObject>
 #include <QStringList>
 
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QTimer;
+QT_END_NAMESPACE
+
 namespace kix {
 
 class DiagnosticsModel;
@@ -16,7 +22,9 @@ struct LoadResult;
 
 // The explorer's data: the run table model and its filter proxy, the issues found while loading, and the paths
 // opened so far. Opening adds to what is loaded; a load started while another runs waits for it (RunLoader would
-// cancel it); Reload reads every opened path again.
+// cancel it); Reload reads every opened path again. Many runs at once (a large load, addRuns) are appended to
+// the table in chunks, one per turn of the event loop, so that the window keeps answering; isLoading() holds until
+// the last chunk is in.
 class RunSession : public QObject
 {
     Q_OBJECT
@@ -36,6 +44,8 @@ public:
 
     QStringList openedPaths() const { return m_opened; }
     bool isLoading() const;
+    // Runs in one batch from which appending is chunked (default 50,000; 0: always). Tests use a small one.
+    void setChunkThreshold(int runs) { m_chunkThreshold = runs; }
 
 signals:
     void loadStarted(int fileCount);
@@ -46,6 +56,17 @@ signals:
     void runsChanged();
 
 private:
+    struct Append
+    {
+        RunList runs;
+        qsizetype offset = 0;
+        int before = 0; // rows before the first chunk
+        int duplicates = 0;
+        bool fromLoad = false;
+        std::shared_ptr<LoadResult> result; // what the load said beside its runs; set when fromLoad
+    };
+    void appendChunk();
+    void finishAppend(Append& append);
     void startNext();
     void onFinished(int jobId, const LoadResult& result);
 
@@ -56,6 +77,9 @@ private:
     QStringList m_opened;
     QStringList m_pending;
     int m_job = 0;
+    int m_chunkThreshold = 50'000;
+    QList<Append> m_appends;
+    QTimer* m_appendTimer;
 };
 
 } // namespace kix

@@ -63,39 +63,14 @@ const QStringList& FacetIndex::values(Facet facet) const
     return f < 0 ? none : m_values[f];
 }
 
-namespace {
-
-QStringList terms(const QString& text)
-{
-    return text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-}
-
-// True when every run matching `after` also matches `before`: each term of `before` is inside a term of `after`
-// ("b20" -> "b200", or a word added). Typing forward is the common case: only the previous matches need testing.
-bool narrows(const QStringList& before, const QStringList& after)
-{
-    for (const QString& old : before) {
-        bool covered = false;
-        for (const QString& term : after) {
-            if (term.contains(old)) {
-                covered = true;
-                break;
-            }
-        }
-        if (!covered)
-            return false;
-    }
-    return true;
-}
-
-} // namespace
-
 void FacetIndex::updateTextMatches(const QString& text) const
 {
     const size_t n = size_t(m_runs.size());
     RunFilter textOnly;
     textOnly.setText(text);
-    const bool incremental = m_cacheValid && m_textMatches.size() == n && narrows(terms(m_cachedText), terms(text));
+    RunFilter cached;
+    cached.setText(m_cachedText);
+    const bool incremental = m_cacheValid && m_textMatches.size() == n && filterTextNarrows(cached, textOnly);
     if (!incremental)
         m_textMatches.assign(n, 1);
     if (!textOnly.isEmpty()) {

@@ -380,6 +380,23 @@ bool RunFilter::matches(const Run& run) const
     return true;
 }
 
+bool filterTextNarrows(const RunFilter& before, const RunFilter& after)
+{
+    for (const FilterClause& old : before.clauses()) {
+        bool covered = false;
+        for (const FilterClause& c : after.clauses()) {
+            if (old.op == FilterClause::Op::Word ? c.op == FilterClause::Op::Word && c.word.contains(old.word)
+                                                 : c.op == old.op && c.key == old.key && c.text == old.text) {
+                covered = true;
+                break;
+            }
+        }
+        if (!covered)
+            return false;
+    }
+    return true;
+}
+
 RunList RunFilter::apply(const RunList& runs) const
 {
     if (isEmpty())

@@ -66,6 +66,12 @@ private:
     QHash<Facet, QSet<QString>> m_facets;
 };
 
+// True when every run that `after`'s text accepts is accepted by `before`'s text too (facets aside), so that only
+// the runs `before` accepted need testing: each clause of `before` is a word found inside a word of `after` ("b20"
+// -> "b200", or a word added), or a clause `after` has as well. Key clauses that merely grew are not narrowing:
+// channels<1 -> channels<10 widens.
+bool filterTextNarrows(const RunFilter& before, const RunFilter& after);
+
 // Lower case without '_' and '-' ("Group_Norm" -> "groupnorm"), the form every filter comparison uses.
 QByteArray foldForFilter(QStringView text);
 

@@ -5,6 +5,7 @@
 #include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
+#include "ui/charts/chartstyle.h"
 #include "ui/charts/historychart.h"
 #include "ui/charts/quantilechart.h"
 #include "ui/charts/rankchart.h"
@@ -17,20 +18,20 @@
 
 namespace kix {
 
-std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
+PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options)
 {
-    ChartInfo local;
-    ChartInfo& out = info ? *info : local;
-    out = ChartInfo {};
+    PreparedChart p;
+    p.kind = kind;
+    ChartInfo& out = p.info;
     // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one; the overview counts them
     // all.
-    ChartScope rankScope;
-    rankScope.runs = allRuns;
-    const ChartScope scope
-        = kind == ChartKind::Rank || kind == ChartKind::Overview ? rankScope : focusChartScope(allRuns);
-    const RunList& runs = scope.runs;
-    out.focusKernel = scope.kernel;
-    out.kernels = scope.kernels;
+    if (kind == ChartKind::Rank || kind == ChartKind::Overview)
+        p.scope.runs = allRuns;
+    else
+        p.scope = focusChartScope(allRuns);
+    const RunList& runs = p.scope.runs;
+    out.focusKernel = p.scope.kernel;
+    out.kernels = p.scope.kernels;
     QSet<QString> providers;
     for (const RunPtr& run : runs) {
         if (run->isLatency())
@@ -38,57 +39,95 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     }
     out.providers = providers.values();
     std::sort(out.providers.begin(), out.providers.end());
+    p.defaultBaseline = Baseline::defaultFor(allRuns);
 
-    std::unique_ptr<QChart> chart;
     switch (kind) {
-    case ChartKind::Quantiles: {
-        QuantileData data = buildQuantileData(runs, options.maxGroups, options.maxSeries);
-        out.title = data.title;
-        out.notes = data.notes;
-        out.warnings = data.warnings;
-        out.isEmpty = data.isEmpty();
-        chart = std::make_unique<QuantileChart>(std::move(data), options);
+    case ChartKind::Quantiles:
+        p.quantiles = buildQuantileData(runs, options.maxGroups, options.maxSeries);
+        out.title = p.quantiles.title;
+        out.notes = p.quantiles.notes;
+        out.warnings = p.quantiles.warnings;
+        out.isEmpty = p.quantiles.isEmpty();
+        break;
+    case ChartKind::Sweep:
+        p.sweep = buildSweep(runs, options.xParam, options.maxSeries);
+        out.title = p.sweep.title;
+        out.notes = p.sweep.notes;
+        out.xCandidates = p.sweep.candidates;
+        out.xParam = p.sweep.xParam;
+        out.warnings = p.sweep.warnings;
+        out.isEmpty = p.sweep.isEmpty();
+        break;
+    case ChartKind::Speedup:
+        p.speedup = buildSpeedupData(runs, options.baseline, options.maxGroups, options.maxSeries);
+        out.baseline = p.speedup.baseline;
+        out.title = p.speedup.title;
+        out.warnings = p.speedup.warnings;
+        out.notes = p.speedup.notes;
+        out.isEmpty = p.speedup.isEmpty();
+        out.comparison = p.speedup.comparison;
+        break;
+    case ChartKind::History: {
+        HistoryDataOptions ho;
+        ho.threshold = options.threshold;
+        ho.maxSeries = std::min(options.maxSeries, ChartStyle::distinctLineCount()); // no two lines look alike
+        ho.xParam = options.xParam;
+        ho.logY = options.logY;
+        p.history = buildHistoryData(runs, ho);
+        out.xCandidates = p.history.xCandidates;
+        out.xParam = p.history.xParam;
+        out.title = p.history.title;
+        out.notes = p.history.notes;
+        out.warnings = p.history.warnings;
+        out.isEmpty = p.history.isEmpty();
         break;
     }
-    case ChartKind::Sweep: {
-        SweepData data = buildSweep(runs, options.xParam, options.maxSeries);
-        out.title = data.title;
-        out.notes = data.notes;
-        out.xCandidates = data.candidates;
-        out.xParam = data.xParam;
-        out.warnings = data.warnings;
-        out.isEmpty = data.isEmpty();
-        chart = std::make_unique<SweepChart>(std::move(data), options);
-        break;
-    }
-    case ChartKind::Speedup: {
-        SpeedupData data = buildSpeedupData(runs, options.baseline, options.maxGroups, options.maxSeries);
-        out.baseline = data.baseline;
-        out.title = data.title;
-        out.warnings = data.warnings;
-        out.notes = data.notes;
-        out.isEmpty = data.isEmpty();
-        out.comparison = data.comparison;
-        chart = std::make_unique<SpeedupChart>(std::move(data), options);
-        break;
-    }
-    case ChartKind::History:
-        chart = buildHistoryChart(runs, options, out);
-        break;
     case ChartKind::Rank:
-        chart = buildRankChart(runs, options, out);
+        p.ranking = rankRuns(runs);
         break;
     case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
-        chart = std::make_unique<QChart>();
         out.title = chartKindTitle(kind);
         out.isEmpty = runs.isEmpty();
         break;
     }
-    if (!scope.note.isEmpty())
-        out.notes.prepend(scope.note);
-    out.notes = aggregateNotes(out.notes); // one line per kind of note
+    return p;
+}
 
+std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options, ChartInfo* info)
+{
+    ChartInfo local;
+    ChartInfo& out = info ? *info : local;
+    out = std::move(p.info);
+    std::unique_ptr<QChart> chart;
+    switch (p.kind) {
+    case ChartKind::Quantiles:
+        chart = std::make_unique<QuantileChart>(std::move(p.quantiles), options);
+        break;
+    case ChartKind::Sweep:
+        chart = std::make_unique<SweepChart>(std::move(p.sweep), options);
+        break;
+    case ChartKind::Speedup:
+        chart = std::make_unique<SpeedupChart>(std::move(p.speedup), options);
+        break;
+    case ChartKind::History:
+        chart = std::make_unique<HistoryChart>(std::move(p.history), options);
+        break;
+    case ChartKind::Rank:
+        chart = buildRankChart(p.ranking, options, out);
+        break;
+    case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
+        chart = std::make_unique<QChart>();
+        break;
+    }
+    if (!p.scope.note.isEmpty())
+        out.notes.prepend(p.scope.note);
+    out.notes = aggregateNotes(out.notes); // one line per kind of note
     return chart;
+}
+
+std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
+{
+    return drawChart(prepareChart(kind, allRuns, options), options, info);
 }
 
 } // namespace kix

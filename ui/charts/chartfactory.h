@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/chartdata/chartscope.h"
+#include "model/chartdata/historydata.h"
+#include "model/chartdata/quantiledata.h"
+#include "model/chartdata/speedupdata.h"
+#include "model/chartdata/sweep.h"
+#include "model/compare/rank.h"
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
@@ -15,5 +21,24 @@ namespace kix {
 // surroundings show (warnings, notes, choices).
 std::unique_ptr<QChart> buildChart(
     ChartKind kind, const RunList& runs, const ChartOptions& options, ChartInfo* info = nullptr);
+
+// buildChart() in two steps, so that the window builds a chart of many runs off the GUI thread: prepareChart() does
+// every computation over the runs (scope, quantiles, sweep, speed-ups, history, ranking, the notes about them) and
+// creates no Qt object, so it may run in any thread; drawChart() makes the QChart of it (GUI thread).
+// drawChart(prepareChart(k, runs, o), o, info) is buildChart(k, runs, o, info).
+struct PreparedChart
+{
+    ChartKind kind = ChartKind::Quantiles;
+    ChartScope scope;
+    ChartInfo info;
+    Baseline defaultBaseline; // of the runs in scope, for the baseline chooser
+    QuantileData quantiles;
+    SweepData sweep;
+    SpeedupData speedup;
+    HistoryData history;
+    Ranking ranking;
+};
+PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
+std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
 
 } // namespace kix

@@ -294,7 +294,11 @@ QString RankChart::tooltip(const RankEntry& e, const CohortKey& key)
 
 std::unique_ptr<QChart> buildRankChart(const RunList& runs, const ChartOptions& options, ChartInfo& info)
 {
-    const Ranking ranking = rankRuns(runs);
+    return buildRankChart(rankRuns(runs), options, info);
+}
+
+std::unique_ptr<QChart> buildRankChart(const Ranking& ranking, const ChartOptions& options, ChartInfo& info)
+{
     // The chooser: cohorts with something ranked, most implementations first.
     QVector<int> order;
     for (int i = 0; i < ranking.cohorts.size(); ++i) {

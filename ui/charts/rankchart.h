@@ -76,5 +76,7 @@ private:
 // text its description contains), else the cohort of options.cohortRun, else the largest; fills the chooser's
 // cohorts in `info`.
 std::unique_ptr<QChart> buildRankChart(const RunList& runs, const ChartOptions& options, ChartInfo& info);
+// The same from the ranking already made (rankRuns: off the GUI thread, see prepareChart).
+std::unique_ptr<QChart> buildRankChart(const Ranking& ranking, const ChartOptions& options, ChartInfo& info);
 
 } // namespace kix

@@ -5,14 +5,82 @@
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QtConcurrent>
 
 namespace kix {
 
 // internalId: 0 for a facet row, facet row + 1 for a value row.
 FacetModel::FacetModel(QObject* parent)
     : QAbstractItemModel(parent)
+    , m_index(std::make_shared<FacetIndex>())
+    , m_watcher(new QFutureWatcher<Job>(this))
 {
-    m_counts = m_index.count(currentFilter());
+    m_counts = m_index->count(currentFilter());
+    connect(m_watcher, &QFutureWatcher<Job>::finished, this, [this] {
+        m_running = false;
+        if (m_watcher->future().resultCount() > 0)
+            finished(m_watcher->result());
+        kick();
+    });
+}
+
+FacetModel::~FacetModel()
+{
+    m_watcher->waitForFinished();
+}
+
+bool FacetModel::isCountPending() const
+{
+    return m_running || m_runsQueued || m_countQueued;
+}
+
+void FacetModel::kick()
+{
+    if (m_running || (!m_runsQueued && !m_countQueued))
+        return;
+    m_running = true; // until its result is handled (the future may be finished before its signal arrives)
+    Job job;
+    job.generation = m_generation;
+    job.runsGeneration = m_runsGeneration;
+    job.newIndex = m_runsQueued;
+    // One job at a time: the index's text-match cache is only ever touched by the job running.
+    job.index = m_runsQueued ? std::make_shared<FacetIndex>() : m_index;
+    const RunList runs = m_queuedRuns;
+    const RunFilter filter = currentFilter();
+    m_runsQueued = m_countQueued = false;
+    m_queuedRuns.clear();
+    m_watcher->setFuture(QtConcurrent::run([job, runs, filter]() mutable {
+        if (job.newIndex)
+            job.index->setRuns(runs);
+        job.counts = job.index->count(filter);
+        return job;
+    }));
+}
+
+void FacetModel::finished(const Job& job)
+{
+    if (job.newIndex) {
+        if (job.runsGeneration == m_runsGeneration) // counts of an older text or selection are recounted next
+            adoptIndex(job.index, job.counts);
+        return;
+    }
+    if (job.index != m_index || job.generation != m_generation)
+        return; // superseded
+    m_counts = job.counts;
+    emitCountsChanged();
+}
+
+void FacetModel::emitCountsChanged()
+{
+    // Only the counts change: one dataChanged per facet's children.
+    for (int f = 0; f < m_index->facets().size(); ++f) {
+        const int n = int(m_index->values(m_index->facets()[f]).size());
+        if (n == 0)
+            continue;
+        const QModelIndex parent = index(f, 0);
+        emit dataChanged(index(0, 0, parent), index(n - 1, CountColumn, parent));
+    }
+    emit countsChanged();
 }
 
 QModelIndex FacetModel::index(int row, int column, const QModelIndex& parent) const
@@ -20,11 +88,11 @@ QModelIndex FacetModel::index(int row, int column, const QModelIndex& parent) co
     if (row < 0 || column < 0 || column >= ColumnCount)
         return {};
     if (!parent.isValid())
-        return row < m_index.facets().size() ? createIndex(row, column, quintptr(0)) : QModelIndex();
+        return row < m_index->facets().size() ? createIndex(row, column, quintptr(0)) : QModelIndex();
     if (!isFacetRow(parent) || parent.column() != 0)
         return {};
     const int f = parent.row();
-    if (row >= m_index.values(m_index.facets()[f]).size())
+    if (row >= m_index->values(m_index->facets()[f]).size())
         return {};
     return createIndex(row, column, quintptr(f + 1));
 }
@@ -39,9 +107,9 @@ QModelIndex FacetModel::parent(const QModelIndex& child) const
 int FacetModel::rowCount(const QModelIndex& parent) const
 {
     if (!parent.isValid())
-        return int(m_index.facets().size());
+        return int(m_index->facets().size());
     if (isFacetRow(parent) && parent.column() == 0)
-        return int(m_index.values(m_index.facets()[parent.row()]).size());
+        return int(m_index->values(m_index->facets()[parent.row()]).size());
     return 0;
 }
 
@@ -55,14 +123,14 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
     if (!index.isValid())
         return {};
     if (isFacetRow(index)) {
-        const Facet facet = m_index.facets()[index.row()];
+        const Facet facet = m_index->facets()[index.row()];
         const int selected = int(m_selection.value(facet).size());
         switch (role) {
         case Qt::DisplayRole:
             if (index.column() == NameColumn)
                 return selected > 0 ? QStringLiteral("%1 (%2 selected)").arg(facetName(facet)).arg(selected)
                                     : facetName(facet);
-            return QString::number(m_index.values(facet).size());
+            return QString::number(m_index->values(facet).size());
         case Qt::FontRole: {
             QFont font;
             font.setBold(true);
@@ -77,8 +145,8 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
         }
     }
     const int f = int(index.internalId() - 1);
-    const Facet facet = m_index.facets()[f];
-    const QString& value = m_index.values(facet)[index.row()];
+    const Facet facet = m_index->facets()[f];
+    const QString& value = m_index->values(facet)[index.row()];
     const int count = m_counts.perFacet.value(f).value(index.row());
     const bool checked = m_selection.value(facet).contains(value);
     switch (role) {
@@ -127,7 +195,7 @@ bool FacetModel::setData(const QModelIndex& index, const QVariant& value, int ro
 {
     if (!index.isValid() || isFacetRow(index) || role != Qt::CheckStateRole || index.column() != NameColumn)
         return false;
-    const Facet facet = m_index.facets()[int(index.internalId() - 1)];
+    const Facet facet = m_index->facets()[int(index.internalId() - 1)];
     setSelected(facet, index.data(ValueRole).toString(), value.value<Qt::CheckState>() == Qt::Checked);
     return true;
 }
@@ -154,7 +222,7 @@ void FacetModel::toggle(const QModelIndex& index)
 {
     if (!index.isValid() || isFacetRow(index))
         return;
-    const Facet facet = m_index.facets()[int(index.internalId() - 1)];
+    const Facet facet = m_index->facets()[int(index.internalId() - 1)];
     const QString value = index.siblingAtColumn(NameColumn).data(ValueRole).toString();
     setSelected(facet, value, !m_selection.value(facet).contains(value));
 }
@@ -173,25 +241,41 @@ void FacetModel::clearSelection()
 
 QModelIndex FacetModel::facetIndex(Facet facet) const
 {
-    const int f = int(m_index.facets().indexOf(facet));
+    const int f = int(m_index->facets().indexOf(facet));
     return f < 0 ? QModelIndex() : index(f, 0);
 }
 
 QModelIndex FacetModel::valueIndex(Facet facet, const QString& value) const
 {
     const QModelIndex parent = facetIndex(facet);
-    const int row = int(m_index.values(facet).indexOf(value));
+    const int row = int(m_index->values(facet).indexOf(value));
     return row < 0 ? QModelIndex() : index(row, 0, parent);
 }
 
 void FacetModel::setRuns(const RunList& runs)
 {
+    if (runs.size() >= m_asyncThreshold || isCountPending()) {
+        m_queuedRuns = runs;
+        m_runsQueued = true;
+        ++m_runsGeneration;
+        ++m_generation;
+        kick();
+        return;
+    }
+    auto index = std::make_shared<FacetIndex>();
+    index->setRuns(runs);
+    RunFilter filter = currentFilter();
+    adoptIndex(index, index->count(filter));
+}
+
+void FacetModel::adoptIndex(const std::shared_ptr<FacetIndex>& fresh, const FacetIndex::Counts& counts)
+{
     beginResetModel();
-    m_index.setRuns(runs);
+    m_index = fresh;
     // Keep the selections whose values still exist; drop the others silently (they would select nothing).
     QList<Facet> emptied;
     for (auto it = m_selection.begin(); it != m_selection.end();) {
-        const QStringList& values = m_index.values(it.key());
+        const QStringList& values = m_index->values(it.key());
         for (auto v = it->begin(); v != it->end();) {
             if (values.contains(*v))
                 ++v;
@@ -205,10 +289,13 @@ void FacetModel::setRuns(const RunList& runs)
             ++it;
         }
     }
-    m_counts = m_index.count(currentFilter()); // no dataChanged inside a reset
+    m_counts = counts; // no dataChanged inside a reset
     endResetModel();
+    emit countsChanged();
     for (Facet facet : std::as_const(emptied))
         emit selectionChanged(facet, {});
+    if (!emptied.isEmpty())
+        recount();
 }
 
 void FacetModel::setFilterText(const QString& text)
@@ -230,15 +317,14 @@ RunFilter FacetModel::currentFilter() const
 
 void FacetModel::recount()
 {
-    m_counts = m_index.count(currentFilter());
-    // Only the counts change: one dataChanged per facet's children.
-    for (int f = 0; f < m_index.facets().size(); ++f) {
-        const int n = int(m_index.values(m_index.facets()[f]).size());
-        if (n == 0)
-            continue;
-        const QModelIndex parent = index(f, 0);
-        emit dataChanged(index(0, 0, parent), index(n - 1, CountColumn, parent));
+    if (m_index->runCount() >= m_asyncThreshold || isCountPending()) {
+        ++m_generation;
+        m_countQueued = true;
+        kick();
+        return;
     }
+    m_counts = m_index->count(currentFilter());
+    emitCountsChanged();
 }
 
 } // namespace kix

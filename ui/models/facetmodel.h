@@ -4,14 +4,21 @@
 #include "model/filter/facetindex.h"
 
 #include <QAbstractItemModel>
+#include <QFutureWatcher>
 #include <QHash>
 #include <QSet>
+
+#include <memory>
 
 namespace kix {
 
 // The facets as a two-level tree: each facet (kernel, pass, provider, GPU, dtype, source, metric, status) with its
 // values below it, each value with its drill-down count (FacetIndex) and a check mark when selected. Column 0 is
 // the name, column 1 the count.
+//
+// Over many runs (asyncThreshold() or more) the index is built and the counts are computed off the GUI thread, one
+// job at a time; a result superseded by a newer change is dropped, so the counts always end on the latest text and
+// selection. Until then the previous counts are shown and isCountPending() is true.
 class FacetModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -24,6 +31,7 @@ public:
     };
 
     explicit FacetModel(QObject* parent = nullptr);
+    ~FacetModel() override;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -44,18 +52,44 @@ public:
     void toggle(const QModelIndex& index);
     void clearSelection();
     int matchingCount() const { return m_counts.matching; }
+    // Counts are being computed off the GUI thread; the ones shown are the previous ones.
+    bool isCountPending() const;
+    // Runs from which indexing and counting leave the GUI thread (0: always; default 50,000).
+    void setAsyncThreshold(int runs) { m_asyncThreshold = runs; }
     QModelIndex facetIndex(Facet facet) const;
     QModelIndex valueIndex(Facet facet, const QString& value) const;
 
 signals:
     void selectionChanged(kix::Facet facet, const QSet<QString>& values);
+    // The counts (and matchingCount()) changed.
+    void countsChanged();
 
 private:
+    struct Job
+    {
+        int generation = 0;
+        int runsGeneration = 0;
+        bool newIndex = false;
+        std::shared_ptr<FacetIndex> index;
+        FacetIndex::Counts counts;
+    };
     void recount();
+    void kick();
+    void finished(const Job& job);
+    void adoptIndex(const std::shared_ptr<FacetIndex>& index, const FacetIndex::Counts& counts);
+    void emitCountsChanged();
     RunFilter currentFilter() const;
     bool isFacetRow(const QModelIndex& index) const { return index.internalId() == 0; }
 
-    FacetIndex m_index;
+    std::shared_ptr<FacetIndex> m_index;
+    int m_asyncThreshold = 50'000;
+    int m_generation = 0; // of the counts asked for
+    int m_runsGeneration = 0; // of the runs asked for
+    bool m_runsQueued = false;
+    bool m_countQueued = false;
+    bool m_running = false;
+    RunList m_queuedRuns;
+    QFutureWatcher<Job>* m_watcher;
     QString m_text;
     QHash<Facet, QSet<QString>> m_selection;
     FacetIndex::Counts m_counts;

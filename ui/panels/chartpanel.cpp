@@ -32,9 +32,11 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -53,6 +55,17 @@ ChartKind firstViewKind(const RunList& runs)
         return ChartKind::Overview;
     const bool latency = std::any_of(runs.begin(), runs.end(), [](const RunPtr& r) { return r->isLatency(); });
     return latency || runs.isEmpty() ? ChartKind::Quantiles : ChartKind::Rank;
+}
+
+// Charts are prepared in their own two threads: a long build (Rank over a million runs) never holds up the
+// filter's workers, and a newer build need not wait for an older one to end.
+Q_GLOBAL_STATIC(QThreadPool, chartThreads)
+
+QThreadPool* chartPool()
+{
+    QThreadPool* pool = chartThreads();
+    pool->setMaxThreadCount(2);
+    return pool;
 }
 
 } // namespace
@@ -78,6 +91,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_readout(new QLabel(this))
     , m_chip(new QToolButton(this))
     , m_unpin(new QToolButton(this))
+    , m_latest(std::make_shared<std::atomic<int>>(0))
 {
     for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History,
              ChartKind::Rank, ChartKind::Overview })
@@ -257,7 +271,12 @@ ChartPanel::ChartPanel(QWidget* parent)
     rebuildNow();
 }
 
-ChartPanel::~ChartPanel() = default;
+ChartPanel::~ChartPanel()
+{
+    m_latest->store(-1); // builds not yet started return at once
+    for (QFutureWatcher<Build>* build : std::as_const(m_builds))
+        build->waitForFinished();
+}
 
 void ChartPanel::setRuns(const RunList& runs, const QString& scope)
 {
@@ -398,6 +417,8 @@ void ChartPanel::rebuildNow()
 {
     m_timer->stop();
     m_baseline = effectiveBaseline(&m_fallbackNote);
+    ++m_generation; // a build in flight for another kind or scope is dropped
+    m_latest->store(m_generation);
     if (m_kind == ChartKind::Overview) {
         m_overview->setRuns(m_runs);
         m_info = ChartInfo {};
@@ -419,11 +440,53 @@ void ChartPanel::rebuildNow()
     }
     m_stack->setCurrentWidget(m_splitter);
     m_readout->show();
-    std::unique_ptr<QChart> chart = kix::buildChart(m_kind, m_runs, options(), &m_info);
+    if (m_runs.size() < m_asyncThreshold && m_builds.isEmpty()) {
+        const ChartOptions opts = options();
+        applyBuild(prepareChart(m_kind, m_runs, opts), opts);
+        return;
+    }
+    startBuild();
+}
+
+void ChartPanel::startBuild()
+{
+    const int generation = m_generation;
+    const ChartKind kind = m_kind;
+    const RunList runs = m_runs;
+    const ChartOptions opts = options();
+    const std::shared_ptr<std::atomic<int>> latest = m_latest;
+    auto* watcher = new QFutureWatcher<Build>(this);
+    m_builds << watcher;
+    connect(watcher, &QFutureWatcher<Build>::finished, this, [this, watcher] {
+        m_builds.removeOne(watcher);
+        watcher->deleteLater();
+        QFuture<Build> future = watcher->future();
+        Build build = future.takeResult(); // the watcher keeps no copy: the data is freed below, off this thread
+        if (build.generation == m_generation && build.prepared)
+            applyBuild(std::move(*build.prepared), build.options);
+        // A ranking or comparison of a million runs takes long to free: the pool frees it.
+        static_cast<void>(
+            QtConcurrent::run(chartPool(), [garbage = std::move(build.prepared)]() mutable { garbage.reset(); }));
+    });
+    watcher->setFuture(QtConcurrent::run(chartPool(), [generation, kind, runs, opts, latest]() {
+        Build build { generation, opts, nullptr };
+        if (latest->load() == generation) // else superseded while it waited for a thread
+            build.prepared = std::make_shared<PreparedChart>(prepareChart(kind, runs, opts));
+        return build;
+    }));
+}
+
+void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options)
+{
+    m_defaultBaseline = prepared.defaultBaseline;
+    auto previous = std::make_shared<ChartInfo>(std::move(m_info)); // freed off this thread, below
+    std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
     QChart* old = m_view->chart();
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
     delete old;
     m_pairsModel->setComparison(m_info.comparison);
+    if (previous->comparison.pairs.size() > 1000)
+        static_cast<void>(QtConcurrent::run(chartPool(), [previous]() mutable { previous.reset(); }));
     m_pairs->setVisible(m_kind == ChartKind::Speedup);
     if (m_pairs->isVisibleTo(this))
         fitPairColumns();
@@ -489,7 +552,7 @@ void ChartPanel::setWarningsExpanded(bool expanded)
 
 bool ChartPanel::isRebuildPending() const
 {
-    return m_timer->isActive();
+    return m_timer->isActive() || !m_builds.isEmpty();
 }
 
 QChart* ChartPanel::chart() const
@@ -520,7 +583,7 @@ void ChartPanel::updateChoosers()
         : m_chosen.isEmpty()                 ? kDefaultBaseline
                                              : m_chosen.providers.value(0);
     m_baselineBox->clear();
-    const Baseline fallback = Baseline::defaultFor(m_runs);
+    const Baseline& fallback = m_defaultBaseline;
     m_baselineBox->addItem(
         QStringLiteral("Default (%1)").arg(fallback.isEmpty() ? QStringLiteral("none") : fallback.describe()),
         kDefaultBaseline);

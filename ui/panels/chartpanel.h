@@ -4,8 +4,10 @@
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
+#include <QFutureWatcher>
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -27,11 +29,14 @@ namespace kix {
 
 class ComparisonModel;
 class OverviewTable;
+struct PreparedChart;
 
 // The charts of the runs in scope (the table's selection, else every run it shows): quantiles, sweep and
 // speed-up, with their choices (log axis, x parameter, baseline), a banner that states every comparability warning
 // and what was left out, and for speed-ups the table of pairs. Rebuilds are coalesced, so a burst of selection
-// changes builds one chart.
+// changes builds one chart. A chart of many runs (asyncThreshold() or more) is prepared off the GUI thread
+// (prepareChart) and only drawn on it; a build asked for while one is in flight supersedes it: the older result is
+// dropped (a generation counter), so the panel always ends on the latest runs and options.
 class ChartPanel : public QWidget
 {
     Q_OBJECT
@@ -67,9 +72,12 @@ public:
     void setCohort(const QString& id);
     QComboBox* cohortChooser() const { return m_cohortBox; }
 
-    // Builds now instead of after the coalescing delay (tests, export).
+    // Builds now instead of after the coalescing delay (tests, export); over asyncThreshold() runs, starts the build
+    // off the GUI thread (isRebuildPending() until it is drawn).
     void rebuildNow();
     bool isRebuildPending() const;
+    // Runs in scope from which charts are prepared off the GUI thread (0: always; default 20,000).
+    void setAsyncThreshold(int runs) { m_asyncThreshold = runs; }
     QChart* chart() const;
     QChartView* chartView() const { return m_view; }
     const ChartInfo& info() const { return m_info; }
@@ -111,6 +119,14 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    struct Build
+    {
+        int generation = 0;
+        ChartOptions options;
+        std::shared_ptr<PreparedChart> prepared; // null when superseded before it started
+    };
+    void startBuild();
+    void applyBuild(PreparedChart&& prepared, const ChartOptions& options);
     void scheduleRebuild();
     void updateChoosers();
     void updateBanner();
@@ -155,6 +171,11 @@ private:
     QList<QAction*> m_kindActions;
     bool m_pinned = false;
     bool m_warningsExpanded = false;
+    Baseline m_defaultBaseline; // of the runs last charted
+    int m_asyncThreshold = 20'000;
+    int m_generation = 0;
+    std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
+    QList<QFutureWatcher<Build>*> m_builds; // in flight
 };
 
 } // namespace kix

@@ -25,7 +25,11 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(FacetModel::NameColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(FacetModel::CountColumn, QHeaderView::ResizeToContents);
+    // The counts column is as wide as a seven-digit count, not sized to its contents: every recount would measure
+    // every value row again (the kernel facet alone may have hundreds).
+    m_view->header()->setSectionResizeMode(FacetModel::CountColumn, QHeaderView::Fixed);
+    m_view->header()->resizeSection(
+        FacetModel::CountColumn, fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 12);
     m_view->setAccessibleName(QStringLiteral("Facets"));
 
     auto* clear = new QPushButton(QStringLiteral("Clear"), this);
@@ -46,6 +50,7 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     m_view->installEventFilter(this);
     connect(m_model, &FacetModel::selectionChanged, this, &FacetsPanel::facetChanged);
     connect(m_model, &FacetModel::selectionChanged, this, &FacetsPanel::updateSummary);
+    connect(m_model, &FacetModel::countsChanged, this, &FacetsPanel::updateSummary);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_view->expandAll();
         updateSummary();

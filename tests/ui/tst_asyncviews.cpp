@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+// The paths that keep the window answering over many runs, forced on small fixtures (thresholds 0): the filter
+// computed off the GUI thread, facet counts, charts prepared in a worker, chunked appending. Each must deliver
+// what the synchronous path delivers, and a newer request must win over one still in flight. No timing: the
+// tests wait for the results (QTRY_*), never for a duration.
+#include "model/filter/runfilterproxy.h"
+#include "model/filter/runtablemodel.h"
+#include "ui/charts/chartfactory.h"
+#include "ui/mainwindow.h"
+#include "ui/models/facetmodel.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/panels/facetspanel.h"
+#include "ui/runsession.h"
+
+#include "tests/ui/uitestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace kix;
+
+namespace {
+
+int expectedRows(
+    const RunList& runs, const QString& text, Facet facet = Facet::Kernel, const QSet<QString>& values = {})
+{
+    RunFilter filter;
+    filter.setText(text);
+    filter.setFacet(facet, values);
+    return int(filter.apply(runs).size());
+}
+
+} // namespace
+
+class TestAsyncViews : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void proxyFiltersOffThread();
+    void proxyLatestChangeWins();
+    void proxyNarrowingIsExact();
+    void facetIndexNarrowingIsExact();
+    void facetCountsOffThread();
+    void chartPreparedOffThreadMatchesSync();
+    void chartRebuildInFlightIsSuperseded();
+    void windowChunkedAndAsync();
+
+private:
+    QTemporaryDir m_settings;
+};
+
+void TestAsyncViews::initTestCase()
+{
+    kixtest::isolateSettings(m_settings);
+}
+
+void TestAsyncViews::proxyFiltersOffThread()
+{
+    RunTableModel model;
+    RunFilterProxy proxy;
+    proxy.setAsyncThreshold(0);
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const RunList runs = kixtest::allRuns();
+    model.setRuns(runs);
+    QCOMPARE(proxy.rowCount(), runs.size());
+    QSignalSpy applied(&proxy, &RunFilterProxy::filterApplied);
+    proxy.setFilterText(QStringLiteral("backward b200"));
+    QVERIFY(proxy.isFilterPending());
+    QTRY_VERIFY(!proxy.isFilterPending());
+    QCOMPARE(applied.count(), 1);
+    const int expected = expectedRows(runs, QStringLiteral("backward b200"));
+    QVERIFY(expected > 0 && expected < runs.size());
+    QCOMPARE(proxy.rowCount(), expected);
+    // the rows shown are the filter's runs, in source order
+    const RunList visible = proxy.visibleRuns();
+    QCOMPARE(visible.size(), expected);
+    RunFilter filter;
+    filter.setText(QStringLiteral("backward b200"));
+    QCOMPARE(visible, filter.apply(runs));
+    for (int row = 0; row < proxy.rowCount(); ++row)
+        QCOMPARE(proxy.index(row, 0).data(RunTableModel::RunRole).value<RunPtr>(), visible[row]);
+    // a facet, off the thread too
+    proxy.setFacet(Facet::Provider, { QStringLiteral("liger") });
+    QTRY_VERIFY(!proxy.isFilterPending());
+    QCOMPARE(proxy.rowCount(),
+        expectedRows(runs, QStringLiteral("backward b200"), Facet::Provider, { QStringLiteral("liger") }));
+    // rows appended later are filtered as they come
+    proxy.clearFacets();
+    QTRY_VERIFY(!proxy.isFilterPending());
+    model.appendRuns(kixtest::loadUi({ QStringLiteral("groupnorm-sweep.json") }));
+    QCOMPARE(proxy.rowCount(), expected); // all duplicates
+    // and sorting still sorts
+    proxy.sort(RunTableModel::MedianColumn, Qt::AscendingOrder);
+    const RunList sorted = proxy.visibleRuns();
+    QCOMPARE(sorted.size(), expected);
+    for (int i = 1; i < sorted.size(); ++i)
+        QVERIFY(sorted[i - 1]->median <= sorted[i]->median);
+}
+
+void TestAsyncViews::proxyLatestChangeWins()
+{
+    RunTableModel model;
+    RunFilterProxy proxy;
+    proxy.setAsyncThreshold(0);
+    proxy.setSourceModel(&model);
+    const RunList runs = kixtest::allRuns();
+    model.setRuns(runs);
+    // Two changes before the first result arrives: only the second is applied.
+    proxy.setFilterText(QStringLiteral("forward"));
+    proxy.setFilterText(QStringLiteral("backward liger"));
+    QCOMPARE(proxy.runFilter().text(), QStringLiteral("backward liger"));
+    QTRY_VERIFY(!proxy.isFilterPending());
+    QCOMPARE(proxy.rowCount(), expectedRows(runs, QStringLiteral("backward liger")));
+    QVERIFY(expectedRows(runs, QStringLiteral("backward liger")) != expectedRows(runs, QStringLiteral("forward")));
+    // A reset of the source while a result is in flight: the result of the old rows is not applied.
+    proxy.setFilterText(QStringLiteral("b200"));
+    const RunList fewer = kixtest::sweepRuns();
+    model.setRuns(fewer);
+    QTRY_VERIFY(!proxy.isFilterPending());
+    QCOMPARE(proxy.rowCount(), expectedRows(fewer, QStringLiteral("b200")));
+}
+
+void TestAsyncViews::proxyNarrowingIsExact()
+{
+    RunTableModel model;
+    RunFilterProxy proxy;
+    proxy.setAsyncThreshold(0);
+    proxy.setSourceModel(&model);
+    const RunList runs = kixtest::allRuns();
+    model.setRuns(runs);
+    // Typing forward through words and a key clause whose growth widens it (channels<1 -> channels<1000).
+    for (const QString& text : { QStringLiteral("b"), QStringLiteral("b2"), QStringLiteral("b200"),
+             QStringLiteral("b200 channels<1"), QStringLiteral("b200 channels<1000"),
+             QStringLiteral("b200 channels<10000"), QStringLiteral("b200 channels=2"),
+             QStringLiteral("b200 channels=20"), QStringLiteral("b200 channels=2048") }) {
+        proxy.setFilterText(text);
+        QTRY_VERIFY(!proxy.isFilterPending());
+        QCOMPARE(proxy.rowCount(), expectedRows(runs, text));
+    }
+    QVERIFY(expectedRows(runs, QStringLiteral("b200 channels<1000")) > 0);
+    QVERIFY(expectedRows(runs, QStringLiteral("b200 channels=2048")) > 0);
+}
+
+void TestAsyncViews::facetIndexNarrowingIsExact()
+{
+    RunFilter a;
+    RunFilter b;
+    a.setText(QStringLiteral("b20"));
+    b.setText(QStringLiteral("b200 forward"));
+    QVERIFY(filterTextNarrows(a, b));
+    QVERIFY(!filterTextNarrows(b, a));
+    a.setText(QStringLiteral("channels<1"));
+    b.setText(QStringLiteral("channels<10"));
+    QVERIFY(!filterTextNarrows(a, b)); // wider, though its text grew
+    a.setText(QStringLiteral("channels=2"));
+    b.setText(QStringLiteral("channels=20"));
+    QVERIFY(!filterTextNarrows(a, b));
+    b.setText(QStringLiteral("channels=2 b200"));
+    QVERIFY(filterTextNarrows(a, b));
+
+    // The facet counts, recounted while typing forward, equal a fresh count.
+    const RunList runs = kixtest::allRuns();
+    FacetIndex typed;
+    typed.setRuns(runs);
+    for (const QString& text : { QStringLiteral("channels<1"), QStringLiteral("channels<1000") }) {
+        RunFilter filter;
+        filter.setText(text);
+        const FacetIndex::Counts counts = typed.count(filter);
+        FacetIndex fresh;
+        fresh.setRuns(runs);
+        QCOMPARE(counts.matching, fresh.count(filter).matching);
+        QCOMPARE(counts.matching, expectedRows(runs, text));
+    }
+}
+
+void TestAsyncViews::facetCountsOffThread()
+{
+    const RunList runs = kixtest::allRuns();
+    FacetModel sync;
+    sync.setRuns(runs);
+    FacetModel async;
+    QAbstractItemModelTester tester(&async, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    async.setAsyncThreshold(0);
+    async.setRuns(runs);
+    QVERIFY(async.isCountPending());
+    QTRY_VERIFY(!async.isCountPending());
+    QCOMPARE(async.matchingCount(), sync.matchingCount());
+    QCOMPARE(async.rowCount(async.facetIndex(Facet::Provider)), sync.rowCount(sync.facetIndex(Facet::Provider)));
+    // Two texts in quick succession and a selection: the counts end on the latest state.
+    async.setFilterText(QStringLiteral("forward"));
+    async.setFilterText(QStringLiteral("backward"));
+    async.setSelected(Facet::Provider, QStringLiteral("liger"), true);
+    sync.setFilterText(QStringLiteral("backward"));
+    sync.setSelected(Facet::Provider, QStringLiteral("liger"), true);
+    QTRY_VERIFY(!async.isCountPending());
+    QCOMPARE(async.matchingCount(), sync.matchingCount());
+    for (Facet facet : allFacets()) {
+        const QModelIndex a = async.facetIndex(facet);
+        const QModelIndex s = sync.facetIndex(facet);
+        QCOMPARE(async.rowCount(a), sync.rowCount(s));
+        for (int row = 0; row < sync.rowCount(s); ++row)
+            QCOMPARE(async.index(row, FacetModel::CountColumn, a).data(FacetModel::CountRole),
+                sync.index(row, FacetModel::CountColumn, s).data(FacetModel::CountRole));
+    }
+}
+
+void TestAsyncViews::chartPreparedOffThreadMatchesSync()
+{
+    const RunList runs = kixtest::allRuns();
+    for (ChartKind kind :
+        { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History, ChartKind::Rank }) {
+        ChartPanel sync;
+        sync.resize(1000, 700);
+        sync.setKind(kind);
+        sync.setRuns(runs, QStringLiteral("all"));
+        sync.rebuildNow();
+        QVERIFY(!sync.isRebuildPending());
+        ChartPanel async;
+        async.resize(1000, 700);
+        async.setAsyncThreshold(0);
+        async.setKind(kind);
+        async.setRuns(runs, QStringLiteral("all"));
+        async.rebuildNow();
+        QVERIFY(async.isRebuildPending());
+        QTRY_VERIFY(!async.isRebuildPending());
+        QVERIFY(async.chart());
+        QCOMPARE(async.info().title, sync.info().title);
+        QCOMPARE(async.info().notes, sync.info().notes);
+        QCOMPARE(async.info().warnings, sync.info().warnings);
+        QCOMPARE(async.info().isEmpty, sync.info().isEmpty);
+        QCOMPARE(async.info().comparison.pairs.size(), sync.info().comparison.pairs.size());
+        QCOMPARE(async.info().cohortIds, sync.info().cohortIds);
+        QCOMPARE(async.chart()->series().size(), sync.chart()->series().size());
+        QCOMPARE(QString::fromLatin1(async.chart()->metaObject()->className()),
+            QString::fromLatin1(sync.chart()->metaObject()->className()));
+        QCOMPARE(async.bannerText(), sync.bannerText());
+    }
+}
+
+void TestAsyncViews::chartRebuildInFlightIsSuperseded()
+{
+    const RunList all = kixtest::allRuns();
+    RunFilter filter;
+    filter.setText(QStringLiteral("b200 backward"));
+    const RunList few = filter.apply(all);
+    QVERIFY(few.size() > 1 && few.size() < all.size());
+    ChartPanel panel;
+    panel.resize(1000, 700);
+    panel.setAsyncThreshold(0);
+    panel.setKind(ChartKind::Speedup);
+    QTRY_VERIFY(!panel.isRebuildPending());
+    QSignalSpy rebuilt(&panel, &ChartPanel::rebuilt);
+    panel.setRuns(all, QStringLiteral("all"));
+    panel.rebuildNow(); // in flight ...
+    panel.setRuns(few, QStringLiteral("few"));
+    panel.rebuildNow(); // ... superseded by this one
+    QTRY_VERIFY(!panel.isRebuildPending());
+    QCOMPARE(rebuilt.count(), 1); // the first build was dropped, not drawn
+    ChartInfo expected;
+    buildChart(ChartKind::Speedup, few, panel.options(), &expected);
+    QCOMPARE(panel.info().comparison.pairs.size(), expected.comparison.pairs.size());
+    QCOMPARE(panel.info().title, expected.title);
+    ChartInfo ofAll;
+    buildChart(ChartKind::Speedup, all, panel.options(), &ofAll);
+    QVERIFY(ofAll.comparison.pairs.size() != expected.comparison.pairs.size()); // the two builds are told apart
+}
+
+void TestAsyncViews::windowChunkedAndAsync()
+{
+    MainWindow w;
+    w.session()->setChunkThreshold(1); // every batch in chunks
+    w.session()->proxy()->setAsyncThreshold(0);
+    w.facetsPanel()->model()->setAsyncThreshold(0);
+    w.chartPanel()->setAsyncThreshold(0);
+    w.show();
+    const RunList runs = kixtest::allRuns();
+    w.addRuns(runs);
+    QVERIFY(w.session()->isLoading());
+    QTRY_VERIFY(!w.session()->isLoading());
+    QCOMPARE(w.session()->model()->rowCount(), runs.size());
+    // Typing, one key at a time: the table ends on the whole text, the facets and charts follow.
+    w.searchBox()->setFocus();
+    QTest::keyClicks(w.searchBox(), QStringLiteral("backward b200"));
+    const int expected = expectedRows(runs, QStringLiteral("backward b200"));
+    QTRY_COMPARE(w.session()->proxy()->rowCount(), expected);
+    QTRY_VERIFY(!w.session()->proxy()->isFilterPending());
+    QTRY_COMPARE(w.facetsPanel()->model()->matchingCount(), expected);
+    QTRY_VERIFY(w.chartPanel()->runs().size() == expected && !w.chartPanel()->isRebuildPending());
+    QCOMPARE(w.chartPanel()->info().isEmpty, false);
+    w.searchBox()->clear();
+    QTRY_COMPARE(w.session()->proxy()->rowCount(), runs.size());
+    QTRY_VERIFY(w.chartPanel()->runs().size() == runs.size() && !w.chartPanel()->isRebuildPending());
+}
+
+QTEST_MAIN(TestAsyncViews)
+#include "tst_asyncviews.moc"
