@@ -256,6 +256,14 @@ HistoryChart::HistoryChart(History history, QVector<int> drawn, bool byLabel, co
             static_cast<QValueAxis*>(y)->applyNiceNumbers();
         }
     }
+    for (int i = 0; i < m_drawn.size() && options.currentRun; ++i) { // the current run: a ring on its point
+        const QVector<HistoryPoint>& points = m_history.series[m_drawn[i]].points;
+        for (int k = 0; k < points.size(); ++k) {
+            if (points[k].run == options.currentRun)
+                ChartStyle::markCurrentRun(
+                    this, options.currentRun, { valueAt(i, k) }, x, y, tooltip(i, k), options.dark);
+        }
+    }
     ChartStyle::placeLegend(this, int(m_drawn.size()));
     QStringList subtitles;
     if (!m_drawn.isEmpty()) {
@@ -308,8 +316,7 @@ QString HistoryChart::tooltip(int line, int point) const
     lines << (p.label.isEmpty() ? QString() : p.label + QStringLiteral(" · "))
             + run.observedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
     lines << QStringLiteral("median %1 · p20 %2 · p80 %3")
-                 .arg(formatHistoryValue(run.median, s.unit), formatHistoryValue(run.p20, s.unit),
-                     formatHistoryValue(run.p80, s.unit));
+                 .arg(formatValue(run, run.median), formatValue(run, run.p20), formatValue(run, run.p80));
     if (p.sameTime)
         lines << QStringLiteral("⚠ another run of this series has the same observedAt");
     for (int c : s.changes) {

@@ -234,6 +234,11 @@ SpeedupChart::SpeedupChart(Comparison comparison, const ChartOptions& options)
             markers->attachAxis(y);
         }
     }
+    for (const Cell& cell : std::as_const(cells)) { // the current run: a ring at its bar's end
+        if (options.currentRun && pairs[cell.pair].run == options.currentRun && m_barEnd.contains(cell.pair))
+            ChartStyle::markCurrentRun(
+                this, options.currentRun, { m_barEnd.value(cell.pair) }, x, y, tooltip(pairs[cell.pair]), options.dark);
+    }
     legend()->setAlignment(Qt::AlignBottom);
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow
@@ -296,7 +301,6 @@ QString SpeedupChart::tooltip(const ComparisonPair& pair)
 {
     const Run& r = *pair.run;
     const Run& b = *pair.baseline;
-    const TimeScale scale = chooseTimeScale({ r.median, b.median });
     QString text = QStringLiteral("%1 %2 — %3 than %4\n")
                        .arg(ratioText(pair.ratio), verdictSymbol(pair.verdict),
                            pair.verdict == Verdict::Ambiguous  ? QStringLiteral("ambiguous")
@@ -306,7 +310,7 @@ QString SpeedupChart::tooltip(const ComparisonPair& pair)
     text
         += QStringLiteral("%1 · %2 · %3 · %4\n")
                .arg(r.provider, shortGpuName(r.gpuDisplayName()), r.kernel + QLatin1Char(' ') + r.pass, r.workloadSlug);
-    text += QStringLiteral("median %1 vs %2 %3").arg(scale.format(r.median), b.provider, scale.format(b.median));
+    text += QStringLiteral("median %1 vs %2 %3").arg(formatValue(r, r.median), b.provider, formatValue(b, b.median));
     if (b.gpuDisplayName() != r.gpuDisplayName())
         text += QStringLiteral(" (on %1)").arg(shortGpuName(b.gpuDisplayName()));
     text += QLatin1Char('\n');
