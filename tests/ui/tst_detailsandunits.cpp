@@ -23,6 +23,7 @@
 #include <QAction>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
+#include <QChartView>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
@@ -175,6 +176,17 @@ void TestDetailsAndUnits::detailsShowAndCopyWholeValues()
     QVERIFY2(needed.height() > tree->fontMetrics().height(), "the note is longer than one line at this width");
     QVERIFY2(rect.height() >= needed.height(),
         qPrintable(QStringLiteral("row %1 px, wrapped note %2 px").arg(rect.height()).arg(needed.height())));
+    // A long name without spaces (the external id) wraps after its / and - as drawn; the item keeps it exact.
+    QTreeWidgetItem* id = fieldItem(tree, QStringLiteral("external id"));
+    QVERIFY(id);
+    QCOMPARE(id->text(1), run->externalId);
+    const QRect idNeeded = tree->fontMetrics().boundingRect(
+        QRect(0, 0, width, 100000), Qt::TextWordWrap, DetailsPane::breakable(run->externalId));
+    QVERIFY(idNeeded.width() <= width);
+    QVERIFY2(tree->visualItemRect(id).height() >= idNeeded.height(),
+        qPrintable(QStringLiteral("row %1 px, wrapped id %2 px")
+                       .arg(tree->visualItemRect(id).height())
+                       .arg(idNeeded.height())));
     QTreeWidgetItem* evidence = fieldItem(tree, QStringLiteral("evidence"));
     QVERIFY(evidence);
     QCOMPARE(evidence->toolTip(1), kUnbroken); // too wide to wrap: elided in the view, whole a hover away
@@ -240,7 +252,7 @@ void TestDetailsAndUnits::currentRunMarkedInEveryChart()
     QCOMPARE(chart->series().back(), static_cast<QAbstractSeries*>(marker));
     const QList<QLegendMarker*> legend = chart->legend()->markers(marker);
     QCOMPARE(legend.size(), 1);
-    QCOMPARE(legend.front()->label(), QStringLiteral("◎ current run"));
+    QCOMPARE(legend.front()->label(), QStringLiteral("current run"));
     QCOMPARE(marker->property("runLabel").toString(), ChartStyle::currentRunLabel(*current));
     QVERIFY(marker->property("runLabel").toString().startsWith(QStringLiteral("current run: liger · ")));
     // hovering the ring reads out the run's element, as hovering the element would
@@ -300,6 +312,7 @@ void TestDetailsAndUnits::oneUnitInTableReadoutAndDetails()
     QVERIFY(details);
     QCOMPARE(details->text(1), table);
     QVERIFY(details->parent()->text(0).contains(QStringLiteral("(µs)")));
+    QVERIFY(!w.chartPanel()->chartView()->grab().isNull()); // the chart with its marker paints
     QScatterSeries* marker = ChartStyle::currentRunMarker(w.chartPanel()->chart());
     QVERIFY2(marker,
         qPrintable(
@@ -346,8 +359,20 @@ void TestDetailsAndUnits::rankTitleHasNoEmptySeparators()
     QCOMPARE(rank->cohort().entries.size(), 3);
     const QString title = chart->title();
     QVERIFY2(title.startsWith(QStringLiteral("<b>Rank — nvfp4_group_gemm · B200</b>")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("best: submission-0 1 ms")), qPrintable(title)); // as the table reads it
     for (const QString& empty : { QStringLiteral("· ·"), QStringLiteral("·  ·"), QStringLiteral("— ·") })
         QVERIFY2(!title.contains(empty), qPrintable(title));
+    // the latency charts' titles too: runs without a pass
+    RunList passless;
+    for (double channels : { 64.0, 128.0 })
+        passless << kixtest::makeRun(
+            QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), channels, 1000 * channels, 0.01, {});
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep }) {
+        const QString latency = buildChart(kind, passless, {}, nullptr)->title();
+        QVERIFY2(latency.contains(QStringLiteral("group_norm · B200")), qPrintable(latency));
+        QVERIFY2(
+            !latency.contains(QStringLiteral("· ·")) && !latency.contains(QStringLiteral("·  ·")), qPrintable(latency));
+    }
 }
 
 QTEST_MAIN(TestDetailsAndUnits)

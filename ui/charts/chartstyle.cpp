@@ -164,7 +164,7 @@ QScatterSeries* ChartStyle::markCurrentRun(QChart* chart, const RunPtr& run, con
     auto* ring = new QScatterSeries;
     ring->setObjectName(kCurrentRunMarker);
     // Short, so a legend at the right never elides it; the read-out line names the run (ChartPanel).
-    ring->setName(QStringLiteral("◎ current run"));
+    ring->setName(QStringLiteral("current run")); // the legend draws the ring itself
     ring->setProperty("runLabel", currentRunLabel(*run));
     ring->setMarkerShape(QScatterSeries::MarkerShapeCircle);
     ring->setMarkerSize(20);

@@ -42,7 +42,7 @@ public:
     // can be clicked back; the band has no marker of its own.
     static void setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible);
     // The run selected in the table, marked in every chart that draws it: a ring over its points (in the chart's
-    // values on x and y), over the series, with a legend entry "◎ current run" (the panel's read-out line names the
+    // values on x and y), over the series, with a legend entry "current run" (the panel's read-out line names the
     // run: currentRunLabel); hovering the ring reports
     // `readout` as the element under it would. No points, or no run: no marker. Returns the marker series.
     static QScatterSeries* markCurrentRun(QChart* chart, const RunPtr& run, const QList<QPointF>& points,

@@ -255,7 +255,10 @@ void RankChart::updateTitle()
                      .arg(m_cohort.runCount() == 1 ? QString() : QStringLiteral("s"));
     if (!m_cohort.entries.isEmpty()) {
         const RankEntry& best = m_cohort.entries.front();
-        QString line = QStringLiteral("best: %1 %2").arg(best.implementation, formatRankValue(best.best, k.unit));
+        QString line
+            = QStringLiteral("best: %1 %2")
+                  .arg(best.implementation,
+                      best.bestRun ? formatValue(*best.bestRun, best.best) : formatRankValue(best.best, k.unit));
         if (m_shown < m_cohort.entries.size())
             line += QStringLiteral(" · the best %1 of %2 drawn (kix rank lists all)")
                         .arg(m_shown)

@@ -61,6 +61,14 @@ public:
         return QStyledItemDelegate::sizeHint(o, index);
     }
 
+protected:
+    // What is drawn (and measured) may break after _ / - . : = , too; the item keeps the exact text.
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->text = DetailsPane::breakable(option->text);
+    }
+
 private:
     QTreeView* m_view;
 };
@@ -111,6 +119,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     m_fields->setWordWrap(true);
     m_fields->setTextElideMode(Qt::ElideMiddle);
     m_fields->setItemDelegate(new WrappingDelegate(m_fields));
+    m_fields->setIndentation(12); // a narrow dock: every pixel to the names and values
     // Row heights follow the columns' widths (QTreeView itself only repaints when a column is resized).
     connect(m_fields->header(), &QHeaderView::sectionResized, m_fields, [this] { m_fields->doItemsLayout(); });
     m_fields->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -157,7 +166,7 @@ QString DetailsPane::comparabilityText() const
 void DetailsPane::fitFieldColumn()
 {
     m_fields->resizeColumnToContents(0);
-    const int cap = std::max(80, m_fields->viewport()->width() * 2 / 5);
+    const int cap = std::max(90, m_fields->viewport()->width() * 9 / 20);
     if (m_fields->header()->sectionSize(0) > cap)
         m_fields->header()->resizeSection(0, cap);
 }
@@ -167,6 +176,19 @@ bool DetailsPane::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_fields->viewport() && event->type() == QEvent::Resize)
         fitFieldColumn();
     return QWidget::eventFilter(watched, event);
+}
+
+QString DetailsPane::breakable(const QString& text)
+{
+    static const QString after = QStringLiteral("_/-.:=,");
+    QString out;
+    out.reserve(text.size() + text.size() / 4);
+    for (const QChar c : text) {
+        out += c;
+        if (after.contains(c))
+            out += QChar(0x200B); // zero-width space: a line may break here
+    }
+    return out;
 }
 
 QString DetailsPane::copyText(const QTreeWidgetItem* item)
@@ -276,7 +298,7 @@ void DetailsPane::setRun(const RunPtr& run)
     auto value = [&](double v) -> QString { return formatValue(r, v); };
     auto timed = [&](const QString& key, double v) {
         QTreeWidgetItem* item = field(s, key, value(v));
-        if (r.isLatency() && !std::isnan(v)) {
+        if (!std::isnan(v) && value(v) != number(v, r.unit)) {
             item->setToolTip(1, QStringLiteral("%1 (%2)").arg(value(v), number(v, r.unit)));
             item->setData(1, CopyRole, value(v)); // the figure as shown
         }
@@ -284,7 +306,7 @@ void DetailsPane::setRun(const RunPtr& run)
     s = section(m_fields,
         r.isLatency()
             ? QStringLiteral("Latency (%1)").arg(scale.unit)
-            : QStringLiteral("%1 (%2)").arg(r.metricName().left(1).toUpper() + r.metricName().mid(1), r.unit));
+            : QStringLiteral("%1 (%2)").arg(r.metricName().left(1).toUpper() + r.metricName().mid(1), figureUnit(r)));
     timed(r.headlineStatistic, r.median);
     timed(QStringLiteral("p20"), r.p20);
     timed(QStringLiteral("p80"), r.p80);

@@ -35,6 +35,8 @@ public:
     QPlainTextEdit* rawJson() const { return m_json; }
     QString comparabilityText() const;
 
+    // `text` with a zero-width space after each _ / - . : = , so that a long name or path wraps there when drawn.
+    static QString breakable(const QString& text);
     // The text a field's value copies as: its full text (a digest: the digest alone, without the check).
     static QString copyText(const QTreeWidgetItem* item);
     // Every section and field of the run, "field: value" one a line under each section's title, then the notes.
