@@ -78,7 +78,22 @@ bool CommandLine::parse(const QStringList& args)
         m_exitCode = usageError(QStringLiteral("no PATH given"));
         return false;
     }
+    if (m_hasAlpha) {
+        bool ok = false;
+        m_alpha = value(QStringLiteral("alpha")).toDouble(&ok);
+        if (!ok || !(m_alpha > 0 && m_alpha < 1)) {
+            m_exitCode = usageError(QStringLiteral("--alpha must be a number between 0 and 1"));
+            return false;
+        }
+    }
     return true;
+}
+
+void CommandLine::addAlpha(const QString& description)
+{
+    m_parser.addOption(
+        QCommandLineOption(QStringLiteral("alpha"), description, QStringLiteral("A"), QStringLiteral("0.05")));
+    m_hasAlpha = true;
 }
 
 int CommandLine::usageError(const QString& message)

@@ -40,6 +40,11 @@ public:
     void addFilter();
     // --format NAME, the first of `formats` by default; any other value is a usage error.
     void addFormats(const QStringList& formats);
+    // --alpha A: the significance level of the Mann-Whitney test, 0 < A < 1 (default 0.05); parse() refuses any
+    // other value with a usage error.
+    void addAlpha(
+        const QString& description = QStringLiteral("Significance level of the Mann-Whitney test (default 0.05)."));
+    double alpha() const { return m_alpha; }
     void addOption(const QCommandLineOption& option) { m_parser.addOption(option); }
     void addPositional(const QString& name, const QString& description, const QString& syntax = {});
     // Appended to --help after the options (defaults, grammar, examples).
@@ -68,6 +73,16 @@ public:
     bool isSet(const QCommandLineOption& option) const { return m_parser.isSet(option); }
     QStringList positional() const { return m_parser.positionalArguments(); }
     QString format() const { return m_parser.value(QStringLiteral("format")); }
+    // Writes `report` on out as --format asks: toJson, toCsv or toTable (each returns UTF-8), then flushes.
+    template<class Report, class Json, class Csv, class Table>
+    void print(const Report& report, Json toJson, Csv toCsv, Table toTable)
+    {
+        const QString f = format();
+        m_out << QString::fromUtf8(f == QLatin1String("json") ? toJson(report)
+                : f == QLatin1String("csv")                   ? toCsv(report)
+                                                              : toTable(report));
+        m_out.flush();
+    }
 
     // Loads the PATHs, prints every diagnostic on err (or on `diagnosticsTo`); an error among them (a missing,
     // unreadable or invalid input) or no run file at all makes finish() return ExitFailure. The runs of the good
@@ -95,6 +110,8 @@ private:
     QStringList m_formats;
     bool m_paths = false;
     bool m_filter = false;
+    bool m_hasAlpha = false;
+    double m_alpha = 0.05;
     bool m_refused = false;
     int m_exitCode = ExitOk;
 };

@@ -26,25 +26,16 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         QStringLiteral("Baseline provider(s), comma-separated, or run:<externalId>. Default: huggingface, then "
                        "torch."),
         QStringLiteral("PROVIDER"));
-    const QCommandLineOption alpha(QStringLiteral("alpha"), QStringLiteral("Significance level (default 0.05)."),
-        QStringLiteral("A"), QStringLiteral("0.05"));
     cl.addOption(baseline);
     cl.addFormats({ QStringLiteral("table"), QStringLiteral("csv"), QStringLiteral("json") });
-    cl.addOption(alpha);
+    cl.addAlpha(QStringLiteral("Significance level (default 0.05)."));
     if (!cl.parse(args))
         return cl.exitCode();
-    bool alphaOk = false;
-    const double a = cl.value(alpha).toDouble(&alphaOk);
-    if (!alphaOk || !(a > 0 && a < 1))
-        return cl.usageError(QStringLiteral("--alpha must be a number between 0 and 1"));
 
     const RunList runs = cl.loadRuns();
     // Two files of nvbench or of Google Benchmark: compared as that tool compares them (model/toolcomparison.h).
-    if (const auto family = cl.isSet(baseline) ? std::nullopt : compareFamilyFiles(runs, a)) {
-        out << QString::fromUtf8(cl.format() == QLatin1String("json") ? toolComparisonToJson(*family)
-                : cl.format() == QLatin1String("csv")                 ? toolComparisonToCsv(*family)
-                                                                      : toolComparisonToTable(*family));
-        out.flush();
+    if (const auto family = cl.isSet(baseline) ? std::nullopt : compareFamilyFiles(runs, cl.alpha())) {
+        cl.print(*family, toolComparisonToJson, toolComparisonToCsv, toolComparisonToTable);
         if (family->pairs.isEmpty())
             return cl.fail(QStringLiteral("nothing to compare between %1 and %2")
                                .arg(family->referenceFile, family->candidateFile));
@@ -54,14 +45,8 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     QString error;
     if (!baselineFromOption(cl.value(baseline), runs, &base, &error))
         return cl.fail(error);
-    const Comparison comparison = compareRuns(runs, base, a);
-    if (cl.format() == QLatin1String("json"))
-        out << QString::fromUtf8(comparisonToJson(comparison));
-    else if (cl.format() == QLatin1String("csv"))
-        out << QString::fromUtf8(comparisonToCsv(comparison));
-    else
-        out << QString::fromUtf8(comparisonToTable(comparison));
-    out.flush();
+    const Comparison comparison = compareRuns(runs, base, cl.alpha());
+    cl.print(comparison, comparisonToJson, comparisonToCsv, comparisonToTable);
     if (comparison.pairs.isEmpty())
         return cl.fail(QStringLiteral("nothing to compare among %1 run(s)").arg(runs.size()));
     return cl.finish();

@@ -25,26 +25,13 @@ int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     cl.addPaths();
     cl.addFilter();
     cl.addFormats({ QStringLiteral("table"), QStringLiteral("csv"), QStringLiteral("json") });
-    const QCommandLineOption alpha(QStringLiteral("alpha"),
-        QStringLiteral("Significance level of the Mann-Whitney test (default 0.05)."), QStringLiteral("A"),
-        QStringLiteral("0.05"));
-    cl.addOption(alpha);
+    cl.addAlpha();
     if (!cl.parse(args))
         return cl.exitCode();
-    bool alphaOk = false;
-    const double a = cl.value(alpha).toDouble(&alphaOk);
-    if (!alphaOk || !(a > 0 && a < 1))
-        return cl.usageError(QStringLiteral("--alpha must be a number between 0 and 1"));
 
     const RunList runs = cl.loadRuns();
-    const Ranking ranking = rankRuns(runs, a);
-    if (cl.format() == QLatin1String("json"))
-        out << QString::fromUtf8(rankingToJson(ranking));
-    else if (cl.format() == QLatin1String("csv"))
-        out << QString::fromUtf8(rankingToCsv(ranking));
-    else
-        out << QString::fromUtf8(rankingToTable(ranking));
-    out.flush();
+    const Ranking ranking = rankRuns(runs, cl.alpha());
+    cl.print(ranking, rankingToJson, rankingToCsv, rankingToTable);
     if (ranking.largestCohort() < 0)
         return cl.fail(QStringLiteral("nothing to rank among %1 run(s)").arg(runs.size()));
     return cl.finish();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/quantiledata.h"
 
+#include "model/chartdata/latencyruns.h"
 #include "model/statistics.h"
 #include "model/workload.h"
 
@@ -104,22 +105,12 @@ QString selectionTitle(const RunList& runs)
 QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries)
 {
     QuantileData data;
-    RunList latency;
-    int noMedian = 0;
+    const LatencyRuns split = splitLatencyRuns(runs);
+    const RunList& latency = split.latency;
+    data.failedRuns = split.failed;
+    data.skippedNonLatency = split.otherMetric;
+    const int noMedian = split.noMedian;
     int noSpread = 0;
-    QStringList skippedMetrics;
-    for (const RunPtr& run : runs) {
-        if (run->failed()) {
-            ++data.failedRuns;
-        } else if (!run->isLatency()) {
-            ++data.skippedNonLatency;
-            if (!skippedMetrics.contains(run->metricName()))
-                skippedMetrics << run->metricName();
-        } else if (!std::isfinite(run->median))
-            ++noMedian;
-        else
-            latency.append(run);
-    }
     // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
     // whole chart.
     QHash<WorkloadKey, int> groupOf;
@@ -200,13 +191,10 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     const QString fixed = variation.describeFixed();
     if (!fixed.isEmpty())
         data.notes << QStringLiteral("fixed: ") + fixed;
-    if (data.skippedNonLatency > 0)
-        data.notes << QStringLiteral("%1 %2 run(s) not shown: the chart shows latency runs only")
-                          .arg(data.skippedNonLatency)
-                          .arg(skippedMetrics.join(QLatin1Char('/')));
-    if (data.failedRuns > 0)
-        data.notes
-            << QStringLiteral("%1 failed run(s) not charted: a failed run has no time to show").arg(data.failedRuns);
+    for (const QString& note : { split.otherMetricNote(), split.failedNote() }) {
+        if (!note.isEmpty())
+            data.notes << note;
+    }
     if (data.droppedRuns > 0)
         data.notes << QStringLiteral("%1 run(s) beyond %2 workloads or %3 provider/GPU series not shown; narrow the "
                                      "filter")

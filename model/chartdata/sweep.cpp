@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/sweep.h"
 
+#include "model/chartdata/latencyruns.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/workload.h"
 
@@ -62,27 +63,15 @@ QStringList sweepCandidates(const RunList& runs, const QStringList& varying)
 SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeries)
 {
     SweepData data;
-    RunList latency;
-    QStringList skippedMetrics;
-    for (const RunPtr& run : runs) {
-        if (run->failed()) {
-            ++data.failedRuns;
-        } else if (!run->isLatency()) {
-            ++data.skippedNonLatency;
-            if (!skippedMetrics.contains(run->metricName()))
-                skippedMetrics << run->metricName();
-        } else if (std::isfinite(run->median))
-            latency.append(run);
-        else
-            ++data.droppedRuns;
+    const LatencyRuns split = splitLatencyRuns(runs);
+    const RunList& latency = split.latency;
+    data.failedRuns = split.failed;
+    data.skippedNonLatency = split.otherMetric;
+    data.droppedRuns = split.noMedian;
+    for (const QString& note : { split.otherMetricNote(), split.failedNote() }) {
+        if (!note.isEmpty())
+            data.notes << note;
     }
-    if (data.skippedNonLatency > 0)
-        data.notes << QStringLiteral("%1 %2 run(s) not shown: the chart shows latency runs only")
-                          .arg(data.skippedNonLatency)
-                          .arg(skippedMetrics.join(QLatin1Char('/')));
-    if (data.failedRuns > 0)
-        data.notes
-            << QStringLiteral("%1 failed run(s) not charted: a failed run has no time to show").arg(data.failedRuns);
 
     const ParamVariation variation = paramVariation(latency);
     data.candidates = sweepCandidates(latency, variation.varying);

@@ -67,6 +67,7 @@ private slots:
     void warningsAloneExitZero();
     void formatIsCheckedForEveryCommandThatHasIt();
     void finishFollowsRefusals();
+    void alphaIsCheckedForEveryCommandThatHasIt();
 
 private:
     QTemporaryDir m_dir;
@@ -235,6 +236,32 @@ void TestCommandLine::finishFollowsRefusals()
     QCOMPARE(cl.finish(ExitUsage), int(ExitUsage));
     err.flush();
     QVERIFY(errText.contains(good() + QStringLiteral(": error: ")));
+}
+
+void TestCommandLine::alphaIsCheckedForEveryCommandThatHasIt()
+{
+    int withAlpha = 0;
+    for (const Command& c : commands()) {
+        const Result help = run(QLatin1String(c.name), { QStringLiteral("--help") });
+        if (!help.out.contains(QStringLiteral("--alpha")))
+            continue;
+        ++withAlpha;
+        for (const QString& bad : { QStringLiteral("1"), QStringLiteral("0"), QStringLiteral("x") }) {
+            const Result r = run(QLatin1String(c.name), { good(), QStringLiteral("--alpha"), bad });
+            QVERIFY2(r.code == 2, qPrintable(c.name + bad));
+            QVERIFY2(r.err.startsWith(
+                         QStringLiteral("kix %1: --alpha must be a number between 0 and 1").arg(QLatin1String(c.name))),
+                qPrintable(r.err));
+        }
+    }
+    QVERIFY(withAlpha >= 2); // compare and rank
+
+    QString outText, errText;
+    QTextStream out(&outText), err(&errText);
+    CommandLine cl(QStringLiteral("test"), QStringLiteral("A test."), out, err);
+    cl.addAlpha();
+    QVERIFY(cl.parse({ QStringLiteral("--alpha"), QStringLiteral("0.01") }));
+    QCOMPARE(cl.alpha(), 0.01);
 }
 
 QTEST_MAIN(TestCommandLine)

@@ -13,69 +13,8 @@
 #include <QSet>
 
 #include <algorithm>
-#include <map>
 
 namespace kix {
-
-namespace {
-
-constexpr int maxSummaryLines = 12; // a run baseline against 100k runs differs from each in its own words
-
-} // namespace
-
-QStringList summarizePairWarnings(const Comparison& comparison)
-{
-    std::map<QString, int> counts;
-    QStringList order;
-    for (const ComparisonPair& p : comparison.pairs) {
-        for (const QString& w : p.warnings) {
-            if (counts[w]++ == 0)
-                order << w;
-        }
-    }
-    QStringList out;
-    const int shown = std::min<int>(int(order.size()), maxSummaryLines);
-    for (int i = 0; i < shown; ++i)
-        out << QStringLiteral("%1 (%2 pair%3)")
-                   .arg(order[i])
-                   .arg(counts[order[i]])
-                   .arg(counts[order[i]] == 1 ? QString() : QStringLiteral("s"));
-    if (order.size() > shown)
-        out << QStringLiteral("and %1 more distinct warnings: see the pairs").arg(order.size() - shown);
-    return out;
-}
-
-QStringList summarizePairNotes(const Comparison& comparison)
-{
-    // Few distinct notes, many pairs: a short list searched by view, nothing allocated per note.
-    struct Count
-    {
-        QString note;
-        int count;
-    };
-    QVector<Count> counts;
-    for (const ComparisonPair& p : comparison.pairs) {
-        for (const QString& n : p.notes) {
-            // "same workload digest (b199535cdbfa…)" counts as "same workload digest"
-            QStringView key(n);
-            if (n.startsWith(QLatin1String("same "))) {
-                const qsizetype paren = n.indexOf(QLatin1String(" ("));
-                if (paren > 0)
-                    key = key.left(paren);
-            }
-            auto it = std::find_if(counts.begin(), counts.end(), [key](const Count& c) { return c.note == key; });
-            if (it == counts.end())
-                counts.append({ key.toString(), 1 });
-            else
-                ++it->count;
-        }
-    }
-    QStringList out;
-    const int total = int(comparison.pairs.size());
-    for (const Count& c : std::as_const(counts))
-        out << QStringLiteral("%1: %2 of %3 pairs").arg(c.note).arg(c.count).arg(total);
-    return out;
-}
 
 std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
 {
@@ -120,18 +59,14 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
         break;
     }
     case ChartKind::Speedup: {
-        out.baseline = options.baseline.isEmpty() ? Baseline::defaultFor(runs) : options.baseline;
-        Comparison comparison = compareRuns(runs, out.baseline);
-        out.title = QStringLiteral("Speed-up vs ") + out.baseline.describe();
-        out.warnings = summarizePairWarnings(comparison);
-        out.notes = comparison.notes + summarizePairNotes(comparison);
-        if (comparison.pairs.isEmpty())
-            out.notes.prepend(out.baseline.isEmpty()
-                    ? QStringLiteral("no latency runs to compare")
-                    : QStringLiteral("no run has a %1 run to compare with").arg(out.baseline.describe()));
-        out.isEmpty = comparison.pairs.isEmpty();
-        out.comparison = comparison;
-        chart = std::make_unique<SpeedupChart>(std::move(comparison), options);
+        SpeedupData data = buildSpeedupData(runs, options.baseline, options.maxGroups, options.maxSeries);
+        out.baseline = data.baseline;
+        out.title = data.title;
+        out.warnings = data.warnings;
+        out.notes = data.notes;
+        out.isEmpty = data.isEmpty();
+        out.comparison = data.comparison;
+        chart = std::make_unique<SpeedupChart>(std::move(data), options);
         break;
     }
     case ChartKind::History:

@@ -16,9 +16,4 @@ namespace kix {
 std::unique_ptr<QChart> buildChart(
     ChartKind kind, const RunList& runs, const ChartOptions& options, ChartInfo* info = nullptr);
 
-// Distinct pair warnings with their counts ("different GPU: ... (3 pairs)"), and the equal-digest statements
-// summarized ("same workload digest: 14 of 17 pairs").
-QStringList summarizePairWarnings(const Comparison& comparison);
-QStringList summarizePairNotes(const Comparison& comparison);
-
 } // namespace kix

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "model/chartdata/timescale.h"
-#include "model/history/history.h"
+#include "model/chartdata/historydata.h"
 #include "ui/charts/chartoptions.h"
 
 #include <QChart>
@@ -20,19 +19,19 @@ namespace kix {
 // Median over time with the p20-p80 band, one line per series of the runs (kernel, pass, provider, GPU, workload,
 // metric, protocol family), the x axis by time or by version label (ordinal), change points marked (▲ regression,
 // ◆ improvement, ○ outlier). Hovering a line or a mark shows the run. Clicking a legend entry hides the line.
+// Everything it shows comes from HistoryData (model/chartdata/historydata.h): the chart only draws it.
 class HistoryChart : public QChart
 {
 public:
-    // `drawn`: indices into history.series of the lines, in order. `byLabel`: an ordinal x axis of version labels.
-    HistoryChart(History history, QVector<int> drawn, bool byLabel, const QString& title, const QStringList& warnings,
-        const ChartOptions& options);
+    HistoryChart(HistoryData data, const ChartOptions& options);
 
-    const History& history() const { return m_history; }
-    bool byLabel() const { return m_byLabel; }
+    const HistoryData& data() const { return m_data; }
+    const History& history() const { return m_data.history; }
+    bool byLabel() const { return m_data.byLabel; }
     int lineCount() const { return int(m_lines.size()); }
     QLineSeries* line(int i) const { return m_lines.value(i); }
     QAreaSeries* band(int i) const { return m_bands.value(i); }
-    const HistorySeries& lineSeries(int i) const { return m_history.series[m_drawn[i]]; }
+    const HistorySeries& lineSeries(int i) const { return m_data.history.series[m_data.lines[i].series]; }
     QScatterSeries* marks(ChangeKind kind) const { return m_marks[int(kind)]; }
     // The chart value (x, y) of a point of line i, as drawn.
     QPointF valueAt(int line, int point) const;
@@ -41,17 +40,12 @@ public:
     // What hovering showed last: the run and the text (also shown as a tooltip).
     RunPtr hoveredRun() const { return m_hoveredRun; }
     QString hoverText() const { return m_hoverText; }
-    QString tooltip(int line, int point) const;
+    QString tooltip(int line, int point) const { return m_data.tooltip(line, point); }
 
 private:
     void hover(int line, const QPointF& at, bool state);
 
-    History m_history;
-    QVector<int> m_drawn;
-    bool m_byLabel = false;
-    TimeScale m_scale;
-    bool m_latency = true;
-    QVector<QVector<double>> m_x; // per line, per point
+    HistoryData m_data;
     QList<QLineSeries*> m_lines;
     QList<QAreaSeries*> m_bands;
     QScatterSeries* m_marks[3] = { nullptr, nullptr, nullptr };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Sweep data: x parameter detection and choice, fixed parameters, series per (provider, GPU, pass), bands.
+#include "model/chartdata/latencyruns.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
 #include "model/chartdata/timescale.h"
@@ -24,6 +25,7 @@ private slots:
     void duplicatesKeepNewest();
     void quantileBoxes();
     void quantileCaps();
+    void latencySplit();
 };
 
 void TestSweep::timeScale_data()
@@ -167,6 +169,45 @@ void TestSweep::quantileCaps()
     QCOMPARE(data.boxes.size(), 40);
     QCOMPARE(data.droppedRuns, 60);
     QVERIFY(data.notes.join(QLatin1Char(' ')).contains(QStringLiteral("narrow the filter")));
+}
+
+void TestSweep::latencySplit()
+{
+    // One split for the quantile and sweep data: failed, other metric, no median, latency (in input order).
+    auto failed = makeRun(QStringLiteral("liger"), QStringLiteral("B200"), 64, 1000);
+    failed->status = QStringLiteral("timeout");
+    auto memory = makeRun(QStringLiteral("liger"), QStringLiteral("B200"), 64, 12);
+    memory->metric = Run::Metric::Memory;
+    auto noMedian = makeRun(QStringLiteral("liger"), QStringLiteral("B200"), 128, 0);
+    noMedian->median = std::numeric_limits<double>::quiet_NaN();
+    const RunPtr a = makeRun(QStringLiteral("liger"), QStringLiteral("B200"), 32, 1000);
+    const RunPtr b = makeRun(QStringLiteral("huggingface"), QStringLiteral("B200"), 32, 2000);
+    QVERIFY(failed->failed());
+    const RunList runs { b, failed, memory, noMedian, a };
+    const LatencyRuns split = splitLatencyRuns(runs);
+    QCOMPARE(split.latency, (RunList { b, a }));
+    QCOMPARE(split.failed, 1);
+    QCOMPARE(split.otherMetric, 1);
+    QCOMPARE(split.otherMetrics, QStringList { QStringLiteral("memory") });
+    QCOMPARE(split.noMedian, 1);
+    QCOMPARE(split.otherMetricNote(), QStringLiteral("1 memory run(s) not shown: the chart shows latency runs only"));
+    QCOMPARE(split.failedNote(), QStringLiteral("1 failed run(s) not charted: a failed run has no time to show"));
+    QVERIFY(splitLatencyRuns({ a }).failedNote().isEmpty());
+    QVERIFY(splitLatencyRuns({ a }).otherMetricNote().isEmpty());
+
+    // Both chart data builders count the same way and say it in the same words.
+    const QuantileData quantiles = buildQuantileData(runs);
+    QCOMPARE(quantiles.failedRuns, 1);
+    QCOMPARE(quantiles.skippedNonLatency, 1);
+    QCOMPARE(quantiles.boxes.size(), 2);
+    QVERIFY(quantiles.notes.contains(split.otherMetricNote()));
+    QVERIFY(quantiles.notes.contains(split.failedNote()));
+    QVERIFY(quantiles.notes.contains(QStringLiteral("1 run(s) without a median not shown")));
+    const SweepData sweep = buildSweep(runs);
+    QCOMPARE(sweep.failedRuns, 1);
+    QCOMPARE(sweep.skippedNonLatency, 1);
+    QCOMPARE(sweep.droppedRuns, 1);
+    QCOMPARE(sweep.notes.mid(0, 2), (QStringList { split.otherMetricNote(), split.failedNote() }));
 }
 
 QTEST_GUILESS_MAIN(TestSweep)

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/chartdata/speedupdata.h"
+
+#include "model/chartdata/quantiledata.h"
+#include "model/chartdata/timescale.h"
+#include "model/workload.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace kix {
+
+namespace {
+
+constexpr int maxSummaryLines = 12; // a run baseline against 100k runs differs from each in its own words
+
+bool sameWorkload(const Run& a, const Run& b)
+{
+    return a.kernel == b.kernel && a.pass == b.pass && compareWorkloads(a, b) == 0;
+}
+
+// Categories, sets and bars of the first maxGroups workloads and maxSeries sets; returns the labeler's variation
+// summary ("fixed: ...") of the pairs drawn.
+QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
+{
+    const QVector<ComparisonPair>& pairs = data.comparison.pairs;
+    // Pairs come sorted by kernel, pass and workload: a category is a stretch of pairs of one workload, and those
+    // beyond maxGroups are a tail that is not drawn (no work per pair there: a comparison may hold 100k pairs).
+    qsizetype drawn = 0;
+    for (int categories = 0; drawn < pairs.size(); ++drawn) {
+        if (drawn == 0 || !sameWorkload(*pairs[drawn - 1].run, *pairs[drawn].run)) {
+            if (categories == maxGroups)
+                break;
+            ++categories;
+        }
+    }
+    data.dropped = int(pairs.size() - drawn);
+    paired.reserve(drawn);
+    for (qsizetype i = 0; i < drawn; ++i)
+        paired.append(pairs[i].run);
+    const WorkloadLabeler labeler(paired);
+    const ParamVariation& variation = labeler.variation();
+    QSet<QString> gpus;
+    for (const RunPtr& run : std::as_const(paired))
+        gpus.insert(run->gpuDisplayName());
+
+    // Sets: provider (·GPU when GPUs vary) (·pass when passes vary). Colour = provider; a provider's further sets
+    // get a pattern.
+    QHash<QString, int> setIndex;
+    QHash<QString, int> variants;
+    int category = -1;
+    for (int i = 0; i < drawn; ++i) {
+        const Run& run = *pairs[i].run;
+        if (i == 0 || !sameWorkload(*pairs[i - 1].run, run)) {
+            ++category;
+            data.categories << labeler.label(run);
+        }
+        QString setLabel = run.provider;
+        if (gpus.size() > 1)
+            setLabel += QStringLiteral(" · ") + shortGpuName(run.gpuDisplayName());
+        if (variation.passVaries)
+            setLabel += QStringLiteral(" · ") + run.pass;
+        auto s = setIndex.constFind(setLabel);
+        if (s == setIndex.constEnd()) {
+            if (data.sets.size() >= maxSeries) {
+                ++data.dropped;
+                continue;
+            }
+            s = setIndex.insert(setLabel, int(data.sets.size()));
+            data.sets.append({ setLabel, run.provider, variants[run.provider]++ });
+        }
+        const double ratio = pairs[i].ratio;
+        data.bars.append({ *s, category, i, ratio, pairs[i].verdict });
+        if (std::isfinite(ratio))
+            data.top = std::max(data.top, ratio);
+    }
+    data.axisLabels = data.categories;
+    std::reverse(data.axisLabels.begin(), data.axisLabels.end());
+    QStringList& rows = data.axisLabels;
+    for (int i = 0; i < rows.size(); ++i) { // a category axis drops a repeated label, shifting every later one
+        const QString label = rows[i];
+        for (int n = 2; rows.indexOf(rows[i]) < i; ++n)
+            rows[i] = label + QStringLiteral(" (%1)").arg(n);
+    }
+    if (!data.categories.isEmpty())
+        data.categoryTitle = labeler.title();
+    return variation.describeFixed();
+}
+
+} // namespace
+
+QString ratioText(double ratio)
+{
+    return std::isfinite(ratio) ? QString::number(ratio, 'f', 2) + QStringLiteral("×") : QStringLiteral("–");
+}
+
+QString verdictSymbol(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Faster:
+        return QStringLiteral("▲");
+    case Verdict::Slower:
+        return QStringLiteral("◆");
+    case Verdict::Same:
+        return QStringLiteral("●");
+    case Verdict::Ambiguous:
+        break;
+    }
+    return QStringLiteral("□");
+}
+
+QStringList summarizePairWarnings(const Comparison& comparison)
+{
+    std::map<QString, int> counts;
+    QStringList order;
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& w : p.warnings) {
+            if (counts[w]++ == 0)
+                order << w;
+        }
+    }
+    QStringList out;
+    const int shown = std::min<int>(int(order.size()), maxSummaryLines);
+    for (int i = 0; i < shown; ++i)
+        out << QStringLiteral("%1 (%2 pair%3)")
+                   .arg(order[i])
+                   .arg(counts[order[i]])
+                   .arg(counts[order[i]] == 1 ? QString() : QStringLiteral("s"));
+    if (order.size() > shown)
+        out << QStringLiteral("and %1 more distinct warnings: see the pairs").arg(order.size() - shown);
+    return out;
+}
+
+QStringList summarizePairNotes(const Comparison& comparison)
+{
+    // Few distinct notes, many pairs: a short list searched by view, nothing allocated per note.
+    struct Count
+    {
+        QString note;
+        int count;
+    };
+    QVector<Count> counts;
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& n : p.notes) {
+            // "same workload digest (b199535cdbfa…)" counts as "same workload digest"
+            QStringView key(n);
+            if (n.startsWith(QLatin1String("same "))) {
+                const qsizetype paren = n.indexOf(QLatin1String(" ("));
+                if (paren > 0)
+                    key = key.left(paren);
+            }
+            auto it = std::find_if(counts.begin(), counts.end(), [key](const Count& c) { return c.note == key; });
+            if (it == counts.end())
+                counts.append({ key.toString(), 1 });
+            else
+                ++it->count;
+        }
+    }
+    QStringList out;
+    const int total = int(comparison.pairs.size());
+    for (const Count& c : std::as_const(counts))
+        out << QStringLiteral("%1: %2 of %3 pairs").arg(c.note).arg(c.count).arg(total);
+    return out;
+}
+
+SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int maxGroups, int maxSeries)
+{
+    SpeedupData data;
+    data.baseline = baseline.isEmpty() ? Baseline::defaultFor(runs) : baseline;
+    data.comparison = compareRuns(runs, data.baseline);
+    const Comparison& comparison = data.comparison;
+    data.title = QStringLiteral("Speed-up vs ") + data.baseline.describe();
+    data.warnings = summarizePairWarnings(comparison);
+    data.notes = comparison.notes + summarizePairNotes(comparison);
+    if (comparison.pairs.isEmpty())
+        data.notes.prepend(data.baseline.isEmpty()
+                ? QStringLiteral("no latency runs to compare")
+                : QStringLiteral("no run has a %1 run to compare with").arg(data.baseline.describe()));
+
+    RunList paired;
+    const QString fixed = layOut(data, maxGroups, maxSeries, paired);
+    data.xTitle
+        = QStringLiteral("speed-up (×) = %1 median / run median; above 1× faster")
+              .arg(comparison.baseline.isRun() ? QStringLiteral("baseline run") : comparison.baseline.describe());
+    data.chartTitle = selectionTitle(paired) + QStringLiteral(" — speed-up vs ") + comparison.baseline.describe();
+
+    QStringList means;
+    for (const ProviderSummary& s : comparison.providers)
+        means << providerSummaryLine(s);
+    QStringList first;
+    if (!means.isEmpty())
+        first << QStringLiteral("geomean ") + means.join(QStringLiteral(" · "));
+    if (!fixed.isEmpty())
+        first << QStringLiteral("fixed: ") + fixed;
+    if (!first.isEmpty())
+        data.subtitles << first.join(QStringLiteral(" — "));
+    // How verdicts are decided is in the legend's shapes, each bar's read-out and the table's "Why" column: the
+    // title stays two lines so the plot keeps its height.
+    if (std::any_of(comparison.pairs.cbegin(), comparison.pairs.cend(),
+            [](const ComparisonPair& p) { return p.method == VerdictMethod::NvbenchNoise; }))
+        data.subtitles << QStringLiteral("nvbench pairs: headline = mean cold GPU time; same when |%diff| ≤ the "
+                                         "smaller relative stdev (nvbench_compare)");
+    if (data.dropped > 0)
+        data.subtitles << QStringLiteral("%1 pair(s) beyond %2 workloads / %3 sets not drawn")
+                              .arg(data.dropped)
+                              .arg(maxGroups)
+                              .arg(maxSeries);
+    QSet<QString> seen;
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& w : p.warnings) {
+            if (!seen.contains(w)) {
+                seen.insert(w);
+                data.pairWarnings << w;
+            }
+        }
+    }
+    return data;
+}
+
+QString speedupTooltip(const ComparisonPair& pair)
+{
+    const Run& r = *pair.run;
+    const Run& b = *pair.baseline;
+    QString text = QStringLiteral("%1 %2 — %3 than %4\n")
+                       .arg(ratioText(pair.ratio), verdictSymbol(pair.verdict),
+                           pair.verdict == Verdict::Ambiguous  ? QStringLiteral("ambiguous")
+                               : pair.verdict == Verdict::Same ? QStringLiteral("no faster")
+                                                               : verdictName(pair.verdict),
+                           b.provider);
+    text
+        += QStringLiteral("%1 · %2 · %3 · %4\n")
+               .arg(r.provider, shortGpuName(r.gpuDisplayName()), r.kernel + QLatin1Char(' ') + r.pass, r.workloadSlug);
+    // One unit per figure: each run as the run table and Details show it (formatValue).
+    text += QStringLiteral("median %1 vs %2 %3").arg(formatValue(r, r.median), b.provider, formatValue(b, b.median));
+    if (b.gpuDisplayName() != r.gpuDisplayName())
+        text += QStringLiteral(" (on %1)").arg(shortGpuName(b.gpuDisplayName()));
+    text += QLatin1Char('\n');
+    if (!pair.reason.isEmpty())
+        text += QStringLiteral("verdict %1: %2\n").arg(verdictName(pair.verdict), pair.reason);
+    for (const QString& w : pair.warnings)
+        text += QStringLiteral("⚠ ") + w + QLatin1Char('\n');
+    return text.trimmed();
+}
+
+QString providerSummaryLine(const ProviderSummary& s)
+{
+    QString line = QStringLiteral("%1 %2 (%3 pair%4")
+                       .arg(s.provider, ratioText(s.geomean))
+                       .arg(s.pairs)
+                       .arg(s.pairs == 1 ? QString() : QStringLiteral("s"));
+    if (s.gpus.size() > 1)
+        line += QStringLiteral("; %1 GPUs").arg(s.gpus.size());
+    if (s.passes.size() > 1)
+        line += QStringLiteral("; %1 passes").arg(s.passes.size());
+    return line + QLatin1Char(')');
+}
+
+} // namespace kix
