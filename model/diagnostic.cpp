@@ -6,8 +6,10 @@ namespace kix {
 QString Diagnostic::toString() const
 {
     QString where = pointer.isEmpty() ? QStringLiteral("/") : pointer;
-    if (line > 0)
+    if (line > 0 && column > 0)
         where = QStringLiteral("line %1, column %2").arg(line).arg(column);
+    else if (line > 0) // a JSON Lines document, a CSV row: the pointer within it, and its line
+        where += QStringLiteral(" (line %1)").arg(line);
     const QString kind = isError() ? QStringLiteral("error") : QStringLiteral("warning");
     return file + QStringLiteral(": ") + kind + QStringLiteral(": ") + where + QStringLiteral(": ") + message;
 }

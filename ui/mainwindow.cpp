@@ -28,8 +28,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QRegularExpression>
 #include <QScrollArea>
+#include <QSet>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -118,6 +118,15 @@ MainWindow::MainWindow(QWidget* parent)
         m_scopeTimer->start(); // counts follow runs the filter hides too (a benchmark adds runs)
     });
     connect(m_status, &LoadStatus::cancelRequested, m_session, &RunSession::cancel);
+    // One count everywhere: the Issues panel's header, its dock's title and the status bar.
+    connect(m_issues, &IssuesPanel::countsChanged, this, [this](int errors, int warnings) {
+        m_issuesDock->setWindowTitle(m_issues->titleText());
+        m_status->setIssueCounts(errors, warnings);
+    });
+    connect(m_status, &LoadStatus::issuesRequested, this, [this] {
+        m_issuesDock->show();
+        m_issuesDock->raise();
+    });
 
     m_defaultState = saveState();
     restoreLayout();
@@ -209,18 +218,24 @@ void MainWindow::toggleMaximizedChart()
     }
 }
 
-void MainWindow::applyFilterClause(const QString& clause)
+void MainWindow::applyFilterClause(const QString& clauses)
 {
-    // Replaces a clause of the same key ("kernel=..."), else appends it.
-    const qsizetype op = clause.indexOf(QRegularExpression(QStringLiteral("[=:<>!]")));
-    const QByteArray key = foldForFilter(QStringView(clause).left(std::max<qsizetype>(0, op)));
+    // Each clause replaces a clause of the same key ("kernel=..."), else it is appended: "kernel=x gpu=y" (a click
+    // in the overview) replaces both.
+    const QStringList added = clauses.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QSet<QByteArray> keys;
+    for (const QString& part : added) {
+        const FilterClause c = RunFilter::parseClause(part);
+        if (!c.key.isEmpty())
+            keys.insert(c.key);
+    }
     QStringList kept;
     for (const QString& part : m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const FilterClause c = RunFilter::parseClause(part);
-        if (key.isEmpty() || c.key != key)
+        if (c.key.isEmpty() || !keys.contains(c.key))
             kept << part;
     }
-    kept << clause;
+    kept += added;
     m_search->setText(kept.join(QLatin1Char(' ')));
 }
 

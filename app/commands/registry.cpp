@@ -24,6 +24,7 @@ const std::vector<Command>& commands()
         { "summary", "the headless summary kix prints without a display", summaryCommand, true },
         { "compare", "speed-ups against a baseline, verdicts and warnings", compareCommand },
         { "rank", "implementations best first within each cohort of comparable runs", rankCommand },
+        { "overview", "runs per kernel and GPU, with each cell's filter clause", overviewCommand },
         { "chart", "a quantile, sweep, speed-up, history or rank chart as PNG, SVG or PDF", chartCommand, true },
         { "history", "every series over time: regressions, improvements, outliers", historyCommand },
         { "bench", "GroupNorm benchmarks on this machine (CUDA or CPU)", benchCommand },

@@ -9,6 +9,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -290,10 +291,13 @@ void Catalog::finish()
             return;
         const std::string_view text(shared->data() + spans[i].first, spans[i].second);
         const QString pointer = linePointer(m_runs[i].line);
+        const qsizetype reported = m_result.diagnostics.size();
         Element root;
         if (const auto code = jsondom::parse(text, false, m_limits.maxDepth + 2, root)) {
-            m_result.diagnostics.append(makeError(
-                m_file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(code))));
+            Diagnostic d = makeError(
+                m_file, pointer, QStringLiteral("not read: ") + QLatin1String(simdjson::error_message(code)));
+            d.line = m_runs[i].line + 1;
+            m_result.diagnostics.append(d);
             continue;
         }
         if (std::shared_ptr<Run> run
@@ -301,6 +305,9 @@ void Catalog::finish()
             run->raw = RawText(shared, spans[i].first, spans[i].second);
             m_result.runs.append(std::move(run));
         }
+        for (qsizetype d = reported; d < m_result.diagnostics.size(); ++d) // the row's line, 1-based
+            if (m_result.diagnostics[d].line == 0)
+                m_result.diagnostics[d].line = m_runs[i].line + 1;
     }
 }
 
@@ -373,7 +380,7 @@ public:
             m_catalog.finish();
         } else if (m_mode == Mode::Lines) {
             m_lines.flush();
-        } else if (!m_result.hasErrors()) {
+        } else if (m_mode == Mode::Unknown && !m_result.hasErrors()) {
             m_result.diagnostics.append(makeError(m_file, {}, QStringLiteral("the file is empty")));
         }
     }
@@ -386,7 +393,21 @@ private:
         if (m_mode == Mode::Unknown) {
             if (isBlank(text))
                 return true;
+            if (std::memchr(text.data(), 0, std::min<std::size_t>(text.size(), 4096))) {
+                m_mode = Mode::Refused; // one error, not one per "line" of a binary file
+                m_result.diagnostics.append(makeError(m_file, {},
+                    QStringLiteral("a Zstandard-compressed file that holds binary data, not a catalog export or "
+                                   "JSON Lines: kix reads .zst catalog exports and kernelindex JSON Lines")));
+                return false;
+            }
             m_mode = looksLikeCatalog(text.data(), text.data() + text.size()) ? Mode::Catalog : Mode::Lines;
+            const std::string_view head = text.substr(text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
+            const char* first = skipSpace(head.data(), head.data() + head.size());
+            if (m_mode == Mode::Lines && first < head.data() + head.size()
+                && *first != '{') // the lines are still read: a good one loads
+                m_result.diagnostics.append(makeError(m_file, {},
+                    QStringLiteral("decompressed from Zstandard, the text is neither a catalog export nor "
+                                   "kernelindex JSON Lines (its first line does not start with '{')")));
         }
         if (m_mode == Mode::Catalog)
             return m_catalog.line(text, index);
@@ -394,7 +415,7 @@ private:
         return true;
     }
 
-    enum class Mode { Unknown, Catalog, Lines };
+    enum class Mode { Unknown, Catalog, Lines, Refused };
     const QString& m_file;
     ParseResult& m_result;
     Catalog m_catalog;

@@ -147,6 +147,7 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
             lineEnd = end;
         if (!isBlank(lineStart, lineEnd)) {
             const QString pointer = QLatin1Char('/') + QString::number(lineIndex);
+            const qsizetype reported = result.diagnostics.size();
             if (++documents > limits.maxDocuments) {
                 result.diagnostics.append(makeError(file, pointer,
                     QStringLiteral("more than %1 documents: the rest is not read").arg(limits.maxDocuments)));
@@ -164,6 +165,10 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
                     pending.push_back({ std::move(run), offset, compact.size() - offset });
                 }
             }
+            // A JSON Lines problem names its line (1-based) beside the pointer ("/1233/run/spec"): "file.jsonl:1234".
+            for (qsizetype i = reported; i < result.diagnostics.size(); ++i)
+                if (result.diagnostics[i].line == 0)
+                    result.diagnostics[i].line = lineIndex + 1;
         }
         lineStart = lineEnd + 1;
         ++lineIndex;
@@ -295,6 +300,29 @@ QString otherManifestKind(Element root)
     return {};
 }
 
+// Compressions kix does not read, by their magic bytes: the hint names the tool that opens them.
+struct Compression
+{
+    std::string_view magic;
+    const char* name;
+    const char* command;
+};
+const Compression kCompressions[]
+    = { { "\x1F\x8B", "gzip", "gunzip" }, { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
+
+// A file named .zst that starts as another compression does (then it gets that compression's hint).
+bool startsAsOtherCompression(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(8);
+    for (const Compression& c : kCompressions)
+        if (head.startsWith(QByteArray::fromRawData(c.magic.data(), qsizetype(c.magic.size()))))
+            return true;
+    return false;
+}
+
 // One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
 void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped,
     ParseResult& result)
@@ -321,16 +349,8 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
 
     // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
     // before this: model/read/zstdstream.h).
-    struct Compression
-    {
-        std::string_view magic;
-        const char* name;
-        const char* command;
-    };
-    static const Compression compressions[] = { { "\x1F\x8B", "gzip", "gunzip" },
-        { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
     const std::string_view head(begin, static_cast<size_t>(std::min<qint64>(end - begin, 8)));
-    for (const Compression& c : compressions) {
+    for (const Compression& c : kCompressions) {
         if (head.substr(0, c.magic.size()) == c.magic) {
             result.diagnostics.append(makeError(file, {},
                 QStringLiteral(
@@ -573,7 +593,7 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
     };
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
-        if (suffixOf(path) == QLatin1String("zst")) {
+        if (suffixOf(path) == QLatin1String("zst") && !startsAsOtherCompression(path)) {
             parseZstdFile(path, limits, result); // streamed, never whole in memory
             return;
         }

@@ -5,6 +5,7 @@
 #include "model/filter/runtablemodel.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/diagnosticsmodel.h"
+#include "ui/models/issuetreemodel.h"
 
 #include "tests/ui/uitestsupport.h"
 
@@ -26,6 +27,8 @@ void TestViewModels::diagnostics()
 {
     DiagnosticsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    IssueTreeModel tree(&model); // the Issues panel's tree over it, checked as it follows
+    QAbstractItemModelTester treeTester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
     const ParseResult broken = parseFile(kixtest::uiData(QStringLiteral("broken.json")));
     QVERIFY(broken.hasErrors());
     model.append(broken.diagnostics);
@@ -38,8 +41,16 @@ void TestViewModels::diagnostics()
     const int last = model.rowCount() - 1;
     QCOMPARE(model.index(last, DiagnosticsModel::SeverityColumn).data().toString(), QStringLiteral("warning"));
     QCOMPARE(model.index(last, DiagnosticsModel::LocationColumn).data().toString(), QStringLiteral("/run/spec"));
+    QCOMPARE(tree.rowCount(), 2); // two files
+    QCOMPARE(tree.shownErrors() + tree.shownWarnings(), model.rowCount());
+    tree.setGrouping(IssueTreeModel::Grouping::ByProblem);
+    tree.setFilterText(QStringLiteral("odd"));
+    QCOMPARE(tree.rowCount(), 1);
+    QCOMPARE(tree.rowCount(tree.index(0, 0)), 1);
+    QCOMPARE(tree.index(0, 0, tree.index(0, 0, tree.index(0, 0))).data(IssueTreeModel::DiagnosticRole).toInt(), last);
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(tree.rowCount(), 0);
 }
 
 void TestViewModels::comparison()

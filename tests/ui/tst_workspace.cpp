@@ -342,6 +342,8 @@ void TestWorkspace::manyKernelsChartOne()
     ChartPanel panel;
     panel.setRuns(runs, QStringLiteral("test"));
     panel.rebuildNow();
+    QCOMPARE(panel.kind(), ChartKind::Overview); // the first view of many kernels (tst_overview)
+    panel.setKind(ChartKind::Quantiles); // the user asks for a chart of them
     QCOMPARE(panel.info().focusKernel, QStringLiteral("group_norm"));
     QVERIFY(panel.bannerText().contains(QStringLiteral("3 kernels in scope: charting group_norm")));
     QVERIFY(panel.bannerText().contains(QStringLiteral("filter:kernel=layer_norm")));
@@ -412,7 +414,10 @@ void TestWorkspace::realLigerCsvAnswersTheQuestion()
     w.openPaths({ path });
     QTRY_VERIFY_WITH_TIMEOUT(w.session()->model()->rowCount() > 2000, 20000);
     QVERIFY(waitForCharts(w));
-    // Everything shown: the charts name the kernel they chart rather than drawing 35 kernels at once.
+    // Everything shown: the first view is the overview of the kernels; a chart names the kernel it charts rather than
+    // drawing 35 kernels at once.
+    QCOMPARE(w.chartPanel()->kind(), ChartKind::Overview);
+    w.chartPanel()->setKind(ChartKind::Quantiles);
     QVERIFY2(w.chartPanel()->bannerText().contains(QStringLiteral("kernels in scope: charting")),
         qPrintable(w.chartPanel()->bannerText()));
     w.searchBox()->setText(QStringLiteral("groupnorm backward gpu:b200"));

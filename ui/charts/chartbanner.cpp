@@ -55,7 +55,8 @@ QString chartBannerHtml(const ChartInfo& info, bool noRuns, const QString& basel
         for (int i = 1; i < std::min<int>(6, int(info.kernels.size())); ++i)
             others << QStringLiteral("<a href=\"filter:kernel=%1\">%1</a>").arg(info.kernels[i].toHtmlEscaped());
         lines << QStringLiteral("<b>%1 kernels in scope: charting %2</b>, the one with the most runs. "
-                                "<a href=\"filter:kernel=%2\">Filter to it</a> or chart another: %3")
+                                "<a href=\"filter:kernel=%2\">Filter to it</a> or chart another: %3 · "
+                                "<a href=\"kind:overview\">every kernel in the Overview</a>")
                      .arg(info.kernels.size())
                      .arg(info.focusKernel.toHtmlEscaped(), others.join(QStringLiteral(", ")));
     }

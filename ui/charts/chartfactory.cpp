@@ -21,10 +21,12 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
     ChartInfo local;
     ChartInfo& out = info ? *info : local;
     out = ChartInfo {};
-    // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one.
+    // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one; the overview counts them
+    // all.
     ChartScope rankScope;
     rankScope.runs = allRuns;
-    const ChartScope scope = kind == ChartKind::Rank ? rankScope : focusChartScope(allRuns);
+    const ChartScope scope
+        = kind == ChartKind::Rank || kind == ChartKind::Overview ? rankScope : focusChartScope(allRuns);
     const RunList& runs = scope.runs;
     out.focusKernel = scope.kernel;
     out.kernels = scope.kernels;
@@ -74,6 +76,11 @@ std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const
         break;
     case ChartKind::Rank:
         chart = buildRankChart(runs, options, out);
+        break;
+    case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
+        chart = std::make_unique<QChart>();
+        out.title = chartKindTitle(kind);
+        out.isEmpty = runs.isEmpty();
         break;
     }
     if (!scope.note.isEmpty())

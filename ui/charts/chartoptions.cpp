@@ -14,6 +14,8 @@ QString chartKindName(ChartKind kind)
         return QStringLiteral("speedup");
     case ChartKind::History:
         return QStringLiteral("history");
+    case ChartKind::Overview:
+        return QStringLiteral("overview");
     case ChartKind::Rank:
         break;
     }
@@ -31,6 +33,8 @@ QString chartKindTitle(ChartKind kind)
         return QStringLiteral("Speed-up");
     case ChartKind::History:
         return QStringLiteral("History");
+    case ChartKind::Overview:
+        return QStringLiteral("Overview");
     case ChartKind::Rank:
         break;
     }

@@ -10,11 +10,13 @@
 
 namespace kix {
 
-enum class ChartKind { Quantiles, Sweep, Speedup, History, Rank };
+// Overview is a table, not a chart (kernels × GPUs, see OverviewTable): the first view of a scope that spans many
+// kernels or GPUs. It comes last so that a kind's index is its tab's, and `kix chart` does not draw it.
+enum class ChartKind { Quantiles, Sweep, Speedup, History, Rank, Overview };
 
-QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history", "rank"
-QString chartKindTitle(ChartKind kind); // "Quantiles", "Sweep", "Speed-up", "History", "Rank"
-std::optional<ChartKind> chartKindFromName(const QString& name);
+QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history", "rank", "overview"
+QString chartKindTitle(ChartKind kind); // "Quantiles", ..., "Rank", "Overview"
+std::optional<ChartKind> chartKindFromName(const QString& name); // the charts only: never Overview
 
 // What the user chose for a chart, shared by the panel, the export and `kix chart`.
 struct ChartOptions

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Regressions panel's rows: each change of the history, then each unplaceable run.
+// The Regressions panel's rows: each change of the history, then each unplaceable run; and the proxy that sorts
+// them by any column (numbers as numbers) and filters them by kind and text.
 
 #include "model/history/history.h"
+#include "model/history/historyreport.h"
+#include "ui/charts/chartstyle.h"
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 namespace kix {
 
@@ -12,6 +16,13 @@ class HistoryChangesModel : public QAbstractTableModel
 {
 public:
     enum Column { Kind, Ratio, Series, Before, After, Evidence, ColumnCount };
+    enum Role {
+        // What a column sorts by: the kind's rank (regressions first), the ratio and the levels as numbers, the
+        // texts as text; an invalid QVariant where a row has no value (an unplaceable run's ratio).
+        SortRole = Qt::UserRole + 1,
+        KindRole, // int: a KindRank
+    };
+    enum KindRank { RegressionRank, ImprovementRank, OutlierRank, UnplaceableRank };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -44,6 +55,10 @@ public:
         const int row = index.row();
         if (row >= m_history.changes.size()) {
             const Run& run = *m_history.unplaceable[row - m_history.changes.size()];
+            if (role == KindRole || (role == SortRole && index.column() == Kind))
+                return int(UnplaceableRank);
+            if (role == SortRole && (index.column() == Series || index.column() == Evidence))
+                return data(index, Qt::DisplayRole).toString().toLower();
             if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
                 return {};
             switch (index.column()) {
@@ -64,6 +79,22 @@ public:
             return c.kind == ChangeKind::Regression ? ChartStyle::verdictColor(Verdict::Slower, dark)
                 : c.kind == ChangeKind::Improvement ? ChartStyle::verdictColor(Verdict::Faster, dark)
                                                     : ChartStyle::warningColor(dark);
+        }
+        if (role == KindRole || (role == SortRole && index.column() == Kind))
+            return int(c.kind == ChangeKind::Regression ? RegressionRank
+                    : c.kind == ChangeKind::Improvement ? ImprovementRank
+                                                        : OutlierRank);
+        if (role == SortRole) {
+            switch (index.column()) {
+            case Ratio:
+                return c.change.ratio;
+            case Before:
+                return c.change.before;
+            case After:
+                return c.change.after;
+            default:
+                return data(index, Qt::DisplayRole).toString().toLower();
+            }
         }
         if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
             return {};
@@ -92,6 +123,65 @@ public:
 
 private:
     History m_history;
+};
+
+class HistoryChangesProxy : public QSortFilterProxyModel
+{
+public:
+    enum class Kinds { All, Regressions, Improvements, Outliers };
+
+    explicit HistoryChangesProxy(QObject* parent = nullptr)
+        : QSortFilterProxyModel(parent)
+    {
+        setSortRole(HistoryChangesModel::SortRole);
+        setFilterCaseSensitivity(Qt::CaseInsensitive);
+        setFilterKeyColumn(-1); // the text filter looks at every column
+    }
+    void setKinds(Kinds kinds)
+    {
+        m_kinds = kinds;
+        invalidate();
+    }
+    Kinds kinds() const { return m_kinds; }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override
+    {
+        const int rank = sourceModel()->index(row, 0, parent).data(HistoryChangesModel::KindRole).toInt();
+        switch (m_kinds) {
+        case Kinds::Regressions:
+            if (rank != HistoryChangesModel::RegressionRank)
+                return false;
+            break;
+        case Kinds::Improvements:
+            if (rank != HistoryChangesModel::ImprovementRank)
+                return false;
+            break;
+        case Kinds::Outliers:
+            if (rank != HistoryChangesModel::OutlierRank)
+                return false;
+            break;
+        case Kinds::All:
+            break;
+        }
+        return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+    }
+    // Numbers as numbers, texts as text; a row without a value (an unplaceable run's ratio) is last either way.
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override
+    {
+        const QVariant l = left.data(sortRole());
+        const QVariant r = right.data(sortRole());
+        if (l.isValid() != r.isValid())
+            return l.isValid() ? sortOrder() == Qt::AscendingOrder : sortOrder() == Qt::DescendingOrder;
+        if (!l.isValid())
+            return false;
+        if (l.typeId() == QMetaType::QString || r.typeId() == QMetaType::QString)
+            return QString::localeAwareCompare(l.toString(), r.toString()) < 0;
+        return l.toDouble() < r.toDouble();
+    }
+
+private:
+    Kinds m_kinds = Kinds::All;
 };
 
 } // namespace kix

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/panels/chartpanel.h"
 
+#include "model/chartdata/overviewdata.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/workload.h"
 #include "ui/chartexportdialog.h"
@@ -10,13 +11,17 @@
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/models/comparisonmodel.h"
+#include "ui/models/overviewmodel.h"
+#include "ui/panels/overviewtable.h"
 
 #include <QAction>
 #include <QChartView>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -25,11 +30,14 @@
 #include <QScatterSeries>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kix {
 
@@ -37,6 +45,16 @@ namespace {
 
 const QString kDefaultBaseline = QStringLiteral("<default>");
 const QString kCurrentRunBaseline = QStringLiteral("<current run>");
+
+// The first view of a scope: the overview when it spans many kernels or GPUs; else the quantile chart, or Rank when
+// no run has a latency to chart (a leaderboard's scores rank, they have no quantiles).
+ChartKind firstViewKind(const RunList& runs)
+{
+    if (overviewIsFirstView(runs))
+        return ChartKind::Overview;
+    const bool latency = std::any_of(runs.begin(), runs.end(), [](const RunPtr& r) { return r->isLatency(); });
+    return latency || runs.isEmpty() ? ChartKind::Quantiles : ChartKind::Rank;
+}
 
 } // namespace
 
@@ -52,6 +70,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_scopeLabel(new QLabel(this))
     , m_banner(new QLabel(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
+    , m_stack(new QStackedWidget(this))
+    , m_overview(new OverviewTable(this))
     , m_view(new QChartView(this))
     , m_pairs(new QTableView(this))
     , m_pairsModel(new ComparisonModel(this))
@@ -60,8 +80,8 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_chip(new QToolButton(this))
     , m_unpin(new QToolButton(this))
 {
-    for (ChartKind kind :
-        { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History, ChartKind::Rank })
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History,
+             ChartKind::Rank, ChartKind::Overview })
         m_tabs->addTab(chartKindTitle(kind));
     m_tabs->setDrawBase(false);
     for (int i = 0; i < m_tabs->count(); ++i) { // View > Chart: Ctrl+1, Ctrl+2, ... one per kind
@@ -139,6 +159,8 @@ ChartPanel::ChartPanel(QWidget* parent)
             emit filterRequested(link.mid(7));
         else if (link == QLatin1String("selection:dismiss"))
             emit selectionDismissed();
+        else if (link == QLatin1String("kind:overview"))
+            setKind(ChartKind::Overview);
     });
     // One line under the controls for the value under the mouse; it never changes height, so the chart does not
     // move under the mouse.
@@ -186,12 +208,15 @@ ChartPanel::ChartPanel(QWidget* parent)
     readoutRow->addWidget(m_readout, 1);
     readoutRow->addWidget(m_unpin); // beside the text, never past the right edge
     layout->addLayout(readoutRow);
-    layout->addWidget(m_splitter, 1);
+    m_stack->addWidget(m_splitter);
+    m_stack->addWidget(m_overview);
+    layout->addWidget(m_stack, 1);
 
     m_timer->setSingleShot(true);
     m_timer->setInterval(60); // ms: coalesces selection drags and keystrokes
     connect(m_timer, &QTimer::timeout, this, &ChartPanel::rebuildNow);
     connect(m_tabs, &QTabBar::currentChanged, this, [this](int index) {
+        m_autoKind = false; // a tab the user picks stays picked (the scope switches tabs with signals blocked)
         m_kind = static_cast<ChartKind>(index);
         rebuildNow();
     });
@@ -216,6 +241,12 @@ ChartPanel::ChartPanel(QWidget* parent)
     connect(m_cohortBox, &QComboBox::activated, this, [this] {
         m_cohort = m_cohortBox->currentData().toString();
         rebuildNow();
+    });
+    connect(m_overview, &OverviewTable::filterRequested, this, [this](const QString& clauses) {
+        m_autoKind = true; // one kernel on one GPU is charted once the filter applies
+        if (m_selected > 0)
+            emit selectionDismissed(); // the filter's runs, not a selection, answer the click
+        emit filterRequested(clauses);
     });
     connect(exportButton, &QToolButton::clicked, this, &ChartPanel::exportChart);
     connect(copyButton, &QToolButton::clicked, this, &ChartPanel::copyChart);
@@ -242,6 +273,14 @@ void ChartPanel::setRuns(const RunList& runs, const QString& scope)
     effectiveBaseline(&note);
     if (!note.isEmpty() && !wasFallback)
         emit statusMessage(note);
+    if (m_autoKind) {
+        const ChartKind first = firstViewKind(runs);
+        if (first != m_kind) {
+            const QSignalBlocker block(m_tabs); // rebuilt below, once
+            m_tabs->setCurrentIndex(int(first));
+            m_kind = first;
+        }
+    }
     scheduleRebuild();
 }
 
@@ -301,6 +340,7 @@ void ChartPanel::setCurrentRun(const RunPtr& run)
 
 void ChartPanel::setKind(ChartKind kind)
 {
+    m_autoKind = false;
     m_tabs->setCurrentIndex(int(kind)); // rebuilds through currentChanged
     m_kind = kind;
 }
@@ -365,6 +405,27 @@ void ChartPanel::rebuildNow()
 {
     m_timer->stop();
     m_baseline = effectiveBaseline(&m_fallbackNote);
+    if (m_kind == ChartKind::Overview) {
+        m_overview->setRuns(m_runs);
+        m_info = ChartInfo {};
+        m_info.title = chartKindTitle(m_kind);
+        m_info.isEmpty = m_runs.isEmpty();
+        if (!m_runs.isEmpty())
+            m_info.notes << m_overview->summary();
+        m_stack->setCurrentWidget(m_overview);
+        m_readout->hide(); // nothing to hover: the cells say it all
+        m_unpin->hide();
+        m_scopeLabel->setText(m_scope);
+        m_scopeLabel->setToolTip(m_scope);
+        if (!m_pinned)
+            setReadout({}, false);
+        updateChoosers();
+        updateBanner();
+        emit rebuilt();
+        return;
+    }
+    m_stack->setCurrentWidget(m_splitter);
+    m_readout->show();
     std::unique_ptr<QChart> chart = kix::buildChart(m_kind, m_runs, options(), &m_info);
     QChart* old = m_view->chart();
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
@@ -449,7 +510,7 @@ QChart* ChartPanel::chart() const
 
 void ChartPanel::updateChoosers()
 {
-    m_log->setVisible(m_kind != ChartKind::Speedup && m_kind != ChartKind::Rank);
+    m_log->setVisible(m_kind != ChartKind::Speedup && m_kind != ChartKind::Rank && m_kind != ChartKind::Overview);
     m_cohortBox->clear();
     for (int i = 0; i < m_info.cohortIds.size(); ++i) {
         m_cohortBox->addItem(m_info.cohorts.value(i), m_info.cohortIds[i]);
@@ -538,6 +599,12 @@ void ChartPanel::changeEvent(QEvent* event)
 
 void ChartPanel::exportChart()
 {
+    if (m_kind == ChartKind::Overview) {
+        emit statusMessage(
+            QStringLiteral("The overview is a table, not a chart: Copy puts it on the clipboard as text; "
+                           "the other tabs export charts."));
+        return;
+    }
     ChartExportDialog dialog(chartKindName(m_kind), ChartStyle::isDark(palette()), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -550,6 +617,11 @@ void ChartPanel::exportChart()
 
 void ChartPanel::copyChart()
 {
+    if (m_kind == ChartKind::Overview) {
+        QGuiApplication::clipboard()->setText(m_overview->overviewModel()->toTsv());
+        emit statusMessage(QStringLiteral("Overview copied to the clipboard as tab-separated text"));
+        return;
+    }
     const QSize size = m_view->size().isEmpty() ? QSize(1200, 800) : m_view->size();
     ChartExporter::copyToClipboard(buildChart(ChartStyle::isDark(palette())), size, devicePixelRatioF());
     emit statusMessage(QStringLiteral("Chart copied to the clipboard (%1×%2 px)").arg(size.width()).arg(size.height()));

@@ -16,6 +16,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSplitter;
+class QStackedWidget;
 class QTabBar;
 class QTableView;
 class QTimer;
@@ -25,6 +26,7 @@ QT_END_NAMESPACE
 namespace kix {
 
 class ComparisonModel;
+class OverviewTable;
 
 // The charts of the runs in scope (the table's selection, else every run it shows): quantiles, sweep and
 // speed-up, with their choices (log axis, x parameter, baseline), a banner that states every comparability warning
@@ -45,7 +47,13 @@ public:
     void setCurrentRun(const RunPtr& run);
 
     ChartKind kind() const { return m_kind; }
+    // The user's choice of kind: it stays until another is chosen. Until then (and again after a click in the
+    // overview) the kind follows the scope: the overview when the runs span many kernels or GPUs
+    // (overviewIsFirstView), else the quantile chart, or Rank when no run in scope has a latency (a leaderboard).
     void setKind(ChartKind kind);
+    bool isKindAutomatic() const { return m_autoKind; }
+    // The overview's table (kernels × GPUs); shown in place of the chart when the kind is Overview.
+    OverviewTable* overviewTable() const { return m_overview; }
     void setLogScale(bool log);
     void setXParam(const QString& param);
     // The user's choice; empty = the default. A choice the runs in scope do not contain (a run the filter hides, a
@@ -131,6 +139,9 @@ private:
     QLabel* m_scopeLabel;
     QLabel* m_banner;
     QSplitter* m_splitter;
+    QStackedWidget* m_stack; // the chart and its pairs, or the overview
+    OverviewTable* m_overview;
+    bool m_autoKind = true; // the kind follows the scope until the user chooses one
     QChartView* m_view;
     QTableView* m_pairs;
     ComparisonModel* m_pairsModel;

@@ -11,6 +11,7 @@
 #include "ui/runtableview.h"
 
 #include <QAbstractTableModel>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFutureWatcher>
@@ -18,6 +19,7 @@
 #include <QHeaderView>
 #include <QItemSelection>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSet>
 #include <QStatusBar>
 #include <QTableView>
@@ -31,9 +33,12 @@ namespace kix {
 RegressionsPanel::RegressionsPanel(QWidget* parent)
     : QWidget(parent)
     , m_model(new HistoryChangesModel(this))
+    , m_proxy(new HistoryChangesProxy(this))
     , m_view(new QTableView(this))
     , m_summary(new QLabel(this))
     , m_threshold(new QDoubleSpinBox(this))
+    , m_kinds(new QComboBox(this))
+    , m_filter(new QLineEdit(this))
 {
     m_threshold->setRange(0.5, 100);
     m_threshold->setDecimals(1);
@@ -42,12 +47,24 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
     m_threshold->setValue(5);
     m_threshold->setToolTip(QStringLiteral("The smallest step between levels that counts as a change"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_kinds->addItems({ QStringLiteral("All kinds"), QStringLiteral("Regressions"), QStringLiteral("Improvements"),
+        QStringLiteral("Outliers") });
+    m_kinds->setToolTip(QStringLiteral("Show the changes of one kind"));
+    m_filter->setPlaceholderText(QStringLiteral("Filter changes…"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setAccessibleName(QStringLiteral("Filter changes"));
+    m_filter->setMinimumWidth(140);
     auto* top = new QHBoxLayout;
     top->addWidget(m_summary, 1);
+    top->addWidget(m_kinds);
+    top->addWidget(m_filter);
     top->addWidget(new QLabel(QStringLiteral("Threshold:"), this));
     top->addWidget(m_threshold);
 
-    m_view->setModel(m_model);
+    m_proxy->setSourceModel(m_model);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(HistoryChangesModel::Kind, Qt::AscendingOrder); // regressions first, each largest first
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setWordWrap(false);
@@ -63,6 +80,9 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
     layout->addWidget(m_view, 1);
 
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { rebuild(); });
+    connect(m_kinds, &QComboBox::currentIndexChanged, this,
+        [this](int index) { m_proxy->setKinds(HistoryChangesProxy::Kinds(index)); });
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) { activateRow(index.row()); });
     connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) { activateRow(index.row()); });
     rebuild();
@@ -139,8 +159,14 @@ void RegressionsPanel::showHistory(History history)
     emit rebuilt();
 }
 
-RunList RegressionsPanel::seriesRuns(int row) const
+int RegressionsPanel::sourceRow(int viewRow) const
 {
+    return m_proxy->mapToSource(m_proxy->index(viewRow, 0)).row();
+}
+
+RunList RegressionsPanel::seriesRuns(int viewRow) const
+{
+    const int row = sourceRow(viewRow);
     RunList runs;
     const History& h = m_model->history();
     if (row < 0 || row >= h.changes.size())
@@ -150,9 +176,10 @@ RunList RegressionsPanel::seriesRuns(int row) const
     return runs;
 }
 
-void RegressionsPanel::activateRow(int row)
+void RegressionsPanel::activateRow(int viewRow)
 {
-    const RunList runs = seriesRuns(row);
+    const int row = sourceRow(viewRow);
+    const RunList runs = seriesRuns(viewRow);
     if (!runs.isEmpty())
         emit seriesActivated(runs, m_model->history().series[m_model->history().changes[row].series].title);
 }

@@ -7,18 +7,22 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QTableView;
 QT_END_NAMESPACE
 
 namespace kix {
 
 class HistoryChangesModel;
+class HistoryChangesProxy;
 
-// Every change of the loaded runs' histories, largest first: kind, ratio, series, the runs before and after (label,
-// time, level) and the evidence; then the runs that cannot be placed in time. The threshold is settable. Clicking a
-// change asks for its series' history chart (seriesActivated).
+// Every change of the loaded runs' histories: kind, ratio, series, the runs before and after (label, time, level)
+// and the evidence; then the runs that cannot be placed in time. By default regressions first, then improvements,
+// then outliers, each largest first; every column sorts (numbers as numbers), and the rows filter by kind and text.
+// The threshold is settable. Clicking a change asks for its series' history chart (seriesActivated).
 class RegressionsPanel : public QWidget
 {
     Q_OBJECT
@@ -32,8 +36,10 @@ public:
 
     const History& history() const;
     QTableView* view() const { return m_view; }
+    QComboBox* kindBox() const { return m_kinds; } // All kinds, Regressions, Improvements, Outliers
+    QLineEdit* filterEdit() const { return m_filter; }
     QString summary() const;
-    // The runs of the series a row belongs to, in time order (empty for an unplaceable run's row).
+    // The runs of the series a row of the view belongs to, in time order (empty for an unplaceable run's row).
     RunList seriesRuns(int row) const;
     void activateRow(int row);
     // The history is built off the GUI thread (100k runs take a second or two); true until it is shown.
@@ -46,12 +52,16 @@ signals:
 private:
     void rebuild();
     void showHistory(History history);
+    int sourceRow(int viewRow) const;
 
     RunList m_runs;
     HistoryChangesModel* m_model;
+    HistoryChangesProxy* m_proxy;
     QTableView* m_view;
     QLabel* m_summary;
     QDoubleSpinBox* m_threshold;
+    QComboBox* m_kinds;
+    QLineEdit* m_filter;
     QVector<QFuture<History>> m_inFlight; // waited for on destruction, so that no build outlives the panel
     int m_generation = 0; // a newer rebuild makes older results stale
     bool m_building = false;

@@ -205,7 +205,7 @@ void TestDocumentParser::refused_data()
     row("too_deep.json", "", "nesting deeper than 64 levels");
     row("binary.json", "", "the file holds binary data");
     // Zstandard (the public catalog's compression) is read: this one holds a line that is not a run
-    row("compressed.jsonl.zst", "/0/kind", "not a kernelindex run: kind is \"not a run, compressed\"");
+    row("compressed.jsonl.zst", "/0/kind", "not a kernelindex run: kind is \"not a run, compressed\"", 1);
     row("compressed.json.gz", "", "a gzip-compressed file");
     row("bad_utf8.json", "", "not valid JSON");
     row("samples_object.json", "/run/spec/timing/samplesNs", "expected an array of numbers");

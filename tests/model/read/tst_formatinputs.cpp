@@ -279,7 +279,30 @@ void TestFormatInputs::catalogZstdRefusals()
     QCOMPARE(r.runs.size(), 1);
     QCOMPARE(r.runs.first()->pointer, QStringLiteral("/1"));
     QVERIFY(std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-        [](const Diagnostic& d) { return d.isError() && d.pointer == QLatin1String("/2"); }));
+        [](const Diagnostic& d) { return d.isError() && d.pointer == QLatin1String("/2") && d.line == 3; }));
+    // Zstandard holding binary data: one error that names Zstandard, not one per "line" of it
+    QByteArray binary(64 << 10, '\0');
+    for (int i = 0; i < binary.size(); ++i)
+        binary[i] = char((i * 7919) % 251 + ((i % 97) == 0 ? 10 : 0));
+    binary[0] = 'x'; // a first line with a NUL in it, as a tar archive's
+    binary[1] = '\0';
+    const QString packedBinary = dir.filePath(QStringLiteral("archive.tar.zst"));
+    writeAll(packedBinary, compress(binary));
+    r = parseFile(packedBinary);
+    QCOMPARE(r.diagnostics.size(), 1);
+    QVERIFY2(r.diagnostics.first().message.contains(QStringLiteral("Zstandard-compressed file that holds binary data")),
+        qPrintable(r.diagnostics.first().toString()));
+    // decompressed text that is not JSON Lines says it came out of Zstandard
+    writeAll(jsonl, compress("kernel,median\ngroup_norm,12\n"));
+    r = parseFile(jsonl);
+    QVERIFY(hasMessage(r.diagnostics, QStringLiteral("decompressed from Zstandard"), true));
+    // a gzip file named .zst gets the gzip hint, not "not valid Zstandard data"
+    const QString gz = dir.filePath(QStringLiteral("named-wrong.jsonl.zst"));
+    writeAll(gz, QByteArray("\x1F\x8B\x08\x00\x00\x00\x00\x00\x00\x03", 10));
+    r = parseFile(gz);
+    QCOMPARE(r.diagnostics.size(), 1);
+    QVERIFY2(r.diagnostics.first().message.startsWith(QStringLiteral("a gzip-compressed file")),
+        qPrintable(r.diagnostics.first().toString()));
 }
 
 void TestFormatInputs::catalogProgressAndCancel()

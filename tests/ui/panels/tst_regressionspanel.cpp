@@ -4,6 +4,7 @@
 #include "model/filter/runtablemodel.h"
 #include "ui/charts/historychart.h"
 #include "ui/mainwindow.h"
+#include "ui/models/historychangesmodel.h"
 #include "ui/panelinstall.h"
 #include "ui/panels/chartpanel.h"
 #include "ui/panels/loadstatus.h"
@@ -11,13 +12,18 @@
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
 
+#include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTimeZone>
 
 #include "model/read/runloader.h"
 
@@ -30,6 +36,40 @@ QString historyDir()
     return QStringLiteral(KIX_TEST_DATA_DIR "/history");
 }
 
+// Five series of six daily runs that step from one level to another (ns) after the third: ratios 12, 2.5, 0.1, 3
+// and 0.667, so that text order ("12.000×" before "2.500×") and number order differ.
+RunList steppedRuns()
+{
+    struct Step
+    {
+        const char* provider;
+        double before;
+        double after;
+    };
+    const Step steps[]
+        = { { "aa", 100, 1200 }, { "bb", 100, 250 }, { "cc", 1000, 100 }, { "dd", 100, 300 }, { "ee", 900, 600 } };
+    RunList runs;
+    const QDateTime start(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
+    for (const Step& step : steps) {
+        for (int day = 0; day < 6; ++day) {
+            auto run = kixtest::makeRun(QLatin1String(step.provider), QStringLiteral("B200"), 1024,
+                day < 3 ? step.before : step.after, 0.01, QStringLiteral("forward"));
+            run->observedAt = start.addDays(day);
+            run->finalize();
+            runs << run;
+        }
+    }
+    return runs;
+}
+
+QStringList column(QAbstractItemModel* model, int column)
+{
+    QStringList texts;
+    for (int row = 0; row < model->rowCount(); ++row)
+        texts << model->index(row, column).data().toString();
+    return texts;
+}
+
 } // namespace
 
 class TestRegressionsPanel : public QObject
@@ -37,8 +77,10 @@ class TestRegressionsPanel : public QObject
     Q_OBJECT
 private slots:
     void initTestCase();
-    void rowsLargestFirst();
+    void rowsRegressionsFirst();
     void clickShowsHistory();
+    void sortsNumbersAsNumbers();
+    void filtersByKindAndText();
 
 private:
     QTemporaryDir m_settings;
@@ -49,7 +91,7 @@ void TestRegressionsPanel::initTestCase()
     kixtest::isolateSettings(m_settings);
 }
 
-void TestRegressionsPanel::rowsLargestFirst()
+void TestRegressionsPanel::rowsRegressionsFirst()
 {
     RegressionsPanel panel;
     panel.setRuns(loadPaths({ historyDir() }).runs);
@@ -57,19 +99,22 @@ void TestRegressionsPanel::rowsLargestFirst()
     QTRY_VERIFY(!panel.isBuilding());
     QAbstractItemModel* model = panel.view()->model();
     QCOMPARE(model->rowCount(), 5); // 4 changes and 1 unplaceable run
-    QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("outlier"));
-    QCOMPARE(model->index(0, 1).data().toString(), QStringLiteral("1.600×"));
+    // Regressions first (each kind largest first, by |log ratio|), so that improvements and outliers do not
+    // crowd them out; the history lists them largest first of any kind (1.600×, 1.300×, 0.778×, 1.199×).
+    QStringList kinds;
     QStringList ratios;
-    for (int row = 0; row < 4; ++row)
+    for (int row = 0; row < 5; ++row) {
+        kinds << model->index(row, 0).data().toString();
         ratios << model->index(row, 1).data().toString();
-    QCOMPARE(ratios, QStringList({ "1.600×", "1.300×", "0.778×", "1.199×" })); // by |log ratio|
-    QCOMPARE(model->index(1, 0).data().toString(), QStringLiteral("regression (newest run)"));
-    QVERIFY(model->index(1, 2).data().toString().endsWith(QStringLiteral("memory")));
-    QCOMPARE(model->index(1, 3).data().toString(), QStringLiteral("0.7.0 · 2025-10-20 14:15 · 100 MB"));
-    QCOMPARE(model->index(1, 4).data().toString(), QStringLiteral("0.8.0 · 2026-01-12 08:45 · 130 MB"));
-    QCOMPARE(model->index(3, 0).data().toString(), QStringLiteral("regression"));
-    QVERIFY(model->index(3, 5).data().toString().contains(QStringLiteral("standard errors")));
-    QCOMPARE(model->index(4, 0).data().toString(), QStringLiteral("unplaceable"));
+    }
+    QCOMPARE(kinds,
+        QStringList({ "regression (newest run)", "regression", "improvement (newest run)", "outlier", "unplaceable" }));
+    QCOMPARE(ratios, QStringList({ "1.300×", "1.199×", "0.778×", "1.600×", "" }));
+    QCOMPARE(panel.history().changes.front().change.ratio, 1.6); // the model keeps the history's own order
+    QVERIFY(model->index(0, 2).data().toString().endsWith(QStringLiteral("memory")));
+    QCOMPARE(model->index(0, 3).data().toString(), QStringLiteral("0.7.0 · 2025-10-20 14:15 · 100 MB"));
+    QCOMPARE(model->index(0, 4).data().toString(), QStringLiteral("0.8.0 · 2026-01-12 08:45 · 130 MB"));
+    QVERIFY(model->index(1, 5).data().toString().contains(QStringLiteral("standard errors")));
     QVERIFY(model->index(4, 5).data().toString().contains(QStringLiteral("unplaceable.json")));
     QVERIFY(
         panel.summary().startsWith(QStringLiteral("2 regression(s) · 1 improvement(s) · 1 outlier(s) in 5 series")));
@@ -79,8 +124,9 @@ void TestRegressionsPanel::rowsLargestFirst()
     panel.setThreshold(0.25);
     QTRY_VERIFY(!panel.isBuilding());
     QCOMPARE(model->rowCount(), 4); // the 1.199× regression is under 25 %
+    QCOMPARE(model->index(0, 1).data().toString(), QStringLiteral("1.300×"));
     QVERIFY(panel.seriesRuns(3).isEmpty()); // the unplaceable row has no series
-    QCOMPARE(panel.seriesRuns(0).size(), 4);
+    QCOMPARE(panel.seriesRuns(2).size(), 4); // the outlier's series, by the row shown
 }
 
 void TestRegressionsPanel::clickShowsHistory()
@@ -96,11 +142,12 @@ void TestRegressionsPanel::clickShowsHistory()
     QTRY_VERIFY(!w.loadStatus()->isLoading());
     QTRY_COMPARE(panel->view()->model()->rowCount(), 5);
 
-    // Click the liger backward regression (the fourth row).
+    // Click the liger backward regression (the second row: regressions first).
     QSignalSpy activated(panel, &RegressionsPanel::seriesActivated);
     QTableView* view = panel->view();
-    view->scrollTo(view->model()->index(3, 2));
-    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(view->model()->index(3, 2)).center());
+    QCOMPARE(view->model()->index(1, 0).data().toString(), QStringLiteral("regression"));
+    view->scrollTo(view->model()->index(1, 2));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(view->model()->index(1, 2)).center());
     QCOMPARE(activated.size(), 1);
     QCOMPARE(w.chartPanel()->kind(), ChartKind::History);
     const RunList selected = w.runTable()->selectedRuns();
@@ -112,6 +159,73 @@ void TestRegressionsPanel::clickShowsHistory()
     QVERIFY(chart);
     QCOMPARE(chart->lineCount(), 1);
     QCOMPARE(chart->marks(ChangeKind::Regression)->count(), 1);
+}
+
+void TestRegressionsPanel::sortsNumbersAsNumbers()
+{
+    RegressionsPanel panel;
+    panel.setRuns(steppedRuns());
+    QTRY_VERIFY(!panel.isBuilding());
+    QTableView* view = panel.view();
+    QAbstractItemModel* model = view->model();
+    QCOMPARE(model->rowCount(), 5);
+    // By default regressions first, each kind largest first: the 0.1× improvement is larger than the 3× and 2.5×
+    // regressions, and still comes after them.
+    QCOMPARE(
+        column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×", "0.100×", "0.667×" }));
+    QCOMPARE(column(model, HistoryChangesModel::Kind),
+        QStringList({ "regression", "regression", "regression", "improvement", "improvement" }));
+
+    // A click on the Ratio header sorts by the number (as text "12.000×" would come before "2.500×").
+    QTest::mouseClick(view->horizontalHeader()->viewport(), Qt::LeftButton, {},
+        QPoint(view->horizontalHeader()->sectionViewportPosition(HistoryChangesModel::Ratio) + 10, 5));
+    QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(HistoryChangesModel::Ratio));
+    view->sortByColumn(HistoryChangesModel::Ratio, Qt::AscendingOrder);
+    QCOMPARE(
+        column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "0.667×", "2.500×", "3.000×", "12.000×" }));
+    view->sortByColumn(HistoryChangesModel::Ratio, Qt::DescendingOrder);
+    QCOMPARE(
+        column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×", "0.667×", "0.100×" }));
+
+    // The After column sorts by the new level (100, 250, 300, 600, 1,200 ns), whatever unit its text shows.
+    view->sortByColumn(HistoryChangesModel::After, Qt::AscendingOrder);
+    QCOMPARE(
+        column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "2.500×", "3.000×", "0.667×", "12.000×" }));
+    // Series by name.
+    view->sortByColumn(HistoryChangesModel::Series, Qt::DescendingOrder);
+    QVERIFY(model->index(0, HistoryChangesModel::Series).data().toString().contains(QStringLiteral(" · ee · ")));
+    // The row shown, not the history's order, is what a click opens.
+    QSignalSpy activated(&panel, &RegressionsPanel::seriesActivated);
+    panel.activateRow(0);
+    QCOMPARE(activated.size(), 1);
+    QVERIFY(activated.front().at(1).toString().contains(QStringLiteral(" · ee · ")));
+}
+
+void TestRegressionsPanel::filtersByKindAndText()
+{
+    RegressionsPanel panel;
+    panel.setRuns(steppedRuns());
+    QTRY_VERIFY(!panel.isBuilding());
+    QAbstractItemModel* model = panel.view()->model();
+    QCOMPARE(panel.kindBox()->currentText(), QStringLiteral("All kinds"));
+    panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
+    QCOMPARE(column(model, HistoryChangesModel::Kind), QStringList({ "improvement", "improvement" }));
+    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "0.667×" }));
+    panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Regressions")));
+    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×" }));
+    // Text narrows further; with another kind it can leave nothing.
+    panel.filterEdit()->setText(QStringLiteral("· BB ·"));
+    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "2.500×" }));
+    panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
+    QCOMPARE(model->rowCount(), 0);
+    panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("All kinds")));
+    panel.filterEdit()->clear();
+    QCOMPARE(model->rowCount(), 5);
+    // A rebuild (another threshold) keeps the kind: at 100 % the 0.667× improvement is no change any more.
+    panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
+    panel.setThreshold(1.0);
+    QTRY_VERIFY(!panel.isBuilding());
+    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×" }));
 }
 
 QTEST_MAIN(TestRegressionsPanel)

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/chartdata/overviewdata.h"
+
+#include "model/filter/runfilter.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <numeric>
+
+namespace kix {
+
+namespace {
+
+QString implementationOf(const Run& run)
+{
+    return run.provider.isEmpty() ? run.implementationDigest : run.provider;
+}
+
+struct Tally
+{
+    int runs = 0;
+    int failed = 0;
+    QSet<QString> implementations;
+
+    void add(const Run& run)
+    {
+        ++runs;
+        failed += run.failed() ? 1 : 0;
+        const QString impl = implementationOf(run);
+        if (!impl.isEmpty())
+            implementations.insert(impl);
+    }
+    OverviewCell cell() const { return { runs, int(implementations.size()), failed }; }
+};
+
+// Indices of `names` ordered by their runs, most first, then by name.
+QVector<int> orderByRuns(const QStringList& names, const QVector<Tally>& totals)
+{
+    QVector<int> order(names.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        if (totals[a].runs != totals[b].runs)
+            return totals[a].runs > totals[b].runs;
+        return names[a] < names[b];
+    });
+    return order;
+}
+
+// The first candidate clause that matches exactly the representatives whose group is `group`.
+template<typename GroupOf>
+QString exactClause(
+    const QStringList& candidates, const RunList& representatives, const QString& group, GroupOf groupOf)
+{
+    for (const QString& text : candidates) {
+        const FilterClause clause = RunFilter::parseClause(text);
+        if (clause.op == FilterClause::Op::Word)
+            continue;
+        const bool exact = std::all_of(representatives.begin(), representatives.end(),
+            [&](const RunPtr& run) { return RunFilter::clauseMatches(clause, *run) == (groupOf(*run) == group); });
+        if (exact)
+            return text;
+    }
+    return {};
+}
+
+bool hasSpace(const QString& text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); });
+}
+
+// "kernel=NAME" where the name has no space; else "kernel:WORD" for its words, longest first.
+QStringList candidatesFor(const QString& key, const QStringList& names)
+{
+    QStringList out;
+    QStringList words;
+    for (const QString& name : names) {
+        if (!hasSpace(name))
+            out << key + QLatin1Char('=') + name;
+        words += name.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    }
+    std::stable_sort(
+        words.begin(), words.end(), [](const QString& a, const QString& b) { return a.size() > b.size(); });
+    for (const QString& word : std::as_const(words))
+        out << key + QLatin1Char(':') + word;
+    out.removeDuplicates();
+    return out;
+}
+
+} // namespace
+
+QString OverviewData::cellClause(int kernel, int gpu) const
+{
+    const QString& k = kernelClauses.value(kernel);
+    const QString& g = gpuClauses.value(gpu);
+    return k.isEmpty() || g.isEmpty() ? QString() : k + QLatin1Char(' ') + g;
+}
+
+OverviewData buildOverview(const RunList& runs)
+{
+    QStringList kernels;
+    QStringList gpus;
+    QHash<QString, int> kernelIndex;
+    QHash<QString, int> gpuIndex;
+    QVector<Tally> kernelTally;
+    QVector<Tally> gpuTally;
+    Tally total;
+    QHash<qint64, Tally> cellTally;
+    // The clauses depend on the kernel alone and on the GPU's slug and product alone: one run of each is enough.
+    RunList kernelReps;
+    RunList gpuReps;
+    QSet<QPair<QString, QString>> gpuNames;
+    QHash<QString, QStringList> namesOfGpu; // display name -> its slugs, product and the product after the vendor
+    for (const RunPtr& ptr : runs) {
+        const Run& run = *ptr;
+        auto k = kernelIndex.constFind(run.kernel);
+        if (k == kernelIndex.constEnd()) {
+            k = kernelIndex.insert(run.kernel, int(kernels.size()));
+            kernels << run.kernel;
+            kernelTally.append(Tally {});
+            kernelReps << ptr;
+        }
+        const QString gpu = run.gpuDisplayName();
+        auto g = gpuIndex.constFind(gpu);
+        if (g == gpuIndex.constEnd()) {
+            g = gpuIndex.insert(gpu, int(gpus.size()));
+            gpus << gpu;
+            gpuTally.append(Tally {});
+        }
+        const QPair<QString, QString> names { run.gpuSlug, run.gpuProduct };
+        if (!gpuNames.contains(names)) {
+            gpuNames.insert(names);
+            gpuReps << ptr;
+            QStringList& known = namesOfGpu[gpu]; // the shortest that reads well first: gpu=B200
+            const qsizetype space = run.gpuProduct.indexOf(QLatin1Char(' '));
+            if (space > 0)
+                known << run.gpuProduct.mid(space + 1);
+            known << run.gpuSlug << run.gpuProduct;
+        }
+        kernelTally[*k].add(run);
+        gpuTally[*g].add(run);
+        cellTally[qint64(*k) << 32 | *g].add(run);
+        total.add(run);
+    }
+
+    OverviewData out;
+    const QVector<int> kernelOrder = orderByRuns(kernels, kernelTally);
+    const QVector<int> gpuOrder = orderByRuns(gpus, gpuTally);
+    for (int k : kernelOrder) {
+        out.kernels << kernels[k];
+        out.kernelTotals << kernelTally[k].cell();
+        const QString clause = exactClause(candidatesFor(QStringLiteral("kernel"), { kernels[k] }), kernelReps,
+            kernels[k], [](const Run& run) { return run.kernel; });
+        out.kernelClauses << clause;
+    }
+    for (int g : gpuOrder) {
+        out.gpus << gpus[g];
+        out.gpuTotals << gpuTally[g].cell();
+        QStringList names = namesOfGpu.value(gpus[g]);
+        names.removeAll(QString());
+        names.removeDuplicates();
+        if (names.isEmpty())
+            names << QString(); // "gpu=": the runs that name no GPU
+        out.gpuClauses << exactClause(candidatesFor(QStringLiteral("gpu"), names), gpuReps, gpus[g],
+            [](const Run& run) { return run.gpuDisplayName(); });
+    }
+    out.cells.resize(out.kernels.size() * out.gpus.size());
+    for (int row = 0; row < kernelOrder.size(); ++row) {
+        for (int col = 0; col < gpuOrder.size(); ++col) {
+            const auto it = cellTally.constFind(qint64(kernelOrder[row]) << 32 | gpuOrder[col]);
+            if (it != cellTally.constEnd())
+                out.cells[row * out.gpus.size() + col] = it->cell();
+        }
+    }
+    out.total = total.cell();
+    return out;
+}
+
+bool overviewIsFirstView(const RunList& runs, int maxKernels, int maxGpus)
+{
+    QSet<QString> kernels;
+    QSet<QString> gpus;
+    for (const RunPtr& run : runs) {
+        kernels.insert(run->kernel);
+        gpus.insert(run->gpuDisplayName());
+        if (kernels.size() > maxKernels || gpus.size() > maxGpus)
+            return true;
+    }
+    return false;
+}
+
+} // namespace kix

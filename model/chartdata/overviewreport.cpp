@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/chartdata/overviewreport.h"
+
+#include "model/write/csvwriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace kix {
+
+namespace {
+
+QString name(const QString& value, const char* none)
+{
+    return value.isEmpty() ? QString::fromLatin1(none) : value;
+}
+
+QJsonObject counts(const OverviewCell& cell, const QString& filter)
+{
+    QJsonObject o;
+    o[QStringLiteral("runs")] = cell.runs;
+    o[QStringLiteral("implementations")] = cell.implementations;
+    o[QStringLiteral("failed")] = cell.failed;
+    o[QStringLiteral("filter")] = filter.isEmpty() ? QJsonValue() : QJsonValue(filter);
+    return o;
+}
+
+} // namespace
+
+QByteArray overviewToTable(const OverviewData& data)
+{
+    QVector<QStringList> rows;
+    QStringList header { QStringLiteral("kernel"), QStringLiteral("all") };
+    for (const QString& gpu : data.gpus)
+        header << name(gpu, "(no GPU)");
+    rows << header;
+    QStringList all { QStringLiteral("all"), QString::number(data.total.runs) };
+    for (const OverviewCell& c : data.gpuTotals)
+        all << QString::number(c.runs);
+    rows << all;
+    for (int k = 0; k < data.kernels.size(); ++k) {
+        QStringList row { name(data.kernels[k], "(no kernel)"), QString::number(data.kernelTotals[k].runs) };
+        for (int g = 0; g < data.gpus.size(); ++g) {
+            const int runs = data.cell(k, g).runs;
+            row << (runs == 0 ? QStringLiteral("-") : QString::number(runs));
+        }
+        rows << row;
+    }
+    QVector<int> widths(header.size(), 0);
+    for (const QStringList& row : std::as_const(rows))
+        for (int c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], int(row[c].size()));
+    QString out = QStringLiteral("%1 kernel(s) × %2 GPU(s), %3 run(s), %4 failed: runs per kernel and GPU\n")
+                      .arg(data.kernels.size())
+                      .arg(data.gpus.size())
+                      .arg(data.total.runs)
+                      .arg(data.total.failed);
+    for (const QStringList& row : std::as_const(rows)) {
+        QString line;
+        for (int c = 0; c < row.size(); ++c) {
+            if (c == 0)
+                line += row[c].leftJustified(widths[c]);
+            else
+                line += QStringLiteral("  ") + row[c].rightJustified(widths[c]);
+        }
+        out += line + QLatin1Char('\n');
+    }
+    return out.toUtf8();
+}
+
+QByteArray overviewToCsv(const OverviewData& data)
+{
+    QByteArray out = csvLine({ QStringLiteral("kernel"), QStringLiteral("gpu"), QStringLiteral("runs"),
+        QStringLiteral("implementations"), QStringLiteral("failed"), QStringLiteral("filter") });
+    for (int k = 0; k < data.kernels.size(); ++k) {
+        for (int g = 0; g < data.gpus.size(); ++g) {
+            const OverviewCell& c = data.cell(k, g);
+            if (c.runs == 0)
+                continue;
+            out += csvLine({ data.kernels[k], data.gpus[g], QString::number(c.runs), QString::number(c.implementations),
+                QString::number(c.failed), data.cellClause(k, g) });
+        }
+    }
+    return out;
+}
+
+QByteArray overviewToJson(const OverviewData& data)
+{
+    QJsonObject root = counts(data.total, {});
+    root.remove(QStringLiteral("filter"));
+    QJsonArray gpus;
+    for (int g = 0; g < data.gpus.size(); ++g) {
+        QJsonObject o = counts(data.gpuTotals[g], data.gpuClauses[g]);
+        o[QStringLiteral("gpu")] = data.gpus[g];
+        gpus.append(o);
+    }
+    QJsonArray kernels;
+    for (int k = 0; k < data.kernels.size(); ++k) {
+        QJsonObject o = counts(data.kernelTotals[k], data.kernelClauses[k]);
+        o[QStringLiteral("kernel")] = data.kernels[k];
+        QJsonArray cells;
+        for (int g = 0; g < data.gpus.size(); ++g) {
+            if (data.cell(k, g).runs == 0)
+                continue;
+            QJsonObject c = counts(data.cell(k, g), data.cellClause(k, g));
+            c[QStringLiteral("gpu")] = data.gpus[g];
+            cells.append(c);
+        }
+        o[QStringLiteral("cells")] = cells;
+        kernels.append(o);
+    }
+    root[QStringLiteral("gpus")] = gpus;
+    root[QStringLiteral("kernels")] = kernels;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+} // namespace kix
