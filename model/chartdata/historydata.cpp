@@ -255,8 +255,7 @@ QString HistoryData::tooltip(int line, int point) const
     out << (p.label.isEmpty() ? QString() : p.label + QStringLiteral(" · "))
             + run.observedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
     out << QStringLiteral("median %1 · p20 %2 · p80 %3")
-               .arg(formatHistoryValue(run.median, s.unit), formatHistoryValue(run.p20, s.unit),
-                   formatHistoryValue(run.p80, s.unit));
+               .arg(formatValue(run, run.median), formatValue(run, run.p20), formatValue(run, run.p80));
     if (p.sameTime)
         out << QStringLiteral("⚠ another run of this series has the same observedAt");
     for (int c : s.changes) {

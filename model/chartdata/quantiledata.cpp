@@ -93,9 +93,13 @@ QString selectionTitle(const RunList& runs)
     }
     if (kernels.isEmpty())
         return {};
-    return describeVarying(kernels, QStringLiteral("kernels")) + QStringLiteral(" · ")
-        + describeVarying(passes, QStringLiteral("passes")) + QStringLiteral(" · ")
-        + describeVarying(gpus, QStringLiteral("GPUs"));
+    QStringList parts; // an empty part (runs without a pass) leaves no empty "· ·"
+    for (const QString& part : { describeVarying(kernels, QStringLiteral("kernels")),
+             describeVarying(passes, QStringLiteral("passes")), describeVarying(gpus, QStringLiteral("GPUs")) }) {
+        if (!part.trimmed().isEmpty())
+            parts << part;
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries)

@@ -206,7 +206,6 @@ QString speedupTooltip(const ComparisonPair& pair)
 {
     const Run& r = *pair.run;
     const Run& b = *pair.baseline;
-    const TimeScale scale = chooseTimeScale({ r.median, b.median });
     QString text = QStringLiteral("%1 %2 — %3 than %4\n")
                        .arg(ratioText(pair.ratio), verdictSymbol(pair.verdict),
                            pair.verdict == Verdict::Ambiguous  ? QStringLiteral("ambiguous")
@@ -216,7 +215,8 @@ QString speedupTooltip(const ComparisonPair& pair)
     text
         += QStringLiteral("%1 · %2 · %3 · %4\n")
                .arg(r.provider, shortGpuName(r.gpuDisplayName()), r.kernel + QLatin1Char(' ') + r.pass, r.workloadSlug);
-    text += QStringLiteral("median %1 vs %2 %3").arg(scale.format(r.median), b.provider, scale.format(b.median));
+    // One unit per figure: each run as the run table and Details show it (formatValue).
+    text += QStringLiteral("median %1 vs %2 %3").arg(formatValue(r, r.median), b.provider, formatValue(b, b.median));
     if (b.gpuDisplayName() != r.gpuDisplayName())
         text += QStringLiteral(" (on %1)").arg(shortGpuName(b.gpuDisplayName()));
     text += QLatin1Char('\n');

@@ -32,5 +32,7 @@ TimeScale runTimeScale(const Run& run, double valueNs);
 // A figure of `run` as the table, the read-out and Details show it: latency in runTimeScale() and other metrics in
 // the run's own unit, both with 6 significant digits ("425.856 µs", "1.31587 ms", "2048 MB"); empty for NaN.
 QString formatValue(const Run& run, double value);
+// The unit formatValue reads the run's headline in ("µs" for a latency of 950000 ns or a score of 9.5e-4 s).
+QString figureUnit(const Run& run);
 
 } // namespace kix

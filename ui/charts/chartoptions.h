@@ -30,6 +30,7 @@ struct ChartOptions
     int maxSeries = 16; // boxes per workload, lines, bar sets
     QString cohort; // rank: a cohort's id, or text its description contains; empty = cohortRun's, else the largest
     RunPtr cohortRun; // rank: the run whose cohort is shown when no cohort is chosen (the current run)
+    RunPtr currentRun; // the run selected in the table: every chart marks it (ChartStyle::markCurrentRun)
 };
 
 // What the chart's surroundings show: the banner (warnings first), the choosers and the pairs table.

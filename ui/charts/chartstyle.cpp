@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/chartstyle.h"
 
+#include "model/chartdata/quantiledata.h" // shortGpuName
+#include "ui/charts/charthover.h"
+
 #include <QAbstractSeries>
 
 #include <QLegendMarker>
 
+#include <QAbstractAxis>
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QScatterSeries>
 #include <QTextDocument>
 
 namespace kix {
@@ -235,6 +240,57 @@ QString ChartStyle::wrappedHtml(const QString& text, const QFont& font, double w
     for (QString& line : lines)
         line = line.toHtmlEscaped();
     return lines.join(QStringLiteral("<br>"));
+}
+
+namespace {
+const QString kCurrentRunMarker = QStringLiteral("currentRunMarker");
+} // namespace
+
+QString ChartStyle::currentRunLabel(const Run& run)
+{
+    QStringList parts;
+    for (const QString& part : { run.provider, shortGpuName(run.gpuDisplayName()), run.pass, run.workloadSlug }) {
+        if (!part.trimmed().isEmpty())
+            parts << part;
+    }
+    return QStringLiteral("current run: ") + parts.join(QStringLiteral(" · "));
+}
+
+QScatterSeries* ChartStyle::markCurrentRun(QChart* chart, const RunPtr& run, const QList<QPointF>& points,
+    QAbstractAxis* x, QAbstractAxis* y, const QString& readout, bool dark)
+{
+    if (!run || points.isEmpty() || !x || !y)
+        return nullptr;
+    auto* ring = new QScatterSeries;
+    ring->setObjectName(kCurrentRunMarker);
+    // Short, so a legend at the right never elides it; the read-out line names the run (ChartPanel).
+    ring->setName(QStringLiteral("current run")); // the legend draws the ring itself
+    ring->setProperty("runLabel", currentRunLabel(*run));
+    ring->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    ring->setMarkerSize(20);
+    ring->setColor(Qt::transparent); // a ring: what it marks stays visible inside it
+    // Magenta is none of the provider or verdict colours, and reads on both palettes.
+    const QColor ink = dark ? QColor(0xff, 0x5c, 0xf0) : QColor(0xc0, 0x00, 0xa0);
+    ring->setBorderColor(ink);
+    ring->setPen(QPen(ink, 3));
+    ring->append(points);
+    chart->addSeries(ring);
+    ring->attachAxis(x);
+    ring->attachAxis(y);
+    QObject::connect(ring, &QScatterSeries::hovered, ring,
+        [chart, readout](const QPointF&, bool state) { ChartHover::of(chart)->hover(state ? readout : QString()); });
+    QObject::connect(ring, &QScatterSeries::clicked, ring,
+        [chart, readout](const QPointF&) { ChartHover::of(chart)->click(readout); });
+    return ring;
+}
+
+QScatterSeries* ChartStyle::currentRunMarker(const QChart* chart)
+{
+    for (QAbstractSeries* s : chart->series()) {
+        if (s->objectName() == kCurrentRunMarker)
+            return qobject_cast<QScatterSeries*>(s);
+    }
+    return nullptr;
 }
 
 void ChartStyle::setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible)

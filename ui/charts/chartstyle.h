@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/compare/comparison.h"
+#include "model/run.h"
 
 #include <QColor>
 #include <QFont>
@@ -9,8 +10,10 @@
 #include <QStringList>
 
 QT_BEGIN_NAMESPACE
+class QAbstractAxis;
 class QAbstractSeries;
 class QChart;
+class QScatterSeries;
 QT_END_NAMESPACE
 
 namespace kix {
@@ -45,6 +48,16 @@ public:
     // Shows or hides a line and its p20-p80 band. The line's legend marker stays, dimmed when hidden, so that it
     // can be clicked back; the band has no marker of its own.
     static void setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible);
+    // The run selected in the table, marked in every chart that draws it: a ring over its points (in the chart's
+    // values on x and y), over the series, with a legend entry "current run" (the panel's read-out line names the
+    // run: currentRunLabel); hovering the ring reports
+    // `readout` as the element under it would. No points, or no run: no marker. Returns the marker series.
+    static QScatterSeries* markCurrentRun(QChart* chart, const RunPtr& run, const QList<QPointF>& points,
+        QAbstractAxis* x, QAbstractAxis* y, const QString& readout, bool dark);
+    // The chart's current-run marker; nullptr when it has none.
+    static QScatterSeries* currentRunMarker(const QChart* chart);
+    // "current run: liger · B200 · backward · batch128-channels2048-fp32"
+    static QString currentRunLabel(const Run& run);
     // Rich-text title: the title, then each subtitle line, then up to three warnings ("⚠ ...").
     static QString titleHtml(
         const QString& title, const QStringList& subtitles, const QStringList& warnings, bool dark);

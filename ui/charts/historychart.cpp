@@ -164,6 +164,14 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         if (auto* linear = qobject_cast<QValueAxis*>(y); linear && !m_data.logY)
             linear->applyNiceNumbers();
     }
+    for (int i = 0; i < m_data.lines.size() && options.currentRun; ++i) { // the current run: a ring on its point
+        const QVector<HistoryPoint>& points = lineSeries(i).points;
+        for (int k = 0; k < points.size(); ++k) {
+            if (points[k].run == options.currentRun)
+                ChartStyle::markCurrentRun(
+                    this, options.currentRun, { valueAt(i, k) }, x, y, tooltip(i, k), options.dark);
+        }
+    }
     ChartStyle::placeLegend(this, int(m_data.lines.size()));
     setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, options.dark));
 }

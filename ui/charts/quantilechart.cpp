@@ -148,6 +148,13 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
     ChartStyle::placeLegend(this, int(m_data.series.size()));
     for (QLegendMarker* marker : legend()->markers())
         marker->setShape(QLegend::MarkerShapeRectangle); // boxes "from series" would draw hollow
+    for (const QuantileBox& b : std::as_const(m_data.boxes)) { // the current run: a ring at its box's median
+        if (options.currentRun && b.run == options.currentRun) {
+            const double centre = b.group - 0.5 + (b.series + 0.5) / double(m_data.series.size()); // as Qt lays boxes
+            ChartStyle::markCurrentRun(
+                this, b.run, { QPointF(centre, scale.fromNs(b.median)) }, x, y, tooltip(b, scale), options.dark);
+        }
+    }
 
     QStringList subtitles;
     subtitles << QStringLiteral("box p20–p80, line at the median, whiskers min–max where recorded");
@@ -171,15 +178,16 @@ const QuantileBox* QuantileChart::boxFor(const QBoxSet* set) const
     return it == m_boxBySet.constEnd() ? nullptr : &m_data.boxes[*it];
 }
 
-QString QuantileChart::tooltip(const QuantileBox& box, const TimeScale& scale)
+QString QuantileChart::tooltip(const QuantileBox& box, const TimeScale& /* the axis': figures read in the run's unit */)
 {
     const Run& run = *box.run;
     QString text
         = QStringLiteral("%1 · %2 · %3\n%4\n").arg(run.provider, run.gpuDisplayName(), run.pass, run.workloadSlug);
-    text += QStringLiteral("median %1 (%2 ns)\n").arg(scale.format(box.median)).arg(box.median, 0, 'f', 0);
-    text += QStringLiteral("p20 %1 · p80 %2\n").arg(scale.format(box.p20), scale.format(box.p80));
+    // One unit per figure: as the run table and Details show the run (formatValue).
+    text += QStringLiteral("median %1 (%2 ns)\n").arg(formatValue(run, box.median)).arg(box.median, 0, 'f', 0);
+    text += QStringLiteral("p20 %1 · p80 %2\n").arg(formatValue(run, box.p20), formatValue(run, box.p80));
     if (box.hasExtremes)
-        text += QStringLiteral("min %1 · max %2\n").arg(scale.format(box.min), scale.format(box.max));
+        text += QStringLiteral("min %1 · max %2\n").arg(formatValue(run, box.min), formatValue(run, box.max));
     const double spread = run.spread();
     if (std::isfinite(spread))
         text += QStringLiteral("spread %1%\n").arg(spread * 100, 0, 'f', 2);

@@ -12,6 +12,7 @@
 #include <QGraphicsSceneResizeEvent>
 #include <QHorizontalBarSeries>
 #include <QLegendMarker>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QValueAxis>
 
@@ -227,6 +228,16 @@ void RankChart::fill(int shown, double wrapWidth)
         if (QScatterSeries* markers = m_markers.value(int(e.distinguishable)); markers && std::isfinite(e.ratio))
             markers->append(e.ratio, shown - 1 - i);
     }
+    if (QScatterSeries* old = ChartStyle::currentRunMarker(this)) { // the current run: a ring at its entry's end
+        removeSeries(old);
+        delete old;
+    }
+    for (int i = 0; i < shown && m_options.currentRun; ++i) {
+        const RankEntry& e = m_cohort.entries[i];
+        if (e.runs.contains(m_options.currentRun) && std::isfinite(e.ratio))
+            ChartStyle::markCurrentRun(this, m_options.currentRun, { QPointF(e.ratio, shown - 1 - i) }, m_x, m_axis,
+                tooltip(e, m_cohort.key), m_options.dark);
+    }
     m_x->setRange(0, top * 1.25); // room for the value labels
     m_x->applyNiceNumbers();
     QVector<ValueLabels::Label> labels;
@@ -256,7 +267,10 @@ void RankChart::updateTitle()
                      .arg(m_cohort.runCount() == 1 ? QString() : QStringLiteral("s"));
     if (!m_cohort.entries.isEmpty()) {
         const RankEntry& best = m_cohort.entries.front();
-        QString line = QStringLiteral("best: %1 %2").arg(best.implementation, formatRankValue(best.best, k.unit));
+        QString line
+            = QStringLiteral("best: %1 %2")
+                  .arg(best.implementation,
+                      best.bestRun ? formatValue(*best.bestRun, best.best) : formatRankValue(best.best, k.unit));
         if (m_shown < m_cohort.entries.size())
             line += QStringLiteral(" · the best %1 of %2 drawn (kix rank lists all)")
                         .arg(m_shown)
@@ -271,20 +285,24 @@ void RankChart::updateTitle()
             names << QStringLiteral("and %1 more").arg(m_cohort.failed.size() - 4);
         subtitles << QStringLiteral("failed, unranked: ") + names.join(QStringLiteral(", "));
     }
-    QString operation = k.kernel;
-    if (!k.pass.isEmpty())
-        operation += QLatin1Char(' ') + k.pass;
-    setTitle(
-        ChartStyle::titleHtml(QStringLiteral("Rank — %1 · %2 · %3").arg(operation, k.workload, shortGpuName(k.gpuName)),
-            subtitles, {}, m_options.dark));
+    // Only the parts the cohort has: an empty pass, workload or GPU leaves no empty "· ·" behind.
+    const QString operation
+        = QStringList { k.kernel, k.pass }.filter(QRegularExpression(QStringLiteral("\\S"))).join(QLatin1Char(' '));
+    const QStringList parts = QStringList { operation, k.workload, shortGpuName(k.gpuName) }.filter(
+        QRegularExpression(QStringLiteral("\\S")));
+    setTitle(ChartStyle::titleHtml(
+        parts.isEmpty() ? QStringLiteral("Rank") : QStringLiteral("Rank — ") + parts.join(QStringLiteral(" · ")),
+        subtitles, {}, m_options.dark));
 }
 
 QString RankChart::tooltip(const RankEntry& e, const CohortKey& key)
 {
     QString text = QStringLiteral("#%1 %2 — %3 the best\n").arg(e.rank).arg(e.implementation, rankRatioText(e.ratio));
-    text += QStringLiteral("best %1").arg(formatRankValue(e.best, key.unit));
+    // One unit per figure: the best run's, as the run table and Details show it (formatValue).
+    auto figure = [&](double v) { return e.bestRun ? formatValue(*e.bestRun, v) : formatRankValue(v, key.unit); };
+    text += QStringLiteral("best %1").arg(figure(e.best));
     if (e.count > 1)
-        text += QStringLiteral(" · median %1 of %2 observations").arg(formatRankValue(e.median, key.unit)).arg(e.count);
+        text += QStringLiteral(" · median %1 of %2 observations").arg(figure(e.median)).arg(e.count);
     text += QLatin1Char('\n');
     text += QStringLiteral("vs best: %1 (%2)\n").arg(distinguishableName(e.distinguishable), e.evidence);
     if (e.bestRun)

@@ -143,6 +143,11 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
     }
     m_valueLabels->setLabels(labels);
     m_valueLabels->setObstacles(m_barEnd.values().toVector(), 5.5); // no label covers another bar's verdict marker
+    for (const SpeedupBar& bar : std::as_const(m_data.bars)) { // the current run: a ring at its bar's end
+        if (options.currentRun && pairs[bar.pair].run == options.currentRun && m_barEnd.contains(bar.pair))
+            ChartStyle::markCurrentRun(
+                this, options.currentRun, { m_barEnd.value(bar.pair) }, x, y, tooltip(pairs[bar.pair]), options.dark);
+    }
     legend()->setAlignment(Qt::AlignBottom);
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow

@@ -108,6 +108,13 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
             static_cast<QValueAxis*>(y)->applyNiceNumbers();
         }
     }
+    for (const SweepSeries& s : std::as_const(m_data.series)) { // the current run: a ring on its point
+        for (const SweepPoint& p : s.points) {
+            if (options.currentRun && p.run == options.currentRun)
+                ChartStyle::markCurrentRun(this, p.run, { QPointF(p.x, scale.fromNs(p.median)) }, x, y,
+                    tooltip(s, p, m_data.xParam, scale), options.dark);
+        }
+    }
     ChartStyle::placeLegend(this, int(m_data.series.size()));
 
     QStringList subtitles;
@@ -145,12 +152,14 @@ QString SweepChart::pointText(int line, const QPointF& at) const
 QString SweepChart::tooltip(
     const SweepSeries& series, const SweepPoint& point, const QString& xParam, const TimeScale& scale)
 {
+    // One unit per figure: as the run table and Details show the run (formatValue).
+    auto figure = [&](double ns) { return point.run ? formatValue(*point.run, ns) : scale.format(ns); };
     QString text = QStringLiteral("%1\n%2 = %3\nmedian %4 (%5 ns)\np20 %6 · p80 %7")
                        .arg(series.label, xParam)
                        .arg(point.x, 0, 'g', 10)
-                       .arg(scale.format(point.median))
+                       .arg(figure(point.median))
                        .arg(point.median, 0, 'f', 0)
-                       .arg(scale.format(point.p20), scale.format(point.p80));
+                       .arg(figure(point.p20), figure(point.p80));
     if (point.run && point.run->isNoisy())
         text += QStringLiteral("\n⚠ noisy: p20–p80 spread %1% of the median").arg(point.run->spread() * 100, 0, 'f', 0);
     if (point.run && std::isfinite(point.run->achievedGBs()))

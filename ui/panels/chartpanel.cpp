@@ -27,6 +27,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScatterSeries>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -345,9 +346,14 @@ void ChartPanel::keyPressEvent(QKeyEvent* event)
 
 void ChartPanel::setCurrentRun(const RunPtr& run)
 {
+    if (run == m_currentRun)
+        return;
+    // Every chart marks the current run: a chart that draws the old or the new one is built again. Rank also shows
+    // the current run's cohort until one is chosen.
+    const bool drawn = (run && m_runs.contains(run)) || (m_currentRun && m_runs.contains(m_currentRun));
     m_currentRun = run; // a run baseline stays the run the user chose; the chooser offers this one
-    if (m_kind == ChartKind::Rank && m_cohort.isEmpty())
-        scheduleRebuild(); // Rank shows the current run's cohort until one is chosen
+    if (drawn || (m_kind == ChartKind::Rank && m_cohort.isEmpty()))
+        scheduleRebuild();
     updateChoosers();
 }
 
@@ -389,6 +395,7 @@ ChartOptions ChartPanel::options() const
     options.baseline = m_baseline;
     options.cohort = m_cohort;
     options.cohortRun = m_currentRun;
+    options.currentRun = m_currentRun;
     options.dark = ChartStyle::isDark(palette());
     // No more categories than the plot can label whole: a speed-up row needs a line of text, a quantile column
     // two lines once its labels are turned upright. What is left out is noted above the chart.
@@ -523,11 +530,15 @@ void ChartPanel::setReadout(const QString& text, bool pin)
     m_readout->setToolTip(text);
     QString line = text.toHtmlEscaped();
     line.replace(QLatin1Char('\n'), QStringLiteral(" · "));
-    if (text.isEmpty())
-        m_readout->setText(QStringLiteral("<span style=\"color:%1\">Hover a bar, box or point for its exact values; "
-                                          "click to pin them here.</span>")
-                               .arg(palette().color(QPalette::PlaceholderText).name()));
-    else if (m_pinned)
+    if (text.isEmpty()) {
+        QScatterSeries* marker = chart() ? ChartStyle::currentRunMarker(chart()) : nullptr;
+        m_readout->setText((marker ? QStringLiteral("◎ ") + marker->property("runLabel").toString().toHtmlEscaped()
+                                       + QStringLiteral(" · ")
+                                   : QString())
+            + QStringLiteral("<span style=\"color:%1\">Hover a bar, box or point for its exact values; "
+                             "click to pin them here.</span>")
+                  .arg(palette().color(QPalette::PlaceholderText).name()));
+    } else if (m_pinned)
         m_readout->setText(QStringLiteral("<b>Pinned:</b> ") + line); // words: a pin glyph is a blank box in many fonts
     else
         m_readout->setText(line);

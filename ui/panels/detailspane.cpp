@@ -4,13 +4,22 @@
 #include "model/chartdata/timescale.h"
 #include "model/filter/runtablemodel.h"
 
+#include <QAction>
+#include <QClipboard>
 #include <QColor>
+#include <QEvent>
 #include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
@@ -31,10 +40,47 @@ QTreeWidgetItem* section(QTreeWidget* tree, const QString& title)
     return item;
 }
 
-void field(QTreeWidgetItem* parent, const QString& key, const QString& value)
+// QTreeView asks its delegate for a row's height without the column's width, so wrapped text would get one line:
+// this delegate measures each cell at its column's width.
+class WrappingDelegate : public QStyledItemDelegate
+{
+public:
+    explicit WrappingDelegate(QTreeView* view)
+        : QStyledItemDelegate(view)
+        , m_view(view)
+    {
+    }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem o(option);
+        int width = m_view->header()->sectionSize(index.column());
+        if (index.column() == 0)
+            for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+                width -= m_view->indentation();
+        o.rect = QRect(0, 0, std::max(20, width), std::max(1, option.rect.height()));
+        return QStyledItemDelegate::sizeHint(o, index);
+    }
+
+protected:
+    // What is drawn (and measured) may break after _ / - . : = , too; the item keeps the exact text.
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->text = DetailsPane::breakable(option->text);
+    }
+
+private:
+    QTreeView* m_view;
+};
+
+constexpr int CopyRole = Qt::UserRole + 1; // the text "Copy" puts on the clipboard, when not the shown text
+
+QTreeWidgetItem* field(QTreeWidgetItem* parent, const QString& key, const QString& value)
 {
     auto* item = new QTreeWidgetItem(parent, { key, value.isEmpty() ? QStringLiteral("–") : value });
+    item->setToolTip(0, key);
     item->setToolTip(1, value);
+    return item;
 }
 
 QString number(double v, const QString& unit)
@@ -51,6 +97,9 @@ DetailsPane::DetailsPane(QWidget* parent)
     , m_tabs(new QTabWidget(this))
     , m_fields(new QTreeWidget(this))
     , m_json(new QPlainTextEdit(this))
+    , m_copyAllButton(new QToolButton(this))
+    , m_copy(new QAction(QStringLiteral("Copy value"), this))
+    , m_copyAll(new QAction(QStringLiteral("Copy all details"), this))
 {
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -60,14 +109,46 @@ DetailsPane::DetailsPane(QWidget* parent)
     m_comparability->setMargin(6);
     m_fields->setColumnCount(2);
     m_fields->setHeaderLabels({ QStringLiteral("Field"), QStringLiteral("Value") });
-    m_fields->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_fields->setUniformRowHeights(true);
+    // The field names take what they need up to 40% of the width (they wrap too); the values get the rest.
+    m_fields->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_fields->header()->setStretchLastSection(true);
+    m_fields->viewport()->installEventFilter(this);
+    // Wrapped values make rows of different heights; what cannot wrap is elided in the middle, where a digest or a
+    // path differs least, and its tooltip has it whole.
+    m_fields->setUniformRowHeights(false);
+    m_fields->setWordWrap(true);
+    m_fields->setTextElideMode(Qt::ElideMiddle);
+    m_fields->setItemDelegate(new WrappingDelegate(m_fields));
+    m_fields->setIndentation(12); // a narrow dock: every pixel to the names and values
+    // Row heights follow the columns' widths (QTreeView itself only repaints when a column is resized).
+    connect(m_fields->header(), &QHeaderView::sectionResized, m_fields, [this] { m_fields->doItemsLayout(); });
     m_fields->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_fields->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_copy->setShortcut(QKeySequence::Copy);
+    m_copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_copy->setToolTip(QStringLiteral("Copy the selected value (several rows: field and value, one a line)"));
+    m_copyAll->setToolTip(QStringLiteral("Copy every field of the run as text"));
+    m_fields->addAction(m_copy);
+    connect(m_copy, &QAction::triggered, this, &DetailsPane::copySelection);
+    connect(m_copyAll, &QAction::triggered, this, &DetailsPane::copyAll);
+    connect(m_fields, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        if (QTreeWidgetItem* item = m_fields->itemAt(at); item && !item->isSelected())
+            m_fields->setCurrentItem(item);
+        QMenu menu(this);
+        menu.addAction(m_copy);
+        menu.addAction(m_copyAll);
+        menu.exec(m_fields->viewport()->mapToGlobal(at));
+    });
+    m_copyAllButton->setDefaultAction(m_copyAll);
+    m_copyAllButton->setText(QStringLiteral("Copy all"));
+    m_copyAllButton->setObjectName(QStringLiteral("copyAllDetails"));
+    m_copyAllButton->setAutoRaise(true);
     m_json->setReadOnly(true);
     m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_tabs->addTab(m_fields, QStringLiteral("Fields"));
     m_tabs->addTab(m_json, QStringLiteral("JSON"));
+    m_tabs->setCornerWidget(m_copyAllButton, Qt::TopRightCorner);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -82,6 +163,87 @@ QString DetailsPane::comparabilityText() const
     return m_comparability->text();
 }
 
+void DetailsPane::fitFieldColumn()
+{
+    m_fields->resizeColumnToContents(0);
+    const int cap = std::max(90, m_fields->viewport()->width() * 9 / 20);
+    if (m_fields->header()->sectionSize(0) > cap)
+        m_fields->header()->resizeSection(0, cap);
+}
+
+bool DetailsPane::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_fields->viewport() && event->type() == QEvent::Resize)
+        fitFieldColumn();
+    return QWidget::eventFilter(watched, event);
+}
+
+QString DetailsPane::breakable(const QString& text)
+{
+    static const QString after = QStringLiteral("_/-.:=,");
+    QString out;
+    out.reserve(text.size() + text.size() / 4);
+    for (const QChar c : text) {
+        out += c;
+        if (after.contains(c))
+            out += QChar(0x200B); // zero-width space: a line may break here
+    }
+    return out;
+}
+
+QString DetailsPane::copyText(const QTreeWidgetItem* item)
+{
+    if (!item)
+        return {};
+    if (item->columnCount() < 2 || item->isFirstColumnSpanned())
+        return item->text(0);
+    const QVariant exact = item->data(1, CopyRole);
+    return exact.isValid() ? exact.toString() : item->toolTip(1);
+}
+
+QString DetailsPane::detailsText() const
+{
+    if (!m_run)
+        return {};
+    QStringList lines;
+    lines << (m_run->title.isEmpty() ? m_run->name : m_run->title);
+    if (!m_run->externalId.isEmpty())
+        lines << m_run->externalId;
+    lines << m_comparability->text();
+    for (int s = 0; s < m_fields->topLevelItemCount(); ++s) {
+        const QTreeWidgetItem* section = m_fields->topLevelItem(s);
+        lines << QString() << section->text(0);
+        for (int f = 0; f < section->childCount(); ++f) {
+            const QTreeWidgetItem* item = section->child(f);
+            lines << QStringLiteral("  %1: %2").arg(item->text(0), item->toolTip(1));
+        }
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void DetailsPane::copySelection()
+{
+    QList<QTreeWidgetItem*> selected = m_fields->selectedItems();
+    if (selected.size() <= 1) {
+        QTreeWidgetItem* item = selected.isEmpty() ? m_fields->currentItem() : selected.front();
+        if (item)
+            QGuiApplication::clipboard()->setText(copyText(item));
+        return;
+    }
+    QStringList lines; // in the tree's order, not the order of clicks
+    for (QTreeWidgetItemIterator it(m_fields); *it; ++it) {
+        if (selected.contains(*it))
+            lines << ((*it)->isFirstColumnSpanned() ? (*it)->text(0)
+                                                    : (*it)->text(0) + QLatin1Char('\t') + copyText(*it));
+    }
+    QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+}
+
+void DetailsPane::copyAll()
+{
+    QGuiApplication::clipboard()->setText(detailsText());
+}
+
 QString DetailsPane::prettyJson(const std::string& raw)
 {
     const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(raw, nullptr, false);
@@ -94,6 +256,7 @@ void DetailsPane::setRun(const RunPtr& run)
 {
     m_run = run;
     m_fields->clear();
+    m_copyAll->setEnabled(bool(run));
     if (!run) {
         m_header->setText(QStringLiteral("No run selected."));
         m_comparability->setText(QStringLiteral("Select a run to see its fields, digests, protocol notes and JSON."));
@@ -129,23 +292,21 @@ void DetailsPane::setRun(const RunPtr& run)
         field(s, p.key, p.value);
     field(s, QStringLiteral("dtype"), r.dtype);
 
-    // One unit per figure: every latency of the run in the unit its median reads best in, the exact ns in the
-    // tooltip.
-    const TimeScale scale = r.isLatency() ? chooseTimeScale({ r.median }) : TimeScale { r.unit, 1 };
-    auto value = [&](double v) -> QString {
-        if (std::isnan(v))
-            return {};
-        return r.isLatency() ? scale.format(v) : number(v, r.unit);
-    };
+    // One unit per figure: every figure of the headline metric as the run table and the chart's read-out show it
+    // (formatValue), the exact value in the tooltip.
+    const TimeScale scale = runTimeScale(r, r.median);
+    auto value = [&](double v) -> QString { return formatValue(r, v); };
     auto timed = [&](const QString& key, double v) {
-        field(s, key, value(v));
-        if (r.isLatency() && !std::isnan(v) && s->childCount() > 0)
-            s->child(s->childCount() - 1)->setToolTip(1, number(v, r.unit));
+        QTreeWidgetItem* item = field(s, key, value(v));
+        if (!std::isnan(v) && value(v) != number(v, r.unit)) {
+            item->setToolTip(1, QStringLiteral("%1 (%2)").arg(value(v), number(v, r.unit)));
+            item->setData(1, CopyRole, value(v)); // the figure as shown
+        }
     };
     s = section(m_fields,
         r.isLatency()
             ? QStringLiteral("Latency (%1)").arg(scale.unit)
-            : QStringLiteral("%1 (%2)").arg(r.metricName().left(1).toUpper() + r.metricName().mid(1), r.unit));
+            : QStringLiteral("%1 (%2)").arg(r.metricName().left(1).toUpper() + r.metricName().mid(1), figureUnit(r)));
     timed(r.headlineStatistic, r.median);
     timed(QStringLiteral("p20"), r.p20);
     timed(QStringLiteral("p80"), r.p80);
@@ -193,9 +354,10 @@ void DetailsPane::setRun(const RunPtr& run)
             field(s, key, QString());
             return;
         }
-        field(s, key, QStringLiteral("%1 — %2").arg(value, Run::describe(check)));
+        QTreeWidgetItem* item = field(s, key, QStringLiteral("%1 — %2").arg(value, Run::describe(check)));
+        item->setData(1, CopyRole, value); // the digest alone, ready to paste
         if (check == DigestCheck::Mismatch)
-            s->child(s->childCount() - 1)->setForeground(1, QColor(0xb0, 0x30, 0x20));
+            item->setForeground(1, QColor(0xb0, 0x30, 0x20));
     };
     digest(QStringLiteral("protocol"), r.protocolDigest, r.protocolCheck);
     digest(QStringLiteral("workload"), r.workloadDigest, r.workloadCheck);
@@ -227,6 +389,7 @@ void DetailsPane::setRun(const RunPtr& run)
             field(s, kv.key, kv.value);
     }
     m_fields->expandAll();
+    fitFieldColumn();
     m_json->setPlainText(prettyJson(r.raw));
 }
 

@@ -27,7 +27,7 @@ RunList fixtureRuns()
 }
 
 // A headline of another metric than latency: memory in MB, or a leaderboard's geomean score.
-RunPtr otherRun(const QString& provider, Run::Metric metric, double value)
+std::shared_ptr<Run> otherRun(const QString& provider, Run::Metric metric, double value)
 {
     auto run = kixtest::makeRun(provider, QStringLiteral("NVIDIA B200"), 64, value);
     run->metric = metric;
@@ -189,6 +189,15 @@ void TestRunTableModel::headlineColumnIsNamedForWhatItHolds()
     QCOMPARE(model.index(1, RunTableModel::MedianColumn).data().toString(), QStringLiteral("100.5 MB"));
     QCOMPARE(model.index(1, RunTableModel::MedianColumn).data(Qt::ToolTipRole).toString(),
         QStringLiteral("100.5 MB (memory median)"));
+    // a leaderboard's geomean time in seconds reads as a time, in its headline's unit
+    const auto seconds = otherRun(QStringLiteral("bob"), Run::Metric::Other, 1.0048658277929109e-05);
+    seconds->unit = QStringLiteral("s");
+    seconds->finalize();
+    model.setRuns({ seconds });
+    QCOMPARE(model.index(0, RunTableModel::MedianColumn).data().toString(), QStringLiteral("10.0487 µs (geomean)"));
+    QCOMPARE(formatValue(*seconds, 2e-6), QStringLiteral("2 µs")); // in the headline's unit
+    QCOMPARE(figureUnit(*seconds), QStringLiteral("µs"));
+    QCOMPARE(figureUnit(*otherRun(QStringLiteral("liger"), Run::Metric::Memory, 100.5)), QStringLiteral("MB"));
 }
 
 void TestRunTableModel::headlineSortKeepsMetricsApart()
