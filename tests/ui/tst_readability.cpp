@@ -10,9 +10,12 @@
 #include "tests/ui/windowtestsupport.h"
 
 #include <QAbstractButton>
+#include <QBarCategoryAxis>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QScrollArea>
+#include <QTextDocument>
 
 using namespace kix;
 using namespace kixtest;
@@ -30,6 +33,10 @@ private slots:
     void benchmarkFormWraps();
     void ligerFirstViewLabelsAreWhole_data();
     void ligerFirstViewLabelsAreWhole();
+    void manyCategoryLabelsAreWhole_data();
+    void manyCategoryLabelsAreWhole();
+    void ligerFusedMoeLabelsAreWhole_data();
+    void ligerFusedMoeLabelsAreWhole();
 
 private:
     QTemporaryDir m_settings;
@@ -53,6 +60,83 @@ QStringList elided(const QStringList& texts)
         if (text.contains(QChar(0x2026)) || text.contains(QLatin1String("..."))) // Qt Charts elides with "..."
             out << text;
     return out;
+}
+
+// A Liger-style CSV of one kernel swept along two parameters (T: 9 values, E: 5) for two providers, two passes and
+// two metrics: 2 x 2 x 14 = 56 speed runs (112 runs in all) in 28 categories (pass x workload), more than a chart at
+// 1280x720 has room for with "E=128 T=32768 sweep_dimT" labels, as in the real fused_moe x H100 scope.
+QString writeTwoSweepCsv(const QTemporaryDir& dir)
+{
+    const QString path = dir.filePath(QStringLiteral("two-sweeps.csv"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return QString();
+    QByteArray csv = "kernel_name,kernel_provider,kernel_operation_mode,metric_name,metric_unit,x_name,x_label,x_value,"
+                     "y_value_50,y_value_20,y_value_80,extra_benchmark_config_str,gpu_name,timestamp,liger_version\n";
+    int row = 0;
+    for (const char* provider : { "liger", "huggingface" })
+        for (const char* pass : { "forward", "backward" })
+            for (const char* metric : { "speed", "memory" }) {
+                const auto line = [&](const char* dim, const char* label, int value, const QByteArray& config) {
+                    const double y = 1.0 + 0.01 * ++row;
+                    csv += QByteArray("sweep,") + provider + ',' + pass + ',' + metric + ','
+                        + (QByteArray(metric) == "speed" ? "ms" : "MB") + ',' + dim + ',' + label + ','
+                        + QByteArray::number(value) + ',' + QByteArray::number(y) + ',' + QByteArray::number(y * 0.99)
+                        + ',' + QByteArray::number(y * 1.01) + ",\"" + config
+                        + "\",NVIDIA H100 80GB HBM3,2026-04-02 23:57:32,0.7.0\n";
+                };
+                for (int t = 128; t <= 32768; t *= 2)
+                    line("T", "num_tokens", t,
+                        R"({""sweep_dim"": ""T"", ""T"": null, ""E"": 128, ""H"": 2048, ""K"": 8})");
+                for (int e = 8; e <= 128; e *= 2)
+                    line("E", "num_experts", e,
+                        R"({""sweep_dim"": ""E"", ""T"": 2048, ""E"": null, ""H"": 2048, ""K"": 8})");
+            }
+    file.write(csv);
+    return path;
+}
+
+// The x labels of the chart shown, and the scope label beside the tabs: none elided or clipped.
+void checkLabelsWhole(ChartPanel* charts, int categories)
+{
+    auto* chart = dynamic_cast<QuantileChart*>(charts->chart());
+    QVERIFY(chart);
+    QTest::qWait(50);
+    const auto axes = chart->axes(Qt::Horizontal);
+    QVERIFY(!axes.isEmpty());
+    auto* x = qobject_cast<QBarCategoryAxis*>(axes.front());
+    QVERIFY(x);
+    if (categories >= 0)
+        QCOMPARE(x->count(), categories);
+    else
+        QVERIFY2(x->count() >= 8, qPrintable(QString::number(x->count())));
+    const QStringList texts = sceneTexts(charts->chartView());
+    QVERIFY2(elided(texts).isEmpty(), qPrintable(elided(texts).join(QStringLiteral(" | "))));
+    // Every category label is drawn (upright or turned), none hidden
+    int drawn = 0;
+    for (const QString& label : x->categories()) {
+        QTextDocument doc;
+        doc.setHtml(label);
+        drawn += texts.contains(doc.toPlainText()) ? 1 : 0;
+    }
+    QVERIFY2(drawn == x->count(), qPrintable(QStringLiteral("%1 of %2 labels drawn").arg(drawn).arg(x->count())));
+    // labels shrunk to fit stay legible
+    QVERIFY2(x->labelsFont().pointSizeF() >= 6, qPrintable(QString::number(x->labelsFont().pointSizeF())));
+    auto* scope = charts->findChild<QLabel*>(QStringLiteral("chartScope"));
+    QVERIFY(scope);
+    QVERIFY(scope->isVisible());
+    QVERIFY2(scope->text().contains(QString::number(charts->runs().size())), qPrintable(scope->text()));
+    const int needed = scope->fontMetrics().horizontalAdvance(scope->text());
+    QVERIFY2(needed <= scope->contentsRect().width() || scope->wordWrap(),
+        qPrintable(QStringLiteral("scope \"%1\" needs %2 px, has %3")
+                       .arg(scope->text())
+                       .arg(needed)
+                       .arg(scope->contentsRect().width())));
+    if (scope->wordWrap())
+        QVERIFY2(scope->heightForWidth(scope->contentsRect().width()) <= scope->height(),
+            qPrintable(QStringLiteral("scope \"%1\" wrapped is taller than its %2 px")
+                           .arg(scope->text())
+                           .arg(scope->height())));
 }
 
 } // namespace
@@ -172,6 +256,58 @@ void TestReadability::ligerFirstViewLabelsAreWhole()
         QVERIFY(texts.contains(QStringLiteral("2048")));
         QVERIFY2(elided(texts).isEmpty(), qPrintable(elided(texts).join(QStringLiteral(" | "))));
     }
+}
+
+void TestReadability::manyCategoryLabelsAreWhole_data()
+{
+    addSizes(true);
+}
+
+void TestReadability::manyCategoryLabelsAreWhole()
+{
+    QFETCH(QSize, size);
+    QTemporaryDir dir;
+    const QString path = writeTwoSweepCsv(dir);
+    QVERIFY(!path.isEmpty());
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openPaths({ path });
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->model()->rowCount(), 112, 10000);
+    QVERIFY(waitForCharts(w));
+    w.chartPanel()->setKind(ChartKind::Quantiles);
+    QVERIFY(waitForCharts(w));
+    // 2 passes x 14 workloads, or as many as the plot's width has room for (the rest are noted)
+    checkLabelsWhole(w.chartPanel(), -1);
+}
+
+void TestReadability::ligerFusedMoeLabelsAreWhole_data()
+{
+    addSizes(false);
+}
+
+void TestReadability::ligerFusedMoeLabelsAreWhole()
+{
+    QFETCH(QSize, size);
+    const QString shared = qEnvironmentVariable("KIX_SHARED_DIR");
+    const QString path = shared + QStringLiteral("/data/liger/all_benchmark_data.csv");
+    if (shared.isEmpty() || !QFile::exists(path))
+        QSKIP("the shared Liger CSV is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openPaths({ path });
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->model()->rowCount() > 2000, 20000);
+    QVERIFY(waitForCharts(w));
+    w.searchBox()->setText(QStringLiteral("kernel:fused_moe gpu:h100"));
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->proxy()->rowCount(), 168, 5000);
+    QVERIFY(waitForCharts(w));
+    QCOMPARE(w.chartPanel()->runs().size(), 168);
+    w.chartPanel()->setKind(ChartKind::Quantiles); // the first view of this scope; set in case that changes
+    QVERIFY(waitForCharts(w));
+    checkLabelsWhole(w.chartPanel(), -1); // 3 passes x 14 workloads, up to the chart's limit of 40
 }
 
 QTEST_MAIN(TestReadability)

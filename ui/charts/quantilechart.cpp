@@ -4,6 +4,8 @@
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
 
+#include "model/workload.h"
+
 #include <QBarCategoryAxis>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
@@ -16,16 +18,104 @@
 
 namespace kix {
 
+namespace {
+
+const WorkloadParam* findParam(const Run& run, const QString& key)
+{
+    for (const WorkloadParam& param : run.workload)
+        if (param.key == key)
+            return &param;
+    return nullptr;
+}
+
+// With several varying parameters a label "bwd · E=128 T=32768 sweep_dimT" is wider than a column of a chart of
+// 28 workloads (and Qt elides it). Only the values are kept, one per line ("bwd · 128 · 32768 · T"), the axis title
+// naming them in the same order ("pass · E · T · sweep_dim"); "–" where a workload lacks the parameter. Keys without
+// values (flags such as sweep_dimE, sweep_dimT) share one line: what follows their common prefix.
+void compactLabels(const QuantileData& data, QStringList* labels, QString* title)
+{
+    QVector<const Run*> first(data.groups.size(), nullptr);
+    RunList drawn;
+    for (const QuantileBox& box : data.boxes) {
+        drawn << box.run;
+        if (!first[box.group])
+            first[box.group] = box.run.get();
+    }
+    const ParamVariation variation = paramVariation(drawn);
+    if (variation.varying.size() < 2 || std::find(first.begin(), first.end(), nullptr) != first.end())
+        return;
+    QStringList values;
+    QStringList flags;
+    for (const QString& key : variation.varying) {
+        const bool flag = std::all_of(first.begin(), first.end(), [&key](const Run* run) {
+            const WorkloadParam* param = findParam(*run, key);
+            return !param || param->value.isEmpty();
+        });
+        (flag ? flags : values) << key;
+    }
+    QString prefix = flags.size() > 1 ? flags.front() : QString();
+    for (const QString& flag : std::as_const(flags))
+        while (!flag.startsWith(prefix))
+            prefix.chop(1);
+    QStringList names;
+    if (variation.kernelVaries)
+        names << QStringLiteral("kernel");
+    if (variation.passVaries)
+        names << QStringLiteral("pass");
+    names += values;
+    if (!flags.isEmpty())
+        names << (prefix.isEmpty() ? flags.join(QLatin1Char('/')) : prefix);
+    if (variation.dtypeVaries)
+        names << QStringLiteral("dtype");
+    QStringList out;
+    for (int g = 0; g < data.groups.size(); ++g) {
+        const Run& run = *first[g];
+        QStringList parts;
+        if (variation.kernelVaries || variation.passVaries) // the labeler's kernel and short pass, as they were
+            parts = data.groups[g].split(QStringLiteral(" · ")).mid(0, variation.kernelVaries + variation.passVaries);
+        bool any = false;
+        for (const QString& key : std::as_const(values)) {
+            const WorkloadParam* param = findParam(run, key);
+            any = any || param;
+            parts << (param ? param->value : QStringLiteral("–"));
+        }
+        if (!flags.isEmpty()) {
+            QStringList set;
+            for (const QString& flag : std::as_const(flags))
+                if (findParam(run, flag))
+                    set << (prefix.isEmpty() ? flag : flag.mid(prefix.size()));
+            any = any || !set.isEmpty();
+            parts << (set.isEmpty() ? QStringLiteral("–") : set.join(QLatin1Char('+')));
+        }
+        if (!any)
+            return; // a workload known by its slug alone: keep the labeler's labels
+        if (variation.dtypeVaries)
+            parts << run.dtype;
+        out << parts.join(QStringLiteral(" · "));
+    }
+    *labels = out;
+    *title = names.join(QStringLiteral(" · "));
+}
+
+} // namespace
+
 void QuantileChart::uprightLabelsIfCramped(QBarCategoryAxis* axis)
 {
-    // Qt elides a category label wider than its category; turned upright it has the axis' height instead.
-    // The plot is about the chart's width less the y axis and margins: labels wider than a column turn.
-    const QFontMetrics metrics(axis->labelsFont());
+    // Qt elides a category label wider than its category (the column less twice the label padding); turned upright
+    // a label needs its lines' height instead of its widest line. Whichever needs less is used, and where neither
+    // fits, a smaller font: a label is never elided.
+    m_labelFont = axis->labelsFont();
+    const QFontMetrics metrics(m_labelFont);
     int widest = 0;
-    for (const QString& group : std::as_const(m_data.groups))
-        for (const QString& part : group.split(QStringLiteral(" · ")))
+    int lines = 1;
+    for (const QString& group : std::as_const(m_labels)) {
+        const QStringList parts = group.split(QStringLiteral(" · "));
+        lines = std::max(lines, int(parts.size()));
+        for (const QString& part : parts)
             widest = std::max(widest, metrics.horizontalAdvance(part));
+    }
     m_uprightWidth = widest;
+    m_turnedWidth = lines * metrics.lineSpacing();
     applyLabelAngle();
     QObject::connect(this, &QChart::plotAreaChanged, this, [this] { applyLabelAngle(); });
 }
@@ -33,12 +123,21 @@ void QuantileChart::uprightLabelsIfCramped(QBarCategoryAxis* axis)
 void QuantileChart::applyLabelAngle()
 {
     auto axes = this->axes(Qt::Horizontal);
-    if (axes.isEmpty() || m_data.groups.isEmpty())
+    if (axes.isEmpty() || m_data.groups.isEmpty() || plotArea().width() <= 0)
         return;
-    const double column = plotArea().width() > 0 ? plotArea().width() / m_data.groups.size() : 0;
-    const int angle = column > 0 && m_uprightWidth + 12 > column ? -90 : 0;
-    if (axes.front()->labelsAngle() != angle)
-        axes.front()->setLabelsAngle(angle);
+    QAbstractAxis* axis = axes.front();
+    // Qt: the column less twice its label padding (4 px), less the label document.s margins (4 px each side)
+    const double room = plotArea().width() / m_data.groups.size() - 18;
+    const bool turn = m_uprightWidth > room && m_turnedWidth < m_uprightWidth;
+    const int need = turn ? m_turnedWidth : m_uprightWidth;
+    QFont font = m_labelFont;
+    if (need > room && room > 0 && font.pointSizeF() > 0)
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() * room / need));
+    if (axis->labelsFont() != font)
+        axis->setLabelsFont(font);
+    const int angle = turn ? -90 : 0;
+    if (axis->labelsAngle() != angle)
+        axis->setLabelsAngle(angle);
 }
 
 QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
@@ -48,9 +147,12 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
     const TimeScale& scale = m_data.scale;
 
     auto* x = new QBarCategoryAxis;
-    x->append(ChartStyle::categoryLabels(m_data.groups));
+    m_labels = m_data.groups;
+    QString groupTitle = m_data.groupTitle;
+    compactLabels(m_data, &m_labels, &groupTitle);
+    x->append(ChartStyle::categoryLabels(m_labels));
     if (!m_data.groups.isEmpty()) // an empty category axis draws its title in a corner
-        x->setTitleText(m_data.groupTitle);
+        x->setTitleText(groupTitle);
     addAxis(x, Qt::AlignBottom);
     uprightLabelsIfCramped(x);
     QAbstractAxis* y = nullptr;

@@ -5,6 +5,7 @@
 #include "ui/charts/chartoptions.h"
 
 #include <QChart>
+#include <QFont>
 #include <QHash>
 
 QT_BEGIN_NAMESPACE
@@ -34,6 +35,9 @@ private:
     void uprightLabelsIfCramped(QBarCategoryAxis* axis);
     void applyLabelAngle();
     int m_uprightWidth = 0; // px: the widest line of a category label
+    int m_turnedWidth = 0; // px: the most lines of a category label, turned upright
+    QFont m_labelFont; // the axis' label font, before any shrinking to fit
+    QStringList m_labels; // the category labels as drawn, their lines joined by " · "
     QuantileData m_data;
     QHash<const QBoxSet*, int> m_boxBySet;
 };

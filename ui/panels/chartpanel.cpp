@@ -69,6 +69,44 @@ QThreadPool* chartPool()
     return pool;
 }
 
+// The scope beside the tabs ("all 168 shown runs"): where the row has no room for it, a shorter form ("168 runs",
+// then "168") rather than a clipped one; the tooltip keeps the whole text.
+class ScopeLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    void setScope(const QString& scope)
+    {
+        m_scope = scope;
+        setToolTip(scope);
+        fit();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QLabel::resizeEvent(event);
+        fit();
+    }
+
+private:
+    void fit()
+    {
+        QString shorter = m_scope;
+        shorter.remove(QStringLiteral("all ")).remove(QStringLiteral("shown "));
+        const QString count = m_scope.section(QLatin1Char(' '), m_scope.startsWith(QLatin1String("all ")) ? 1 : 0, 0);
+        const int room = contentsRect().width();
+        QString text = count;
+        if (fontMetrics().horizontalAdvance(m_scope) <= room)
+            text = m_scope;
+        else if (fontMetrics().horizontalAdvance(shorter) <= room)
+            text = shorter;
+        if (QLabel::text() != text)
+            setText(text);
+    }
+    QString m_scope;
+};
+
 } // namespace
 
 ChartPanel::ChartPanel(QWidget* parent)
@@ -80,7 +118,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_baselineLabel(new QLabel(QStringLiteral("vs"), this))
     , m_baselineBox(new QComboBox(this))
     , m_cohortBox(new QComboBox(this))
-    , m_scopeLabel(new QLabel(this))
+    , m_scopeLabel(new ScopeLabel(this))
     , m_banner(new QLabel(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_stack(new QStackedWidget(this))
@@ -127,6 +165,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     maximizeButton->setText(QStringLiteral("⤢"));
     maximizeButton->setAccessibleName(QStringLiteral("Maximize chart"));
     maximizeButton->setToolTip(QStringLiteral("Give the chart the whole window, or restore the layout (Ctrl+M)"));
+    m_scopeLabel->setObjectName(QStringLiteral("chartScope"));
     m_scopeLabel->setForegroundRole(QPalette::PlaceholderText);
     m_scopeLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
     m_scopeLabel->setMinimumWidth(60);
@@ -436,8 +475,7 @@ void ChartPanel::rebuildNow()
         m_stack->setCurrentWidget(m_overview);
         m_readout->hide(); // nothing to hover: the cells say it all
         m_unpin->hide();
-        m_scopeLabel->setText(m_scope);
-        m_scopeLabel->setToolTip(m_scope);
+        static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
         if (!m_pinned)
             setReadout({}, false);
         updateChoosers();
@@ -497,8 +535,7 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     m_pairs->setVisible(m_kind == ChartKind::Speedup);
     if (m_pairs->isVisibleTo(this))
         fitPairColumns();
-    m_scopeLabel->setText(m_scope);
-    m_scopeLabel->setToolTip(m_scope);
+    static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
     if (QChart* shown = m_view->chart()) {
         ChartHover* hover = ChartHover::of(shown);
         connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
