@@ -240,13 +240,25 @@ void Run::finalize()
             text += ' ';
         appendLower(text, s);
     };
-    for (const QString* s : { &externalId, &gpuProduct, &gpuArchitecture, &status, &source, &file })
+    add(externalId);
+    const qsizetype idBytes = text.size();
+    for (const QString* s : { &gpuProduct, &gpuArchitecture, &status, &source, &file })
         add(*s);
     // The names shown in the table and Details, whatever the externalId says: a run whose kernel, implementation
     // or workload come from its linked resources (not a Liger slug) is found by them too.
-    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark })
-        if (!s->isEmpty() && !externalId.contains(*s, Qt::CaseInsensitive))
-            add(*s);
+    QByteArray lowered;
+    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark }) {
+        if (s->isEmpty())
+            continue;
+        lowered.clear();
+        appendLower(lowered, *s);
+        if (std::string_view(text.constData(), std::size_t(idBytes))
+                .find(std::string_view(lowered.constData(), std::size_t(lowered.size())))
+            == std::string_view::npos) {
+            text += ' ';
+            text += lowered;
+        }
+    }
     if (!isLatency()) {
         text += ' ';
         appendLower(text, metricName());

@@ -27,7 +27,7 @@ struct ParseLimits
     qint64 maxFileBytes = qint64(1) << 30; // 1 GiB; a JSON Lines file on disk is streamed, any size (not this limit)
     // A JSON Lines file on disk larger than this is streamed in windows of this size: its lines are parsed a
     // window at a time, on all cores, and their text is not kept (each run reads its line back when asked).
-    qint64 streamWindowBytes = qint64(16) << 20;
+    qint64 streamWindowBytes = qint64(4) << 20;
     qint64 maxLineBytes = qint64(1) << 30; // one line of a streamed JSON Lines file
     int maxDepth = 64;
     qint64 maxDocuments = 5'000'000;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,10 +76,46 @@ qint64 readFully(int fd, char* at, qint64 want, QString& error)
     return got;
 }
 
+// Bytes, not cleared when grown (a window is filled by read() at once).
+struct Buffer
+{
+    std::unique_ptr<char[]> bytes;
+    std::size_t size = 0;
+    std::size_t capacity = 0;
+
+    char* data() const { return bytes.get(); }
+    void reserve(std::size_t n)
+    {
+        if (n <= capacity)
+            return;
+        std::unique_ptr<char[]> grown(new char[n]);
+        if (size > 0)
+            std::memcpy(grown.get(), bytes.get(), size);
+        bytes = std::move(grown);
+        capacity = n;
+    }
+    void assign(const char* from, std::size_t n)
+    {
+        size = 0;
+        reserve(n);
+        if (n > 0)
+            std::memcpy(bytes.get(), from, n);
+        size = n;
+    }
+    Buffer take()
+    {
+        Buffer out;
+        std::swap(out.bytes, bytes);
+        std::swap(out.size, size);
+        std::swap(out.capacity, capacity);
+        return out;
+    }
+};
+
 // Whole lines of the file: bytes [begin, end) of `bytes` (followed by kPad readable bytes), at `fileOffset`.
 struct Window
 {
-    std::string bytes;
+    Buffer bytes;
     std::size_t begin = 0;
     std::size_t end = 0;
     qint64 fileOffset = 0; // of bytes[0]
@@ -114,30 +151,43 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
     const qsizetype runsBefore = result.runs.size();
     const qsizetype diagnosticsBefore = result.diagnostics.size();
     const int threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
+    // One batch of windows is parsed on the pool while the next is read; buffers are used again, not given back.
     std::vector<Window> batch;
-    auto flush = [&]() {
-        auto parse = [&](const Window& w) {
-            ParseResult part;
-            const LineOrigin origin { shared, w.fileOffset + qint64(w.begin) };
-            parseDocumentLines(
-                w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, path, limits, part, &origin, true);
-            return part;
-        };
-        if (batch.size() == 1) {
-            const ParseResult part = parse(batch.front());
+    std::vector<Window> inFlight;
+    std::vector<Buffer> spare;
+    QFuture<ParseResult> parsing;
+    bool running = false;
+    auto parse = [&](const Window& w) {
+        ParseResult part;
+        const LineOrigin origin { shared, w.fileOffset + qint64(w.begin) };
+        parseDocumentLines(
+            w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, path, limits, part, &origin, true);
+        return part;
+    };
+    auto finish = [&]() {
+        if (!running)
+            return;
+        running = false;
+        parsing.waitForFinished();
+        for (const ParseResult& part : parsing.results()) {
             result.runs += part.runs;
             result.diagnostics += part.diagnostics;
-        } else if (!batch.empty()) {
-            const QList<ParseResult> parts = QtConcurrent::blockingMapped<QList<ParseResult>>(batch, parse);
-            for (const ParseResult& part : parts) {
-                result.runs += part.runs;
-                result.diagnostics += part.diagnostics;
-            }
         }
-        batch.clear();
+        parsing = QFuture<ParseResult>();
+        for (Window& w : inFlight)
+            spare.push_back(w.bytes.take());
+        inFlight.clear();
+    };
+    auto flush = [&]() {
+        finish();
+        if (batch.empty())
+            return;
+        inFlight.swap(batch);
+        parsing = QtConcurrent::mapped(inFlight.cbegin(), inFlight.cend(), parse);
+        running = true;
     };
 
-    std::string carry; // the start of a line that the last window cut
+    Buffer carry; // the start of a line that the last window cut
     qint64 carryOffset = 0; // its place in the file
     qint64 readTotal = 0;
     int line = 0;
@@ -148,11 +198,17 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
         if (limits.cancel && limits.cancel->load(std::memory_order_relaxed))
             break;
         Window w;
-        w.bytes = std::move(carry);
-        carry = std::string();
+        if (!spare.empty()) {
+            w.bytes = spare.back().take();
+            spare.pop_back();
+            w.bytes.assign(carry.data(), carry.size);
+        } else {
+            w.bytes = carry.take();
+        }
+        carry.size = 0;
         w.fileOffset = carryOffset;
-        std::size_t have = w.bytes.size();
-        w.bytes.resize(have + std::size_t(window) + kPad);
+        std::size_t have = w.bytes.size;
+        w.bytes.reserve(have + std::size_t(window) + kPad);
         const qint64 n = readFully(fd, w.bytes.data() + have, window, error);
         readTotal += n;
         have += std::size_t(n);
@@ -201,16 +257,17 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
             skipping = true;
             carryOffset = w.fileOffset + qint64(have);
         } else { // a line longer than the window: read on
-            w.bytes.resize(have);
-            carry = std::move(w.bytes);
+            w.bytes.size = have;
+            carry = w.bytes.take();
             carryOffset = w.fileOffset;
             if (w.begin > 0) {
-                carry.erase(0, w.begin);
+                std::memmove(carry.data(), carry.data() + w.begin, have - w.begin);
+                carry.size -= w.begin;
                 carryOffset += qint64(w.begin);
             }
         }
         if (int(batch.size()) >= 2 * threads || atEnd) {
-            flush();
+            flush(); // parses this batch while the next one is read
             if (limits.fileProgress)
                 limits.fileProgress(readTotal, source->size);
         }
@@ -218,6 +275,7 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
             break;
     }
     flush();
+    finish();
     ::close(fd);
     if (!error.isEmpty())
         result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
