@@ -2,9 +2,90 @@
 #include "model/run.h"
 
 #include <QCryptographicHash>
+#include <QFile>
 #include <QStringBuilder>
 
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace kix {
+
+namespace {
+
+// The file, opened, is the one the text was read from: same inode, size, modification and change times.
+QString changedSince(int fd, const RawSource& source)
+{
+    struct stat info
+    {
+    };
+    if (::fstat(fd, &info) != 0)
+        return QString::fromLocal8Bit(std::strerror(errno));
+    const qint64 modified = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+    const qint64 changed = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    if (quint64(info.st_dev) != source.device || quint64(info.st_ino) != source.inode)
+        return QStringLiteral("the file was replaced since it was loaded");
+    if (qint64(info.st_size) != source.size || modified != source.modifiedNs || changed != source.changedNs)
+        return QStringLiteral("the file changed since it was loaded");
+    return {};
+}
+
+} // namespace
+
+bool RawText::load(QString* error) const
+{
+    if (!m_source || std::atomic_load(&m_buffer))
+        return true;
+    auto fail = [&](const QString& why) {
+        if (error)
+            *error = QStringLiteral("%1: cannot read the run back at byte %2: %3 (load it again)")
+                         .arg(m_source->path)
+                         .arg(m_offset)
+                         .arg(why);
+        return false;
+    };
+    const int fd = ::open(QFile::encodeName(m_source->path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return fail(QString::fromLocal8Bit(std::strerror(errno)));
+    QString why = changedSince(fd, *m_source);
+    auto text = std::make_shared<std::string>(m_size, '\0');
+    std::size_t got = 0;
+    while (why.isEmpty() && got < m_size) {
+        const ssize_t n = ::pread(fd, text->data() + got, m_size - got, off_t(m_offset + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            why = n < 0 ? QString::fromLocal8Bit(std::strerror(errno)) : QStringLiteral("the file is shorter");
+        else
+            got += std::size_t(n);
+    }
+    ::close(fd);
+    // what was read is the line that was loaded: one JSON object, whole
+    if (why.isEmpty() && (m_size < 2 || text->front() != '{' || text->back() != '}'))
+        why = QStringLiteral("the file changed since it was loaded");
+    if (!why.isEmpty())
+        return fail(why);
+    // the first reader's text stays (another thread may hold a view of it)
+    std::shared_ptr<const std::string> expected;
+    std::atomic_compare_exchange_strong(&m_buffer, &expected, std::shared_ptr<const std::string>(std::move(text)));
+    return true;
+}
+
+std::string_view RawText::view() const
+{
+    if (!m_source)
+        return m_buffer ? std::string_view(m_buffer->data() + m_offset, m_size) : std::string_view();
+    std::shared_ptr<const std::string> buffer = std::atomic_load(&m_buffer);
+    if (!buffer) {
+        if (!load())
+            return {};
+        buffer = std::atomic_load(&m_buffer);
+    }
+    return std::string_view(buffer->data(), buffer->size()); // it lives as long as this RawText
+}
 
 QString Run::param(const QString& key) const
 {
@@ -159,13 +240,25 @@ void Run::finalize()
             text += ' ';
         appendLower(text, s);
     };
-    for (const QString* s : { &externalId, &gpuProduct, &gpuArchitecture, &status, &source, &file })
+    add(externalId);
+    const qsizetype idBytes = text.size();
+    for (const QString* s : { &gpuProduct, &gpuArchitecture, &status, &source, &file })
         add(*s);
     // The names shown in the table and Details, whatever the externalId says: a run whose kernel, implementation
     // or workload come from its linked resources (not a Liger slug) is found by them too.
-    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark })
-        if (!s->isEmpty() && !externalId.contains(*s, Qt::CaseInsensitive))
-            add(*s);
+    QByteArray lowered;
+    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark }) {
+        if (s->isEmpty())
+            continue;
+        lowered.clear();
+        appendLower(lowered, *s);
+        if (std::string_view(text.constData(), std::size_t(idBytes))
+                .find(std::string_view(lowered.constData(), std::size_t(lowered.size())))
+            == std::string_view::npos) {
+            text += ' ';
+            text += lowered;
+        }
+    }
     if (!isLatency()) {
         text += ' ';
         appendLower(text, metricName());

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include <atomic>
+
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -32,9 +34,23 @@ struct Measurement
     double value = 0;
 };
 
+// The file a run's text is read back from when it is not kept in memory (a streamed JSON Lines bundle), with what
+// identified it when it was read: a file changed since (another size, modification or change time, or inode) is
+// not read back, so an export never writes bytes other than those loaded.
+struct RawSource
+{
+    QString path;
+    quint64 device = 0;
+    quint64 inode = 0;
+    qint64 size = 0;
+    qint64 modifiedNs = 0;
+    qint64 changedNs = 0;
+};
+
 // A document's JSON text, compact. Runs read from one file (or one chunk of a JSON Lines bundle) share one
-// buffer and each keeps a span of it; a run built in memory owns its text. Converts to std::string and
-// std::string_view, and has begin()/end(), so nlohmann::json::parse(run.raw) works.
+// buffer and each keeps a span of it; a run built in memory owns its text; a run of a streamed JSON Lines bundle
+// keeps only where its line is in the file (RawText(source, offset, size)) and reads it back when asked. Converts
+// to std::string and std::string_view, and has begin()/end(), so nlohmann::json::parse(run.raw) works.
 class RawText
 {
 public:
@@ -50,22 +66,36 @@ public:
         , m_size(size)
     {
     }
+    // Not in memory: `size` bytes at `offset` of the source file, read back on first use.
+    RawText(std::shared_ptr<const RawSource> source, qint64 offset, std::size_t size)
+        : m_source(std::move(source))
+        , m_offset(std::size_t(offset))
+        , m_size(size)
+    {
+    }
 
-    std::string_view view() const { return m_buffer ? std::string_view(m_buffer->data() + m_offset, m_size) : ""; }
+    // Reads the text back from its file if it is not in memory; false (and `error`, naming the file) when the file
+    // changed since it was loaded or cannot be read: then view() is empty.
+    bool load(QString* error = nullptr) const;
+    bool inMemory() const { return !m_source || std::atomic_load(&m_buffer) != nullptr; }
+    const RawSource* source() const { return m_source.get(); }
+
+    std::string_view view() const;
     std::string str() const { return std::string(view()); }
     operator std::string_view() const { return view(); } // NOLINT
     operator std::string() const { return str(); } // NOLINT
     const char* data() const { return view().data(); }
     const char* begin() const { return data(); }
-    const char* end() const { return data() + m_size; }
+    const char* end() const { return data() + view().size(); }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     bool operator==(const RawText& o) const { return view() == o.view(); }
     bool operator!=(const RawText& o) const { return !(*this == o); }
 
 private:
-    std::shared_ptr<const std::string> m_buffer;
-    std::size_t m_offset = 0;
+    mutable std::shared_ptr<const std::string> m_buffer; // read back into it once (atomically: runs are shared)
+    std::shared_ptr<const RawSource> m_source;
+    std::size_t m_offset = 0; // into m_buffer, or into the file when m_source is set
     std::size_t m_size = 0;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Load benchmark: generates kernelindex corpora and times kix's loader on them (see scripts/bench-load.sh).
 //   bench_load generate DIR COUNT     COUNT run files under DIR (100 per sub-folder) and DIR.jsonl with the same runs
+//   bench_load generate-jsonl FILE COUNT   only the .jsonl: COUNT runs, one a line (the 1M-run bundle)
 //   bench_load load PATH...           loads, prints "wall_ms runs rss_mb diagnostics cpu_ms": wall and CPU time
 //                                     (user + system, all threads) of loadPaths(), peak RSS of this process
 #include "model/read/runloader.h"
@@ -89,6 +90,20 @@ int main(int argc, char** argv)
         }
         return 0;
     }
+    if (args.size() == 3 && args[0] == QLatin1String("generate-jsonl")) {
+        QFile fallback(
+            QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json"));
+        if (!fallback.open(QIODevice::ReadOnly))
+            return 1;
+        const auto seed = nlohmann::json::parse(fallback.readAll().toStdString());
+        QFile lines(args[1]);
+        if (!lines.open(QIODevice::WriteOnly))
+            return 1;
+        const int count = args[2].toInt();
+        for (int i = 0; i < count; ++i)
+            lines.write(QByteArray::fromStdString(makeDocument(seed, i).dump()) + '\n');
+        return 0;
+    }
     if (args.size() >= 2 && args[0] == QLatin1String("load")) {
         QElapsedTimer timer;
         const double cpuBefore = cpuMs();
@@ -99,6 +114,11 @@ int main(int argc, char** argv)
         out << QString::number(ms, 'f', 1) << " " << r.runs.size() << " "
             << QString::number(peakRssKb() / 1024.0, 'f', 1) << " " << r.diagnostics.size() << " "
             << QString::number(cpu, 'f', 1) << "\n";
+        if (qEnvironmentVariableIsSet("KIX_BENCH_DIAGNOSTICS")) {
+            QTextStream err(stderr);
+            for (const kix::Diagnostic& d : r.diagnostics)
+                err << d.toString() << "\n";
+        }
         out.flush();
         std::_Exit(0); // the runs are not freed one by one: the benchmark measures loading
         return 0;

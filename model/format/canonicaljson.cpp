@@ -244,16 +244,54 @@ std::string ecmaScriptNumber(double value)
 
 void appendCanonicalNumber(std::string& out, double value)
 {
+    // an integer below 2^53 is written by ECMAScript as its digits: the common case, without the shortest-digits search
+    if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0 && !(value == 0 && std::signbit(value))) {
+        char digits[24];
+        const auto written = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(value));
+        out.append(digits, written.ptr);
+        return;
+    }
     out += ecmaScriptNumber(value);
 }
 
+namespace {
+
+// Printable ASCII other than '"' and '\\': written as it is.
+bool plainAscii(std::string_view s)
+{
+    for (const char c : s) {
+        if (c < 0x20 || c > 0x7E || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
+bool ascii(std::string_view s)
+{
+    for (const char c : s) {
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 void appendCanonicalString(std::string& out, std::string_view utf8)
 {
+    if (plainAscii(utf8)) { // the common case, without decoding
+        out += '"';
+        out.append(utf8.data(), utf8.size());
+        out += '"';
+        return;
+    }
     appendString(out, std::string(utf8));
 }
 
 bool utf16Less(std::string_view a, std::string_view b)
 {
+    if (ascii(a) && ascii(b)) // ASCII sorts the same in bytes and in UTF-16 code units
+        return a < b;
     return utf16(std::string(a)) < utf16(std::string(b));
 }
 

@@ -5,6 +5,7 @@
 #include "model/read/catalogreader.h"
 #include "model/read/inputformats.h"
 #include "model/read/jsondom.h"
+#include "model/read/jsonlstream.h"
 #include "model/read/jsonreader.h"
 #include "model/read/zstdstream.h"
 
@@ -17,7 +18,6 @@
 #include <cstring>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -127,13 +127,14 @@ std::shared_ptr<const std::string> keep(const std::string& compact)
 }
 
 void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
-    const ParseLimits& limits, ParseResult& result)
+    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false)
 {
     struct Pending
     {
         std::shared_ptr<Run> run;
         std::size_t offset;
         std::size_t size;
+        qint64 fileOffset; // -1: the text is at offset in the compact buffer
     };
     std::vector<Pending> pending;
     thread_local std::string compact;
@@ -155,14 +156,22 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
             }
             const std::string_view text(lineStart, static_cast<size_t>(lineEnd - lineStart));
             Element root;
-            if (const auto error = jsondom::parse(text, false, limits.maxDepth, root)) {
+            // the text after a line (the next lines, or the buffer's padding) is readable: no copy
+            if (const auto error = jsondom::parse(text,
+                    padded || end - lineEnd >= std::ptrdiff_t(simdjson::SIMDJSON_PADDING), limits.maxDepth, root)) {
                 reportRefusedText(error, lineStart, lineEnd, file, pointer, lineIndex, limits, result.diagnostics);
             } else {
                 const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
                 if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
                     const std::size_t offset = compact.size();
                     jsondom::appendMinified(text, compact);
-                    pending.push_back({ std::move(run), offset, compact.size() - offset });
+                    if (origin && compact.size() - offset == text.size()) {
+                        // compact already: the line as read is the text, read back from the file when asked
+                        compact.resize(offset);
+                        pending.push_back({ std::move(run), 0, text.size(), origin->fileOffset + (lineStart - begin) });
+                    } else {
+                        pending.push_back({ std::move(run), offset, compact.size() - offset, -1 });
+                    }
                 }
             }
             // A JSON Lines problem names its line (1-based) beside the pointer ("/1233/run/spec"): "file.jsonl:1234".
@@ -175,10 +184,11 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
     }
     if (pending.empty())
         return;
-    const std::shared_ptr<const std::string> buffer = keep(compact);
+    const std::shared_ptr<const std::string> buffer = compact.empty() ? nullptr : keep(compact);
     result.runs.reserve(result.runs.size() + qsizetype(pending.size()));
     for (Pending& p : pending) {
-        p.run->raw = RawText(buffer, p.offset, p.size);
+        p.run->raw
+            = p.fileOffset >= 0 ? RawText(origin->source, p.fileOffset, p.size) : RawText(buffer, p.offset, p.size);
         result.runs.append(std::move(p.run));
     }
 }
@@ -189,10 +199,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
 Q_GLOBAL_STATIC(QThreadPool, chunkPool)
 
 // Large bundles are cut at line ends into chunks parsed on all cores, then merged in order.
-// `mapped`: the text is in private pages of its own (parseMapped) that can be dropped once parsed, so a big bundle
-// never holds its whole text and its runs in memory at once.
-void parseJsonLines(const char* begin, const char* end, const QString& file, const ParseLimits& limits,
-    ParseResult& result, bool mapped = false)
+void parseJsonLines(
+    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
 {
     constexpr qint64 kChunkBytes = 2 << 20;
     const qsizetype runsBefore = result.runs.size();
@@ -225,13 +233,6 @@ void parseJsonLines(const char* begin, const char* end, const QString& file, con
             = QtConcurrent::blockingMapped<QList<ParseResult>>(chunkPool(), chunks, [&](const Chunk& c) {
                   ParseResult part;
                   parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
-                  if (mapped) {
-                      const auto page = static_cast<quintptr>(::sysconf(_SC_PAGESIZE));
-                      const quintptr first = (reinterpret_cast<quintptr>(c.begin) + page - 1) / page * page;
-                      const quintptr last = reinterpret_cast<quintptr>(c.end) / page * page;
-                      if (last > first)
-                          ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-                  }
                   return part;
               });
         for (const ParseResult& part : parts) {
@@ -330,8 +331,7 @@ bool startsAsOtherCompression(const QString& path)
 }
 
 // One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
-void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, bool mapped,
-    ParseResult& result)
+void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, ParseResult& result)
 {
     if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
         result.diagnostics.append(makeError(file, {},
@@ -385,7 +385,7 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
         return;
     }
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
-        parseJsonLines(begin, end, file, limits, result, mapped);
+        parseJsonLines(begin, end, file, limits, result);
         return;
     }
 
@@ -466,54 +466,11 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
 ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
 {
     ParseResult result;
-    parseText(
-        std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, false, result);
+    parseText(std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, result);
     return result;
 }
 
 namespace {
-
-// Big JSON Lines bundles are read into pages that parseJsonLines drops as it goes.
-bool parseMapped(const QString& path, const ParseLimits& limits, ParseResult& result)
-{
-    constexpr qint64 kMapFrom = 16 << 20;
-    const QString suffix = suffixOf(path);
-    if (suffix != QLatin1String("jsonl") && suffix != QLatin1String("ndjson"))
-        return false;
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return false;
-    struct stat info
-    {
-    };
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size < kMapFrom
-        || info.st_size > limits.maxFileBytes) {
-        ::close(fd);
-        return false;
-    }
-    // Read into anonymous pages rather than mapping the file: a mapped file that shrinks while it is parsed (another
-    // program rewriting it) raises SIGBUS on the pages past its new end. Parsed pages are still dropped as the
-    // chunks finish, so the text and all of its runs are never in memory at once.
-    const auto capacity = static_cast<size_t>(info.st_size);
-    void* data = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (data == MAP_FAILED) {
-        ::close(fd);
-        return false;
-    }
-    size_t size = 0;
-    while (size < capacity) {
-        const ssize_t n = ::read(fd, static_cast<char*>(data) + size, capacity - size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break; // the file shrank (or failed) while read: what was read is parsed, a cut line is named
-        size += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    parseText(std::string_view(static_cast<const char*>(data), size), false, path, limits, true, result);
-    ::munmap(data, capacity);
-    return true;
-}
 
 QString notRegularFile(mode_t mode)
 {
@@ -603,8 +560,8 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             parseZstdFile(path, limits, result); // streamed, never whole in memory
             return;
         }
-        if (parseMapped(path, limits, result))
-            return;
+        if (streamJsonLines(path, limits, result))
+            return; // a big JSON Lines file, streamed
         thread_local std::string buffer;
         std::size_t size = 0;
         QString error;
@@ -617,7 +574,7 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             tooLargeError();
             return;
         }
-        parseText(std::string_view(buffer.data(), size), true, path, limits, false, result);
+        parseText(std::string_view(buffer.data(), size), true, path, limits, result);
         if (buffer.size() > (std::size_t(64) << 20))
             std::string().swap(buffer); // one big file read: give the memory back rather than keep it
         return;
@@ -632,14 +589,13 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
         return;
     }
     const QByteArray bytes = f.readAll();
-    parseText(
-        std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, false, result);
+    parseText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, result);
 }
 
 void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
-    const ParseLimits& limits, ParseResult& result)
+    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin, bool padded)
 {
-    parseJsonLinesRange(begin, end, firstLine, file, limits, result);
+    parseJsonLinesRange(begin, end, firstLine, file, limits, result, origin, padded);
 }
 
 ParseResult parseFile(const QString& path, const ParseLimits& limits)

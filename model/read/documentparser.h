@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 
 namespace kix {
 
@@ -23,7 +24,11 @@ struct ParseResult
 // Limits that keep hostile input from exhausting memory or the stack.
 struct ParseLimits
 {
-    qint64 maxFileBytes = qint64(1) << 30; // 1 GiB
+    qint64 maxFileBytes = qint64(1) << 30; // 1 GiB; a JSON Lines file on disk is streamed, any size (not this limit)
+    // A JSON Lines file on disk larger than this is streamed in windows of this size: its lines are parsed a
+    // window at a time, on all cores, and their text is not kept (each run reads its line back when asked).
+    qint64 streamWindowBytes = qint64(4) << 20;
+    qint64 maxLineBytes = qint64(1) << 30; // one line of a streamed JSON Lines file
     int maxDepth = 64;
     qint64 maxDocuments = 5'000'000;
     // The format's own parsing rules (§9.2): one manifest (YAML or JSON, in a bundle or a catalog row) is at most
@@ -54,9 +59,18 @@ ParseResult parseFile(const QString& path, const ParseLimits& limits = {});
 // The same, appending to `result` (the loader reads many files into one result).
 void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result);
 
-// For the other readers (catalog, bundle): JSON Lines of kernelindex documents in [begin, end), the first line
-// being line `firstLine` of the file (0-based).
+// Where the lines parsed by parseDocumentLines are in a streamed file: their runs keep no text, only its place
+// (a line that is not compact JSON keeps a compact copy, as every other document does).
+struct LineOrigin
+{
+    std::shared_ptr<const RawSource> source;
+    qint64 fileOffset = 0; // of `begin`
+};
+
+// For the other readers (catalog, bundle, stream): JSON Lines of kernelindex documents in [begin, end), the first
+// line being line `firstLine` of the file (0-based). `padded`: simdjson::SIMDJSON_PADDING readable bytes follow
+// `end`.
 void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
-    const ParseLimits& limits, ParseResult& result);
+    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false);
 
 } // namespace kix

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 namespace kix {
@@ -141,7 +143,115 @@ QString domResourceDigest(jsondom::Element resource)
     return QString::fromStdString(format::sha256Digest(text));
 }
 
+namespace {
+
+// An exact, cheap key for a resource read into the DOM: each value's type and bytes in document order, strings with
+// their length (so that no two different resources share a key). No sorting, escaping or number formatting.
+void appendDomKey(std::string& out, jsondom::Element e)
+{
+    auto bytes = [&](const void* p, std::size_t n) { out.append(static_cast<const char*>(p), n); };
+    auto text = [&](std::string_view s) {
+        const auto n = static_cast<std::uint32_t>(s.size());
+        bytes(&n, sizeof n);
+        out.append(s.data(), s.size());
+    };
+    const element_type type = e.type();
+    out += static_cast<char>(type);
+    switch (type) {
+    case element_type::NULL_VALUE:
+        return;
+    case element_type::BOOL: {
+        bool b = false;
+        if (e.get_bool().get(b) != simdjson::SUCCESS)
+            b = false;
+        out += b ? '1' : '0';
+        return;
+    }
+    case element_type::INT64: {
+        std::int64_t v = 0;
+        if (e.get_int64().get(v) != simdjson::SUCCESS)
+            v = 0;
+        bytes(&v, sizeof v);
+        return;
+    }
+    case element_type::UINT64: {
+        std::uint64_t v = 0;
+        if (e.get_uint64().get(v) != simdjson::SUCCESS)
+            v = 0;
+        bytes(&v, sizeof v);
+        return;
+    }
+    case element_type::DOUBLE: {
+        double v = 0;
+        if (e.get_double().get(v) != simdjson::SUCCESS)
+            v = 0;
+        bytes(&v, sizeof v);
+        return;
+    }
+    case element_type::STRING: {
+        std::string_view s;
+        if (e.get_string().get(s) != simdjson::SUCCESS)
+            s = {};
+        text(s);
+        return;
+    }
+    case element_type::ARRAY:
+        for (const jsondom::Element item : jsondom::asArray(e))
+            appendDomKey(out, item);
+        out += ']';
+        return;
+    case element_type::OBJECT:
+        for (const simdjson::dom::key_value_pair kv : jsondom::asObject(e)) {
+            text(kv.key);
+            appendDomKey(out, kv.value);
+        }
+        out += '}';
+        return;
+    }
+}
+
+struct CheckedResource
+{
+    DigestCheck check;
+    QString digest;
+};
+
+DigestCheck checkUncached(jsondom::Element resource, const QString& named, QString* computed);
+
+} // namespace
+
+// The protocol and environment of a bundle's runs are mostly the same few resources: each thread remembers the
+// checks it made, by the resource's exact content and the digest named.
 DigestCheck checkResource(jsondom::Element resource, const QString& named, QString* computed)
+{
+    constexpr std::size_t kMaxEntries = 4096;
+    constexpr std::size_t kMaxKeyBytes = std::size_t(64) << 10;
+    thread_local std::unordered_map<std::string, CheckedResource> cache;
+    thread_local std::string key;
+    key.clear();
+    key.append(reinterpret_cast<const char*>(named.constData()), std::size_t(named.size()) * sizeof(QChar));
+    key += '\0';
+    appendDomKey(key, resource);
+    if (const auto found = cache.find(key); found != cache.end()) {
+        if (computed)
+            *computed = found->second.digest;
+        return found->second.check;
+    }
+    QString digest;
+    const DigestCheck check = checkUncached(resource, named, &digest);
+    if (key.size() <= kMaxKeyBytes) {
+        if (cache.size() >= kMaxEntries)
+            cache.clear();
+        cache.emplace(key, CheckedResource { check, digest });
+    }
+    if (computed)
+        *computed = digest;
+    return check;
+}
+
+namespace {
+
+DigestCheck checkUncached(jsondom::Element resource, const QString& named, QString* computed)
 {
     const QString digest = domResourceDigest(resource);
     if (computed)
@@ -162,5 +272,7 @@ DigestCheck checkResource(jsondom::Element resource, const QString& named, QStri
     }
     return DigestCheck::Mismatch;
 }
+
+} // namespace
 
 } // namespace kix

@@ -538,7 +538,7 @@ std::shared_ptr<Run> extractRun(
     run->externalId = fromUtf8(externalId);
     const std::string_view benchmark = r.utf8(native, "benchmark", nativePointer);
     const bool liger = ligerConvention(run->source);
-    run->benchmark = QString::fromUtf8(benchmark.data(), qsizetype(benchmark.size()));
+    run->benchmark = internUtf8(benchmark); // the producer's name for a benchmark: shared by its runs
     std::string_view id[6];
     const bool slugHeld = ligerSlug(externalId, id, liger);
     if (slugHeld) { // Liger's convention, where the externalId is one
@@ -826,24 +826,31 @@ std::shared_ptr<Run> extractRun(
     if (run->operationDigest.isEmpty() && implementationSpec)
         run->operationDigest = r.shared(r.object(implementationSpec, "operation", Path(implementationMember, "spec")),
             "specDigest", Path(Path(implementationMember, "spec"), "operation"));
+    // the JSON pointers of the digests that name them, made into text only for a warning
+    const Path protocolNamedAt(specPointer, "protocolDigest");
+    const Path environmentNamedAt(specPointer, "environmentDigest");
+    const Path workloadNamedAt(specPointer, "workloadDigest");
+    const Path implementationNamedAt(specPointer, "implementationDigest");
+    const Path workloadSpecPointer(workloadMember, "spec");
+    const Path implementationSpecPointer(implementationMember, "spec");
+    const Path implementationOperationPointer(implementationSpecPointer, "operation");
+    const Path operationNamedAt = workloadSpec ? Path(workloadSpecPointer, "operationSpecDigest")
+                                               : Path(implementationOperationPointer, "specDigest");
     struct Carried
     {
         V resource;
         const QString& named;
         DigestCheck& check;
         const char* what;
-        QString namedAt; // JSON pointer of the digest that names it
+        const Path& namedAt;
     };
     const Carried carried[] = {
-        { protocol, run->protocolDigest, run->protocolCheck, "protocol", Path(specPointer, "protocolDigest") },
-        { environment, run->environmentDigest, run->environmentCheck, "environment",
-            Path(specPointer, "environmentDigest") },
-        { workloadResource, run->workloadDigest, run->workloadCheck, "workload", Path(specPointer, "workloadDigest") },
+        { protocol, run->protocolDigest, run->protocolCheck, "protocol", protocolNamedAt },
+        { environment, run->environmentDigest, run->environmentCheck, "environment", environmentNamedAt },
+        { workloadResource, run->workloadDigest, run->workloadCheck, "workload", workloadNamedAt },
         { implementationResource, run->implementationDigest, run->implementationCheck, "implementation",
-            Path(specPointer, "implementationDigest") },
-        { operationResource, run->operationDigest, run->operationCheck, "operation",
-            workloadSpec ? Path(Path(workloadMember, "spec"), "operationSpecDigest").str()
-                         : Path(Path(Path(implementationMember, "spec"), "operation"), "specDigest").str() },
+            implementationNamedAt },
+        { operationResource, run->operationDigest, run->operationCheck, "operation", operationNamedAt },
     };
     for (const Carried& c : carried) {
         if (!isObject(c.resource))
@@ -903,6 +910,12 @@ std::shared_ptr<Run> extractRun(
             readSamplesBeside(*run, file, uri, digest, Path(Path(timingPointer, "rawSamples"), "uri").str(), out);
     }
 
+    // the lists were grown one by one: no slack kept for each of a million runs
+    run->statistics.squeeze();
+    run->measurements.squeeze();
+    run->labels.squeeze();
+    run->software.squeeze();
+    run->workload.squeeze();
     run->finalize();
     return run;
 }

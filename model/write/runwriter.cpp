@@ -164,6 +164,13 @@ bool writeSamplesBeside(const RunList& runs, const QString& folder, QString* err
 
 bool writeRuns(const RunList& runs, const QString& path, ExportFormat format, QString* error)
 {
+    // a run of a streamed bundle reads its text back from the file: refused, not written wrong, if the file changed
+    if (format != ExportFormat::Csv) {
+        for (const RunPtr& run : runs) {
+            if (!run->raw.load(error))
+                return false;
+        }
+    }
     if (!writeFileAtomically(path, serializeRuns(runs, format), error))
         return false;
     return format == ExportFormat::Csv || writeSamplesBeside(runs, QFileInfo(path).absolutePath(), error);

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A JSON Lines file of kernelindex documents on disk, of any size, read a window at a time (ParseLimits::
+// streamWindowBytes): each window's lines are parsed on all cores, then the window is freed, so memory holds the
+// runs and a few windows, never the file. The runs keep where their line is (RawText(source, offset, size)) and read
+// it back when asked; one line is at most ParseLimits::maxLineBytes.
+
+#include <QString>
+
+namespace kix {
+
+struct ParseLimits;
+struct ParseResult;
+
+// False when `path` is not one to stream (not .jsonl/.ndjson, not larger than one window, or by its first bytes a
+// catalog export, a compressed or binary file, another format): the caller reads it whole, as any other file.
+bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult& result);
+
+} // namespace kix
