@@ -230,7 +230,7 @@ void RankChart::fill(int shown, double wrapWidth)
     }
     if (QScatterSeries* old = ChartStyle::currentRunMarker(this)) { // the current run: a ring at its entry's end
         removeSeries(old);
-        delete old;
+        old->deleteLater(); // its marker may be the item whose event is being handled
     }
     for (int i = 0; i < shown && m_options.currentRun; ++i) {
         const RankEntry& e = m_cohort.entries[i];

@@ -528,7 +528,10 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
     QChart* old = m_view->chart();
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
-    delete old;
+    // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one of its
+    // series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
+    if (old)
+        old->deleteLater();
     m_pairsModel->setComparison(m_info.comparison);
     if (previous->comparison.pairs.size() > 1000)
         static_cast<void>(QtConcurrent::run(chartPool(), [previous]() mutable { previous.reset(); }));
