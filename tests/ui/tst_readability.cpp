@@ -99,9 +99,12 @@ QString writeTwoSweepCsv(const QTemporaryDir& dir)
 // The x labels of the chart shown, and the scope label beside the tabs: none elided or clipped.
 void checkLabelsWhole(ChartPanel* charts, int categories)
 {
+    // Settle first, then take the chart: a rebuild that fires during the wait replaces (and frees) the chart shown
+    // before it; a pointer taken before the wait would dangle (a segfault on a loaded machine).
+    QTest::qWait(50);
+    QTRY_VERIFY(!charts->isRebuildPending());
     auto* chart = dynamic_cast<QuantileChart*>(charts->chart());
     QVERIFY(chart);
-    QTest::qWait(50);
     const auto axes = chart->axes(Qt::Horizontal);
     QVERIFY(!axes.isEmpty());
     auto* x = qobject_cast<QBarCategoryAxis*>(axes.front());
@@ -178,10 +181,11 @@ void TestReadability::shortLabelsAreWhole()
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QVERIFY(waitForCharts(*w));
     ChartPanel* charts = w->chartPanel();
+    QTest::qWait(50); // before taking the chart: a rebuild during the wait frees the one shown (checkLabelsWhole)
+    QTRY_VERIFY(!charts->isRebuildPending());
     auto* speedup = dynamic_cast<SpeedupChart*>(charts->chart());
     QVERIFY(speedup);
     QCOMPARE(speedup->categories().size(), 7);
-    QTest::qWait(50);
     const QStringList texts = sceneTexts(charts->chartView());
     for (const QString& category : speedup->categories())
         QVERIFY2(texts.contains(category), qPrintable(category + QStringLiteral(" not drawn whole")));

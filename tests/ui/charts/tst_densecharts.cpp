@@ -168,9 +168,10 @@ void TestDenseCharts::sparseSpeedupShowsEveryLabel()
     std::unique_ptr<MainWindow> w(speedupWindow(QSize(1280, 720)));
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QVERIFY(waitForCharts(*w));
+    QTest::qWait(50); // before taking the chart: a rebuild during the wait frees the one shown
+    QVERIFY(waitForCharts(*w));
     auto* chart = dynamic_cast<SpeedupChart*>(w->chartPanel()->chart());
     QVERIFY(chart);
-    QTest::qWait(50);
     checkLabels(chart, chart->valueLabels());
     QCOMPARE(chart->valueLabels()->hiddenCount(), 0);
     QCOMPARE(chart->valueLabels()->count(), chart->data().bars.size());
