@@ -101,8 +101,7 @@ void checkLabelsWhole(ChartPanel* charts, int categories)
 {
     // Settle first, then take the chart: a rebuild that fires during the wait replaces (and frees) the chart shown
     // before it; a pointer taken before the wait would dangle (a segfault on a loaded machine).
-    QTest::qWait(50);
-    QTRY_VERIFY(!charts->isRebuildPending());
+    QVERIFY(settleChart(charts));
     auto* chart = dynamic_cast<QuantileChart*>(charts->chart());
     QVERIFY(chart);
     const auto axes = chart->axes(Qt::Horizontal);
@@ -181,8 +180,7 @@ void TestReadability::shortLabelsAreWhole()
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QVERIFY(waitForCharts(*w));
     ChartPanel* charts = w->chartPanel();
-    QTest::qWait(50); // before taking the chart: a rebuild during the wait frees the one shown (checkLabelsWhole)
-    QTRY_VERIFY(!charts->isRebuildPending());
+    QVERIFY(settleChart(charts)); // before taking the chart: a later rebuild frees the one shown
     auto* speedup = dynamic_cast<SpeedupChart*>(charts->chart());
     QVERIFY(speedup);
     QCOMPARE(speedup->categories().size(), 7);

@@ -33,6 +33,21 @@ inline bool waitForCharts(kix::MainWindow& w)
         5000);
 }
 
+// Waits until the chart shown stays: no rebuild pending, and none started within 50 ms (the window's scope timer can
+// fire after the load; a rebuild frees the chart it replaces, so a test takes chart() only once this holds). The
+// wait is repeated, never trusted: a slow machine only takes more rounds.
+inline bool settleChart(kix::ChartPanel* charts)
+{
+    for (int round = 0; round < 50; ++round) {
+        if (!QTest::qWaitFor([&] { return !charts->isRebuildPending(); }, 5000))
+            return false;
+        QTest::qWait(50); // laid out: labels turned or shrunk
+        if (!charts->isRebuildPending())
+            return true;
+    }
+    return false;
+}
+
 // Every text the chart's scene draws (axis labels, title, legend), as plain text.
 inline QStringList sceneTexts(QChartView* view)
 {

@@ -168,8 +168,7 @@ void TestDenseCharts::sparseSpeedupShowsEveryLabel()
     std::unique_ptr<MainWindow> w(speedupWindow(QSize(1280, 720)));
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QVERIFY(waitForCharts(*w));
-    QTest::qWait(50); // before taking the chart: a rebuild during the wait frees the one shown
-    QVERIFY(waitForCharts(*w));
+    QVERIFY(settleChart(w->chartPanel())); // before taking the chart: a later rebuild frees the one shown
     auto* chart = dynamic_cast<SpeedupChart*>(w->chartPanel()->chart());
     QVERIFY(chart);
     checkLabels(chart, chart->valueLabels());
