@@ -43,3 +43,5 @@ shot 1600 1000 speedup.png "groupnorm backward gpu:b200" ctrl+3 "${HOVER_X:-800}
 shot 1600 1000 sweep.png "groupnorm gpu:b200" ctrl+2
 shot 1600 1000 quantiles.png "groupnorm backward gpu:b200" ctrl+1
 shot 1280 720 speedup-1280x720.png "groupnorm backward gpu:b200" ctrl+3
+# the first view of the whole CSV: kernels x GPUs, one click to filter
+shot 1280 720 overview-1280x720.png "" ctrl+6

@@ -190,14 +190,16 @@ void MainWindow::resetLayout()
 
 void MainWindow::applyDefaultSizes()
 {
-    // Facets and Details narrow, the chart at least half of the height.
+    // Facets and Details narrow (Facets wide enough for most kernel names), the chart at least half of
+    // the height.
+    const int facetsWidth = 240;
     QList<QDockWidget*> side;
     QList<int> widths;
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
         const Qt::DockWidgetArea area = dockWidgetArea(dock);
         if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
             side << dock;
-            widths << (area == Qt::LeftDockWidgetArea ? 210 : 280);
+            widths << (area == Qt::LeftDockWidgetArea ? facetsWidth : 280);
         }
     }
     resizeDocks(side, widths, Qt::Horizontal);

@@ -4,6 +4,7 @@
 // Benchmark form wraps inside its panel instead of clipping "full", Cancel and "…".
 #include "model/filter/runtablemodel.h"
 #include "ui/charts/quantilechart.h"
+#include "ui/charts/rankchart.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/runtableview.h"
 
@@ -37,6 +38,12 @@ private slots:
     void manyCategoryLabelsAreWhole();
     void ligerFusedMoeLabelsAreWhole_data();
     void ligerFusedMoeLabelsAreWhole();
+    void speedupLabelsAreWhole_data();
+    void speedupLabelsAreWhole();
+    void ligerSpeedupLabelsAreWhole_data();
+    void ligerSpeedupLabelsAreWhole();
+    void ligerRankTextsAreWhole_data();
+    void ligerRankTextsAreWhole();
 
 private:
     QTemporaryDir m_settings;
@@ -139,6 +146,30 @@ void checkLabelsWhole(ChartPanel* charts, int categories)
             qPrintable(QStringLiteral("scope \"%1\" wrapped is taller than its %2 px")
                            .arg(scope->text())
                            .arg(scope->height())));
+}
+
+// The speed-up chart shown: its title, axis titles, legend and workload labels none elided, and every workload
+// label drawn whole (Qt elides a label taller than its row, or wider than the axis).
+void checkSpeedupLabelsWhole(ChartPanel* charts)
+{
+    auto* chart = dynamic_cast<SpeedupChart*>(charts->chart());
+    QVERIFY(chart);
+    QTest::qWait(50);
+    const auto axes = chart->axes(Qt::Vertical);
+    QVERIFY(!axes.isEmpty());
+    auto* y = qobject_cast<QBarCategoryAxis*>(axes.front());
+    QVERIFY(y);
+    QVERIFY2(y->count() >= 3, qPrintable(QString::number(y->count())));
+    const QStringList texts = sceneTexts(charts->chartView());
+    QVERIFY2(elided(texts).isEmpty(), qPrintable(elided(texts).join(QStringLiteral(" | "))));
+    int drawn = 0;
+    for (const QString& label : y->categories()) {
+        QTextDocument doc;
+        doc.setHtml(label);
+        drawn += texts.contains(doc.toPlainText()) ? 1 : 0;
+    }
+    QVERIFY2(drawn == y->count(), qPrintable(QStringLiteral("%1 of %2 labels drawn").arg(drawn).arg(y->count())));
+    QVERIFY2(y->labelsFont().pointSizeF() >= 6, qPrintable(QString::number(y->labelsFont().pointSizeF())));
 }
 
 } // namespace
@@ -310,6 +341,93 @@ void TestReadability::ligerFusedMoeLabelsAreWhole()
     w.chartPanel()->setKind(ChartKind::Quantiles); // the first view of this scope; set in case that changes
     QVERIFY(waitForCharts(w));
     checkLabelsWhole(w.chartPanel(), -1); // 3 passes x 14 workloads, up to the chart's limit of 40
+}
+
+void TestReadability::speedupLabelsAreWhole_data()
+{
+    addSizes(true);
+}
+
+void TestReadability::speedupLabelsAreWhole()
+{
+    QFETCH(QSize, size);
+    QTemporaryDir dir;
+    const QString path = writeTwoSweepCsv(dir);
+    QVERIFY(!path.isEmpty());
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openPaths({ path });
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->model()->rowCount(), 112, 10000);
+    QVERIFY(waitForCharts(w));
+    w.chartPanel()->setKind(ChartKind::Speedup);
+    QVERIFY(waitForCharts(w));
+    checkSpeedupLabelsWhole(w.chartPanel());
+}
+
+void TestReadability::ligerSpeedupLabelsAreWhole_data()
+{
+    addSizes(false);
+}
+
+void TestReadability::ligerSpeedupLabelsAreWhole()
+{
+    QFETCH(QSize, size);
+    const QString shared = qEnvironmentVariable("KIX_SHARED_DIR");
+    const QString path = shared + QStringLiteral("/data/liger/all_benchmark_data.csv");
+    if (shared.isEmpty() || !QFile::exists(path))
+        QSKIP("the shared Liger CSV is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openPaths({ path });
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->model()->rowCount() > 2000, 20000);
+    QVERIFY(waitForCharts(w));
+    for (const char* filter : { "kernel:group_norm", "kernel:fused_moe gpu:h100" }) {
+        w.searchBox()->setText(QString::fromLatin1(filter));
+        QTest::qWait(300);
+        QVERIFY(waitForCharts(w));
+        w.chartPanel()->setKind(ChartKind::Speedup);
+        QVERIFY(waitForCharts(w));
+        checkSpeedupLabelsWhole(w.chartPanel());
+        if (QTest::currentTestFailed())
+            QFAIL(filter);
+    }
+}
+
+void TestReadability::ligerRankTextsAreWhole_data()
+{
+    addSizes(true);
+}
+
+void TestReadability::ligerRankTextsAreWhole()
+{
+    QFETCH(QSize, size);
+    const QString shared = qEnvironmentVariable("KIX_SHARED_DIR");
+    const QString path = shared + QStringLiteral("/data/liger/all_benchmark_data.csv");
+    if (shared.isEmpty() || !QFile::exists(path))
+        QSKIP("the shared Liger CSV is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openPaths({ path });
+    QTRY_VERIFY_WITH_TIMEOUT(w.session()->model()->rowCount() > 2000, 20000);
+    QVERIFY(waitForCharts(w));
+    for (const char* filter : { "", "kernel:group_norm" }) {
+        w.searchBox()->setText(QString::fromLatin1(filter));
+        QTest::qWait(300);
+        QVERIFY(waitForCharts(w));
+        w.chartPanel()->setKind(ChartKind::Rank);
+        QVERIFY(waitForCharts(w));
+        QVERIFY(dynamic_cast<RankChart*>(w.chartPanel()->chart()));
+        QTest::qWait(50);
+        const QStringList texts = sceneTexts(w.chartPanel()->chartView());
+        QVERIFY2(elided(texts).isEmpty(),
+            qPrintable(QString::fromLatin1(filter) + QStringLiteral(": ") + elided(texts).join(QStringLiteral(" | "))));
+    }
 }
 
 QTEST_MAIN(TestReadability)

@@ -10,6 +10,7 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QScatterSeries>
@@ -151,6 +152,33 @@ QStringList ChartStyle::categoryLabels(const QStringList& labels)
 void ChartStyle::placeLegend(QChart* chart, int seriesCount)
 {
     chart->legend()->setAlignment(seriesCount > 4 ? Qt::AlignRight : Qt::AlignBottom);
+}
+
+void ChartStyle::fitLegend(QChart* chart, const QFont& font, double width)
+{
+    QLegend* legend = chart->legend();
+    if (!legend->isVisible() || !(legend->alignment() & (Qt::AlignTop | Qt::AlignBottom)) || width <= 0)
+        return;
+    QStringList labels;
+    for (QLegendMarker* marker : legend->markers())
+        if (marker->isVisible())
+            labels << marker->label();
+    if (labels.isEmpty())
+        return;
+    const double share = width / labels.size();
+    const auto fits = [&](const QFont& f) {
+        const QFontMetricsF metrics(f);
+        // an entry: its margins (4 px each side), the marker (a line high) and the space after it (4 px)
+        for (const QString& label : std::as_const(labels))
+            if (metrics.horizontalAdvance(label) + metrics.height() + 16 > share)
+                return false;
+        return true;
+    };
+    QFont fitted = font;
+    while (fitted.pointSizeF() > 6 && !fits(fitted))
+        fitted.setPointSizeF(std::max(6.0, fitted.pointSizeF() - 0.5));
+    if (legend->font() != fitted)
+        legend->setFont(fitted);
 }
 
 QString ChartStyle::titleHtml(

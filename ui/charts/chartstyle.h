@@ -45,6 +45,9 @@ public:
     static QStringList categoryLabels(const QStringList& labels);
     // Legend at the bottom for a few series, at the right (one entry per line) for many.
     static void placeLegend(QChart* chart, int seriesCount);
+    // A legend at the top or bottom gives each entry an equal share of the chart's `width` and elides what is wider:
+    // `font` (the legend's own, before any shrinking), or a smaller one (not below 6 pt) where an entry would not fit.
+    static void fitLegend(QChart* chart, const QFont& font, double width);
     // Shows or hides a line and its p20-p80 band. The line's legend marker stays, dimmed when hidden, so that it
     // can be clicked back; the band has no marker of its own.
     static void setLineVisible(QChart* chart, QAbstractSeries* line, QAbstractSeries* band, bool visible);

@@ -60,6 +60,7 @@ QScatterSeries::MarkerShape markerShape(Distinguishable d)
 // legend, value axis), in pixels beyond the text: measured on Qt 6.4 and rounded up.
 constexpr double labelChrome = 12;
 constexpr double axisChrome = 40;
+const QString xTitle = QStringLiteral("best value / the cohort's best (×): 1× is the best, lower is better");
 
 } // namespace
 
@@ -116,7 +117,7 @@ RankChart::RankChart(RankCohort cohort, const ChartOptions& options)
     m_axis = new QBarCategoryAxis;
     m_x = new QValueAxis;
     m_x->setLabelFormat(QStringLiteral("%g"));
-    m_x->setTitleText(QStringLiteral("best value / the cohort's best (×): 1× is the best, lower is better"));
+    m_x->setTitleText(xTitle);
     addAxis(m_axis, Qt::AlignLeft);
     addAxis(m_x, Qt::AlignBottom);
     addSeries(m_bars);
@@ -142,6 +143,11 @@ RankChart::RankChart(RankCohort cohort, const ChartOptions& options)
     }
     m_valueLabels = std::make_unique<ValueLabels>(this, m_bars, options.dark ? QColor(Qt::white) : QColor(Qt::black));
     legend()->setAlignment(Qt::AlignBottom); // at the right it would take the labels' width
+    m_legendFont = legend()->font();
+    QObject::connect(this, &QChart::plotAreaChanged, this, [this](const QRectF& plot) {
+        if (plot.width() > 0) // Qt Charts would elide it
+            m_x->setTitleText(ChartStyle::wrappedHtml(xTitle, m_x->titleFont(), plot.width() - 16));
+    });
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle);
     QObject::connect(m_bars, &QAbstractBarSeries::hovered, m_bars, [this](bool state, int index, QBarSet*) {
@@ -169,13 +175,21 @@ void RankChart::layoutFor(const QSizeF& size)
 {
     if (size.width() <= 0 || size.height() <= 0)
         return;
+    // less the chart's margins and the title's own document margins
+    const double titleWidth = size.width() - margins().left() - margins().right() - 16;
+    ChartStyle::fitLegend(this, m_legendFont, size.width() - margins().left() - margins().right());
+    if (titleWidth != m_titleWidth) {
+        m_titleWidth = titleWidth;
+        updateTitle();
+    }
     const QFontMetricsF metrics(m_axis->labelsFont());
     // Qt gives the left axis at most 40% of the chart's width; the labels get that less the padding and tick.
     const double wrapWidth = std::max(60.0, std::floor(0.4 * (size.width() - 40) - 24));
     const int total = int(m_cohort.entries.size());
     // Height: title, legend and value axis take their lines; every drawn label needs its lines and some room.
     const double line = metrics.lineSpacing();
-    const double titleLines = 3 + (m_cohort.failed.isEmpty() ? 0 : 1);
+    const double titleLines
+        = std::max<double>(3 + (m_cohort.failed.isEmpty() ? 0 : 1), title().count(QStringLiteral("<br>")) + 1);
     const double plot = size.height() - titleLines * line * 1.3 - 3 * line - axisChrome;
     int shown = total;
     for (int pass = 0; pass < 3; ++pass) {
@@ -292,7 +306,7 @@ void RankChart::updateTitle()
         QRegularExpression(QStringLiteral("\\S")));
     setTitle(ChartStyle::titleHtml(
         parts.isEmpty() ? QStringLiteral("Rank") : QStringLiteral("Rank — ") + parts.join(QStringLiteral(" · ")),
-        subtitles, {}, m_options.dark));
+        subtitles, {}, m_options.dark, titleFont(), m_titleWidth));
 }
 
 QString RankChart::tooltip(const RankEntry& e, const CohortKey& key)

@@ -5,6 +5,7 @@
 #include "ui/charts/chartoptions.h"
 
 #include <QChart>
+#include <QFont>
 #include <QHash>
 
 #include <memory>
@@ -70,6 +71,8 @@ private:
     QStringList m_labels;
     int m_shown = -1;
     double m_wrapWidth = -1;
+    double m_titleWidth = -1; // px the title wraps to (-1: not wrapped)
+    QFont m_legendFont; // the legend's font, before any shrinking to fit
 };
 
 // The Rank chart of `runs` for the panel, the export and `kix chart`: the cohort options.cohort names (its id, or

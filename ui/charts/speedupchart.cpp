@@ -7,6 +7,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QFontMetricsF>
 #include <QGraphicsSceneResizeEvent>
 #include <QHorizontalBarSeries>
 #include <QLegendMarker>
@@ -79,6 +80,7 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
 
     auto* y = new QBarCategoryAxis;
     y->append(m_data.axisLabels);
+    m_labelFont = y->labelsFont();
     if (!m_data.categoryTitle.isEmpty()) // an empty category axis draws its title in a corner
         y->setTitleText(m_data.categoryTitle);
     auto* x = new QValueAxis;
@@ -149,6 +151,7 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
                 this, options.currentRun, { m_barEnd.value(bar.pair) }, x, y, tooltip(pairs[bar.pair]), options.dark);
     }
     legend()->setAlignment(Qt::AlignBottom);
+    m_legendFont = legend()->font();
     for (QLegendMarker* marker : legend()->markers(m_bars))
         marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow
     setTitle(ChartStyle::titleHtml(m_data.chartTitle, m_data.subtitles, m_data.pairWarnings, options.dark));
@@ -171,12 +174,24 @@ void SpeedupChart::fitTitles()
         // less the chart's margins and the title's own document margins
         setTitle(ChartStyle::titleHtml(m_data.chartTitle, m_data.subtitles, m_data.pairWarnings, m_dark, titleFont(),
             size.width() - margins().left() - margins().right() - 16));
+        ChartStyle::fitLegend(this, m_legendFont, size.width() - margins().left() - margins().right());
     }
     const QRectF plot = plotArea();
     if (plot.isEmpty() || plot.size() == m_fittedPlot)
         return;
     m_fittedPlot = plot.size();
     const QList<QAbstractAxis*> xs = axes(Qt::Horizontal), ys = axes(Qt::Vertical);
+    if (!ys.isEmpty() && !m_data.axisLabels.isEmpty()) {
+        // Qt elides a workload label taller than its row: the plot's height over the categories plus one, less
+        // twice the label padding (4 px), less the label document's margins (4 px above and below). Where the
+        // labels' font is too tall, a smaller one (not below 6 pt): a label is never elided.
+        const double room = plot.height() / (m_data.axisLabels.size() + 1) - 9;
+        QFont font = m_labelFont;
+        while (font.pointSizeF() > 6 && QFontMetricsF(font).lineSpacing() > room)
+            font.setPointSizeF(std::max(6.0, font.pointSizeF() - 0.5));
+        if (ys.front()->labelsFont() != font)
+            ys.front()->setLabelsFont(font);
+    }
     if (!xs.isEmpty())
         xs.front()->setTitleText(ChartStyle::wrappedHtml(m_data.xTitle, xs.front()->titleFont(), plot.width() - 16));
     if (!ys.isEmpty() && !m_data.categoryTitle.isEmpty())

@@ -5,6 +5,7 @@
 #include "ui/charts/chartoptions.h"
 
 #include <QChart>
+#include <QFont>
 #include <QHash>
 
 #include <memory>
@@ -62,6 +63,8 @@ private:
     bool m_dark = false;
     QSizeF m_fittedSize;
     QSizeF m_fittedPlot;
+    QFont m_labelFont; // the category axis' label font, before any shrinking to fit
+    QFont m_legendFont; // the legend's, likewise
     QAbstractBarSeries* m_bars = nullptr;
     QHash<const QBarSet*, QHash<int, int>> m_pairIndex; // set -> category (top first) -> pair
     QHash<int, QPointF> m_barEnd; // pair -> (ratio, y) in series coordinates

@@ -52,6 +52,8 @@ public:
     void toggle(const QModelIndex& index);
     void clearSelection();
     int matchingCount() const { return m_counts.matching; }
+    // Runs the values were taken from (no count exceeds it).
+    int runCount() const { return m_index ? m_index->runCount() : 0; }
     // Counts are being computed off the GUI thread; the ones shown are the previous ones.
     bool isCountPending() const;
     // Runs from which indexing and counting leave the GUI thread (0: always; default 50,000).

@@ -440,9 +440,13 @@ ChartOptions ChartPanel::options() const
     // two lines once its labels are turned upright. What is left out is noted above the chart.
     const QFontMetrics metrics(font());
     const int line = metrics.height();
-    if (m_kind == ChartKind::Speedup && m_view->height() > 0)
-        options.maxGroups = std::clamp((m_view->height() - 120) / (line + 2), 3, options.maxGroups);
-    else if (m_kind == ChartKind::Quantiles && m_view->width() > 0)
+    if (m_kind == ChartKind::Speedup && m_view->height() > 0) {
+        // Qt elides a label less than 17 px shorter than its row; the chart shrinks its labels to 6 pt to fit
+        QFont smallest = font();
+        smallest.setPointSizeF(6);
+        const int row = QFontMetrics(smallest).height() + 17;
+        options.maxGroups = std::clamp((m_view->height() - 100) / row, 3, options.maxGroups);
+    } else if (m_kind == ChartKind::Quantiles && m_view->width() > 0)
         options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
 }

@@ -3,15 +3,101 @@
 
 #include "ui/models/facetmodel.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace kix {
+
+namespace {
+
+int commonStart(const QString& a, const QString& b)
+{
+    const int n = int(std::min(a.size(), b.size()));
+    int i = 0;
+    while (i < n && a[i] == b[i])
+        ++i;
+    return i;
+}
+
+// The text room of a value row (beside its check box), as the style lays it out.
+int textRoom(const QStyleOptionViewItem& option, const QWidget* widget)
+{
+    const QStyle* style = widget ? widget->style() : QApplication::style();
+    const QRect text = style->subElementRect(QStyle::SE_ItemViewItemText, &option, widget);
+    return text.width() - 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1);
+}
+
+class SharedStartDelegate : public QStyledItemDelegate
+{
+public:
+    explicit SharedStartDelegate(FacetsPanel* panel)
+        : QStyledItemDelegate(panel)
+        , m_panel(panel)
+    {
+    }
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.parent().isValid()) // a value row
+            option->text = FacetsPanel::shownName(option->text, index.siblingAtRow(index.row() - 1).data().toString(),
+                index.siblingAtRow(index.row() + 1).data().toString(), option->fontMetrics,
+                textRoom(*option, option->widget));
+    }
+
+private:
+    FacetsPanel* m_panel;
+};
+
+} // namespace
+
+QString FacetsPanel::shownName(
+    const QString& name, const QString& previous, const QString& next, const QFontMetrics& metrics, int width)
+{
+    if (metrics.horizontalAdvance(name) <= width)
+        return name;
+    const int shared = std::max(commonStart(name, previous), commonStart(name, next));
+    const int head = int(name.indexOf(QRegularExpression(QStringLiteral("[_\\-. /]")))) + 1; // the first word
+    if (head <= 0 || shared <= head)
+        return name;
+    // Cut after the last separator inside the shared start, so the part kept starts at a word.
+    int cut = shared;
+    while (cut > head && !QStringLiteral("_-. /").contains(name[cut - 1]))
+        --cut;
+    if (cut <= head)
+        cut = shared;
+    return name.left(head) + QChar(0x2026) + name.mid(cut);
+}
+
+QString FacetsPanel::shownName(const QModelIndex& index) const
+{
+    QStyleOptionViewItem option;
+    option.initFrom(m_view);
+    option.rect = m_view->visualRect(index);
+    option.features = QStyleOptionViewItem::HasDisplay | QStyleOptionViewItem::HasCheckIndicator;
+    option.font = m_view->font();
+    option.fontMetrics = m_view->fontMetrics();
+    option.widget = m_view;
+    const QString name = index.data().toString();
+    option.text = name;
+    option.checkState = Qt::Unchecked;
+    const int room = textRoom(option, m_view);
+    const QString shown = shownName(name, index.siblingAtRow(index.row() - 1).data().toString(),
+        index.siblingAtRow(index.row() + 1).data().toString(), option.fontMetrics, room);
+    return option.fontMetrics.elidedText(shown, m_view->textElideMode(), room);
+}
 
 FacetsPanel::FacetsPanel(QWidget* parent)
     : QWidget(parent)
@@ -23,6 +109,10 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     m_view->setUniformRowHeights(true);
     m_view->setSelectionMode(QAbstractItemView::NoSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Names that share a long start (fused_linear_cross_entropy, fused_linear_cpo_loss, ...) stay apart when the
+    // dock is narrow: shownName() shrinks the shared start; the tooltip has the whole name.
+    m_view->setItemDelegateForColumn(FacetModel::NameColumn, new SharedStartDelegate(this));
+    m_view->setIndentation(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 2);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(FacetModel::NameColumn, QHeaderView::Stretch);
     // The counts column is as wide as a seven-digit count, not sized to its contents: every recount would measure
@@ -52,6 +142,9 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     connect(m_model, &FacetModel::selectionChanged, this, &FacetsPanel::updateSummary);
     connect(m_model, &FacetModel::countsChanged, this, &FacetsPanel::updateSummary);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        // A count never exceeds the number of runs: the column is as wide as that number, and no wider.
+        const QString widest = QString::number(std::max(99, m_model->runCount())) + QStringLiteral("0");
+        m_view->header()->resizeSection(FacetModel::CountColumn, fontMetrics().horizontalAdvance(widest) + 12);
         m_view->expandAll();
         updateSummary();
     });

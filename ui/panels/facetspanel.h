@@ -6,7 +6,9 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QFontMetrics;
 class QLabel;
+class QModelIndex;
 class QTreeView;
 QT_END_NAMESPACE
 
@@ -27,6 +29,15 @@ public:
 
     void setRuns(const RunList& runs);
     void setFilterText(const QString& text);
+
+    // The name a value row shows when `width` pixels (in `metrics`) cannot hold it: the start it shares with its
+    // neighbours in the sorted list (`previous`, `next`) shrinks to its first word, so that the end that tells
+    // fused_linear_cpo_loss from fused_linear_dpo_loss stays in view ("fused_…cpo_loss"); the view then elides what
+    // is still too long at the right. Unchanged when it fits.
+    static QString shownName(
+        const QString& name, const QString& previous, const QString& next, const QFontMetrics& metrics, int width);
+    // shownName() for a row of the view, in the room its style gives the text.
+    QString shownName(const QModelIndex& index) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -155,7 +155,8 @@ void TestDenseCharts::speedupLabelsDoNotOverlap()
     auto* chart = dynamic_cast<SpeedupChart*>(w->chartPanel()->chart());
     QVERIFY(chart);
     // The first view's speed-up has more bars than rows of text: some labels must go, and the note says how many.
-    QVERIFY2(chart->valueLabels()->count() >= 30,
+    // (Only as many workloads as the plot labels whole are drawn: 24 bars at 1280x720.)
+    QVERIFY2(chart->valueLabels()->count() >= 20,
         qPrintable(QStringLiteral("%1 labels; %2").arg(chart->valueLabels()->count()).arg(chart->data().chartTitle)));
     checkLabels(chart, chart->valueLabels());
     QVERIFY(chart->valueLabels()->hiddenCount() > 0);
