@@ -63,11 +63,16 @@ if(count EQUAL 0)
 endif()
 
 # Demangle every name at once (c++filt reads one per line).
-set(work "${CMAKE_CURRENT_BINARY_DIR}") # the working directory (a build folder under ctest), never the sources
+# The checks share one working directory (a build folder under ctest, never the sources) and run side by side
+# under ctest -j: each writes a list of its own, named after its inputs and a random tag.
+set(work "${CMAKE_CURRENT_BINARY_DIR}")
+string(MD5 inputs "${REPORTS};${BUDGET}")
+string(RANDOM LENGTH 8 tag)
+set(list "${work}/ptxas-names-${inputs}-${tag}.txt")
 string(REPLACE ";" "\n" mangled "${names}")
-file(WRITE "${work}/ptxas-names.txt" "${mangled}\n")
-execute_process(COMMAND "${CXXFILT}" INPUT_FILE "${work}/ptxas-names.txt" OUTPUT_VARIABLE demangled
-                RESULT_VARIABLE status)
+file(WRITE "${list}" "${mangled}\n")
+execute_process(COMMAND "${CXXFILT}" INPUT_FILE "${list}" OUTPUT_VARIABLE demangled RESULT_VARIABLE status)
+file(REMOVE "${list}")
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "${CXXFILT} failed (binutils' c++filt demangles the kernel names)")
 endif()
