@@ -51,24 +51,6 @@ private:
 
 namespace {
 
-void addSizes(bool small)
-{
-    QTest::addColumn<QSize>("size");
-    if (small)
-        QTest::newRow("1024x640") << QSize(1024, 640);
-    QTest::newRow("1280x720") << QSize(1280, 720);
-    QTest::newRow("1600x1000") << QSize(1600, 1000);
-}
-
-QStringList elided(const QStringList& texts)
-{
-    QStringList out;
-    for (const QString& text : texts)
-        if (text.contains(QChar(0x2026)) || text.contains(QLatin1String("..."))) // Qt Charts elides with "..."
-            out << text;
-    return out;
-}
-
 // A Liger-style CSV of one kernel swept along two parameters (T: 9 values, E: 5) for two providers, two passes and
 // two metrics: 2 x 2 x 14 = 56 speed runs (112 runs in all) in 28 categories (pass x workload), more than a chart at
 // 1280x720 has room for with "E=128 T=32768 sweep_dimT" labels, as in the real fused_moe x H100 scope.

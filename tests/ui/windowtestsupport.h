@@ -22,6 +22,26 @@
 
 namespace kixtest {
 
+// The window sizes the readability tests run at (1024x640 too when `small`), as a QSize column "size".
+inline void addSizes(bool small = false)
+{
+    QTest::addColumn<QSize>("size");
+    if (small)
+        QTest::newRow("1024x640") << QSize(1024, 640);
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+}
+
+// The texts of `texts` that are elided (Qt Charts elides with "...", Qt's widgets with "…").
+inline QStringList elided(const QStringList& texts)
+{
+    QStringList out;
+    for (const QString& text : texts)
+        if (text.contains(QChar(0x2026)) || text.contains(QLatin1String("...")))
+            out << text;
+    return out;
+}
+
 // Waits until the charts show what the table shows (the window coalesces scope changes) and are built.
 inline bool waitForCharts(kix::MainWindow& w)
 {

@@ -40,24 +40,6 @@ QString ligerCsv()
     if (path.isEmpty())                                                                                                \
     QSKIP("the shared Liger CSV is not available (set KIX_SHARED_DIR to the project's shared/ folder)")
 
-void addSizes(bool small = false)
-{
-    QTest::addColumn<QSize>("size");
-    if (small)
-        QTest::newRow("1024x640") << QSize(1024, 640);
-    QTest::newRow("1280x720") << QSize(1280, 720);
-    QTest::newRow("1600x1000") << QSize(1600, 1000);
-}
-
-QStringList elided(const QStringList& texts)
-{
-    QStringList out;
-    for (const QString& text : texts)
-        if (text.contains(QChar(0x2026)) || text.contains(QLatin1String("..."))) // Qt Charts elides with "..."
-            out << text;
-    return out;
-}
-
 // The labels drawn do not overlap one another and lie in the plot (or at the bar's end just left of it).
 void checkLabels(const QChart* chart, const ValueLabels* labels)
 {
