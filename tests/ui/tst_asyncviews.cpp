@@ -93,8 +93,10 @@ void TestAsyncViews::proxyFiltersOffThread()
     QTRY_VERIFY(!proxy.isFilterPending());
     model.appendRuns(kixtest::loadUi({ QStringLiteral("groupnorm-sweep.json") }));
     QCOMPARE(proxy.rowCount(), expected); // all duplicates
-    // and sorting still sorts
+    // and sorting still sorts (off the thread too)
     proxy.sort(RunTableModel::MedianColumn, Qt::AscendingOrder);
+    QVERIFY(proxy.isFilterPending());
+    QTRY_VERIFY(!proxy.isFilterPending());
     const RunList sorted = proxy.visibleRuns();
     QCOMPARE(sorted.size(), expected);
     for (int i = 1; i < sorted.size(); ++i)
