@@ -332,7 +332,9 @@ void TestAsyncViews::tableKeepsCurrentRunAndSelection()
     }
     QVERIFY(backward.size() == 3 && forward);
     const int columns = proxy->columnCount();
-    for (const RunPtr& run : RunList(backward) << forward) {
+    RunList selected = backward;
+    selected << forward;
+    for (const RunPtr& run : std::as_const(selected)) {
         const int row = rowOf(run);
         table->selectionModel()->select(
             QItemSelection(proxy->index(row, 0), proxy->index(row, columns - 1)), QItemSelectionModel::Select);
