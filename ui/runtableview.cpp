@@ -10,6 +10,8 @@
 #include <QMenu>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace kix {
 
 RunTableView::RunTableView(QWidget* parent)
@@ -63,12 +65,81 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
 
     connect(selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunTableView::scopeChanged);
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        emit currentRunChanged(current.isValid() ? current.data(RunTableModel::RunRole).value<RunPtr>() : RunPtr());
+        const RunPtr run = current.isValid() ? current.data(RunTableModel::RunRole).value<RunPtr>() : RunPtr();
+        if (run == m_lastCurrent)
+            return; // the same run in another row (restored after a filter or sort)
+        m_lastCurrent = run;
+        emit currentRunChanged(run);
     });
+    // (after the view's and the selection model's own handling of the reset, which clear both)
+    connect(proxy, &QAbstractItemModel::modelAboutToBeReset, this, &RunTableView::keepSelection);
+    connect(proxy, &QAbstractItemModel::modelReset, this, &RunTableView::restoreSelection);
     connect(proxy, &QAbstractItemModel::modelReset, this, &RunTableView::scopeChanged);
     connect(proxy, &QAbstractItemModel::layoutChanged, this, &RunTableView::scopeChanged);
     connect(proxy, &QAbstractItemModel::rowsInserted, this, &RunTableView::scopeChanged);
     connect(proxy, &QAbstractItemModel::rowsRemoved, this, &RunTableView::scopeChanged);
+}
+
+void RunTableView::keepSelection()
+{
+    m_keptSelection.clear();
+    m_keptCurrent = {};
+    const auto* source = m_proxy ? qobject_cast<const RunTableModel*>(m_proxy->sourceModel()) : nullptr;
+    if (!source || !selectionModel())
+        return;
+    auto keep = [&](const QModelIndex& index) {
+        const int row = m_proxy->mapToSource(index).row();
+        return Kept { source->runAt(row), row };
+    };
+    const QModelIndex current = currentIndex();
+    if (current.isValid()) {
+        m_keptCurrent = keep(current);
+        m_keptColumn = current.column();
+    }
+    if (selectedCount() > keptSelectionLimit)
+        return;
+    for (const QItemSelectionRange& range : selectionModel()->selection()) {
+        for (int row = range.top(); row <= range.bottom(); ++row)
+            m_keptSelection.push_back(keep(m_proxy->index(row, 0)));
+    }
+}
+
+void RunTableView::restoreSelection()
+{
+    const auto* source = m_proxy ? qobject_cast<const RunTableModel*>(m_proxy->sourceModel()) : nullptr;
+    if (!source || !selectionModel())
+        return;
+    auto rowOf = [&](const Kept& kept) { // -1: gone (filtered out, or the source's rows were replaced)
+        if (!kept.run || source->runAt(kept.sourceRow) != kept.run)
+            return -1;
+        return m_proxy->mapFromSource(source->index(kept.sourceRow, 0)).row();
+    };
+    std::vector<int> rows;
+    rows.reserve(m_keptSelection.size());
+    for (const Kept& kept : m_keptSelection) {
+        if (const int row = rowOf(kept); row >= 0)
+            rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    QItemSelection selection;
+    const int last = m_proxy->columnCount() - 1;
+    for (size_t i = 0; i < rows.size();) {
+        size_t j = i;
+        while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
+            ++j;
+        selection.append(QItemSelectionRange(m_proxy->index(rows[i], 0), m_proxy->index(rows[j], last)));
+        i = j + 1;
+    }
+    const bool scrolls = hasAutoScroll();
+    setAutoScroll(false); // the rows under the viewport change, the viewport stays where it was
+    if (!selection.isEmpty())
+        selectionModel()->select(selection, QItemSelectionModel::Select);
+    if (const int row = rowOf(m_keptCurrent); row >= 0)
+        selectionModel()->setCurrentIndex(m_proxy->index(row, m_keptColumn), QItemSelectionModel::NoUpdate);
+    setAutoScroll(scrolls);
+    m_keptSelection.clear();
+    m_keptCurrent = {};
 }
 
 void RunTableView::fitColumns()

@@ -6,6 +6,8 @@
 #include <QSet>
 #include <QTableView>
 
+#include <vector>
+
 QT_BEGIN_NAMESPACE
 class QMenu;
 QT_END_NAMESPACE
@@ -29,6 +31,8 @@ public:
     RunList selectedOrVisibleRuns(bool* fromSelection = nullptr) const;
     int selectedCount() const;
     RunPtr currentRun() const;
+    // The most selected rows kept across a change of the rows shown (beyond it only the current run is kept).
+    static constexpr int keptSelectionLimit = 20'000;
 
     QMenu* columnMenu() const { return m_columnMenu; }
     // Sizes the shown columns to their content (rows sampled over the whole table), none wider than 180 px (Workload
@@ -47,6 +51,19 @@ signals:
 
 private:
     void rebuildColumnMenu();
+    // Around a reset of the proxy's rows (a filter or sort applied): the current run and the selected runs are
+    // kept by the runs themselves, not by persistent indexes (no per-row work over a million rows).
+    void keepSelection();
+    void restoreSelection();
+    struct Kept
+    {
+        RunPtr run;
+        int sourceRow = -1;
+    };
+    std::vector<Kept> m_keptSelection;
+    Kept m_keptCurrent;
+    int m_keptColumn = 0;
+    RunPtr m_lastCurrent; // the run currentRunChanged last told
 
     RunFilterProxy* m_proxy = nullptr;
     QMenu* m_columnMenu;

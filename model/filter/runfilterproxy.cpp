@@ -2,106 +2,10 @@
 #include "model/filter/runfilterproxy.h"
 
 #include "model/filter/runtablemodel.h"
-#include "model/workload.h"
 
 #include <QtConcurrent>
 
 namespace kix {
-
-namespace {
-
-// Latency first, then the other metrics by name and unit.
-int metricOrder(const Run& a, const Run& b)
-{
-    if (a.isLatency() != b.isLatency())
-        return a.isLatency() ? -1 : 1;
-    const int byName = QString::compare(a.metricName(), b.metricName(), Qt::CaseInsensitive);
-    return byName != 0 ? byName : QString::compare(a.unit, b.unit, Qt::CaseInsensitive);
-}
-
-} // namespace
-
-RunFilterProxy::RunFilterProxy(QObject* parent)
-    : QSortFilterProxyModel(parent)
-    , m_latest(std::make_shared<std::atomic<int>>(0))
-    , m_watcher(new QFutureWatcher<Result>(this))
-{
-    setSortRole(RunTableModel::SortRole);
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
-        m_running = false;
-        if (m_watcher->future().resultCount() > 0)
-            applyResult(m_watcher->result());
-        if (m_pending)
-            startJob(); // a change that came while this job ran
-    });
-    connect(this, &QAbstractProxyModel::sourceModelChanged, this, [this] {
-        if (!sourceModel())
-            return;
-        // Rows appended keep the computed rows valid (rows past them are tested as they come); anything else
-        // renumbers the rows.
-        connect(sourceModel(), &QAbstractItemModel::rowsInserted, this, [this] { m_visibleValid = false; });
-        connect(sourceModel(), &QAbstractItemModel::rowsRemoved, this, &RunFilterProxy::sourceChanged);
-        connect(sourceModel(), &QAbstractItemModel::modelAboutToBeReset, this, &RunFilterProxy::sourceChanged);
-        connect(sourceModel(), &QAbstractItemModel::layoutChanged, this, &RunFilterProxy::sourceChanged);
-    });
-}
-
-RunFilterProxy::~RunFilterProxy()
-{
-    m_latest->store(-1); // a job in flight stops at its next check
-    m_watcher->waitForFinished();
-}
-
-void RunFilterProxy::sourceChanged()
-{
-    m_accepted.reset();
-    m_visibleValid = false;
-    if (m_pending)
-        ++m_generation; // the job in flight numbers rows that changed: it is started again when it ends
-}
-
-void RunFilterProxy::setFilterText(const QString& text)
-{
-    if (text == m_filter.text())
-        return;
-    m_filter.setText(text);
-    refilter(true);
-}
-
-void RunFilterProxy::setFacet(Facet facet, const QSet<QString>& values)
-{
-    m_filter.setFacet(facet, values);
-    refilter(false);
-}
-
-void RunFilterProxy::clearFacets()
-{
-    m_filter.clearFacets();
-    refilter(false);
-}
-
-void RunFilterProxy::refilter(bool textOnly)
-{
-    const int rows = sourceModel() ? sourceModel()->rowCount() : 0;
-    if (rows < m_asyncThreshold && !m_pending) {
-        m_applied = m_filter;
-        m_accepted.reset();
-        m_visibleValid = false;
-        // A facet: invalidate(), one layout change, rather than invalidateFilter(), which removes and inserts row
-        // ranges one by one (a facet click that hides half of 100k rows is ~20x faster this way).
-        if (textOnly)
-            invalidateFilter();
-        else
-            invalidate();
-        emit filterApplied();
-        return;
-    }
-    ++m_generation;
-    m_latest->store(m_generation);
-    m_pending = true;
-    if (!m_running)
-        startJob();
-}
 
 namespace {
 
@@ -116,128 +20,362 @@ bool sameFacets(const RunFilter& a, const RunFilter& b)
 
 } // namespace
 
+RunFilterProxy::RunFilterProxy(QObject* parent)
+    : QAbstractProxyModel(parent)
+    , m_fromSource(std::make_shared<std::vector<int>>())
+    , m_latest(std::make_shared<std::atomic<int>>(0))
+    , m_watcher(new QFutureWatcher<Result>(this))
+{
+    connect(m_watcher, &QFutureWatcher<Result>::finished, this, &RunFilterProxy::onJobFinished);
+}
+
+RunFilterProxy::~RunFilterProxy()
+{
+    m_latest->store(-1); // a job in flight stops at its next check
+    m_watcher->waitForFinished();
+}
+
+const RunList& RunFilterProxy::sourceRuns() const
+{
+    static const RunList none;
+    const auto* model = qobject_cast<const RunTableModel*>(sourceModel());
+    return model ? model->runs() : none;
+}
+
+void RunFilterProxy::setSourceModel(QAbstractItemModel* source)
+{
+    beginResetModel();
+    m_resetting = true;
+    for (const QMetaObject::Connection& c : std::as_const(m_sourceConnections))
+        disconnect(c);
+    m_sourceConnections.clear();
+    QAbstractProxyModel::setSourceModel(source);
+    if (source) {
+        auto& c = m_sourceConnections;
+        c << connect(source, &QAbstractItemModel::modelAboutToBeReset, this, &RunFilterProxy::sourceAboutToReset);
+        c << connect(source, &QAbstractItemModel::modelReset, this, &RunFilterProxy::sourceReset);
+        // Anything but an append renumbers the rows: the mapping is rebuilt.
+        c << connect(source, &QAbstractItemModel::layoutAboutToBeChanged, this, &RunFilterProxy::sourceAboutToReset);
+        c << connect(source, &QAbstractItemModel::layoutChanged, this, &RunFilterProxy::sourceReset);
+        c << connect(source, &QAbstractItemModel::rowsAboutToBeRemoved, this, &RunFilterProxy::sourceAboutToReset);
+        c << connect(source, &QAbstractItemModel::rowsRemoved, this, &RunFilterProxy::sourceReset);
+        c << connect(source, &QAbstractItemModel::rowsMoved, this, [this] {
+            sourceAboutToReset();
+            sourceReset();
+        });
+        c << connect(source, &QAbstractItemModel::columnsAboutToBeInserted, this, &RunFilterProxy::sourceAboutToReset);
+        c << connect(source, &QAbstractItemModel::columnsInserted, this, &RunFilterProxy::sourceReset);
+        c << connect(source, &QAbstractItemModel::columnsAboutToBeRemoved, this, &RunFilterProxy::sourceAboutToReset);
+        c << connect(source, &QAbstractItemModel::columnsRemoved, this, &RunFilterProxy::sourceReset);
+        c << connect(
+            source, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
+                if (parent.isValid())
+                    return;
+                if (size_t(first) == m_fromSource->size()) {
+                    appendSourceRows(first, last);
+                } else {
+                    sourceAboutToReset();
+                    sourceReset();
+                }
+            });
+        c << connect(source, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& topLeft, const QModelIndex& bottomRight, const QList<int>& roles) {
+                // Runs are immutable: a change is how a cell reads (the Workload column), not where the row goes.
+                if (m_toSource.empty() || !topLeft.isValid() || !bottomRight.isValid())
+                    return;
+                emit dataChanged(index(0, topLeft.column()), index(rowCount() - 1, bottomRight.column()), roles);
+            });
+        c << connect(source, &QAbstractItemModel::headerDataChanged, this,
+            [this](Qt::Orientation orientation, int first, int last) {
+                if (orientation == Qt::Horizontal)
+                    emit headerDataChanged(orientation, first, last);
+                else if (!m_toSource.empty())
+                    emit headerDataChanged(orientation, 0, rowCount() - 1);
+            });
+    }
+    sourceReset(); // ends the reset
+}
+
+QModelIndex RunFilterProxy::index(int row, int column, const QModelIndex& parent) const
+{
+    if (parent.isValid() || row < 0 || row >= rowCount() || column < 0 || column >= columnCount())
+        return {};
+    return createIndex(row, column);
+}
+
+QModelIndex RunFilterProxy::parent(const QModelIndex&) const
+{
+    return {};
+}
+
+QModelIndex RunFilterProxy::sibling(int row, int column, const QModelIndex& index) const
+{
+    return index.isValid() ? this->index(row, column) : QModelIndex();
+}
+
+int RunFilterProxy::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_toSource.size());
+}
+
+int RunFilterProxy::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !sourceModel() ? 0 : sourceModel()->columnCount();
+}
+
+bool RunFilterProxy::hasChildren(const QModelIndex& parent) const
+{
+    return !parent.isValid() && rowCount() > 0 && columnCount() > 0;
+}
+
+QVariant RunFilterProxy::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (!sourceModel())
+        return {};
+    if (orientation == Qt::Horizontal)
+        return sourceModel()->headerData(section, orientation, role);
+    if (section < 0 || section >= rowCount())
+        return {};
+    return sourceModel()->headerData(m_toSource[size_t(section)], orientation, role);
+}
+
+QModelIndex RunFilterProxy::mapToSource(const QModelIndex& proxyIndex) const
+{
+    if (!proxyIndex.isValid() || proxyIndex.model() != this || !sourceModel()
+        || size_t(proxyIndex.row()) >= m_toSource.size())
+        return {};
+    return sourceModel()->index(m_toSource[size_t(proxyIndex.row())], proxyIndex.column());
+}
+
+QModelIndex RunFilterProxy::mapFromSource(const QModelIndex& sourceIndex) const
+{
+    if (!sourceIndex.isValid() || sourceIndex.model() != sourceModel() || sourceIndex.parent().isValid())
+        return {};
+    const size_t row = size_t(sourceIndex.row());
+    if (row >= m_fromSource->size() || (*m_fromSource)[row] < 0)
+        return {};
+    return index((*m_fromSource)[row], sourceIndex.column());
+}
+
+void RunFilterProxy::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0)
+        order = Qt::AscendingOrder; // source order has no direction
+    if (column == m_sortColumn && order == m_sortOrder)
+        return;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    request();
+}
+
+void RunFilterProxy::setFilterText(const QString& text)
+{
+    if (text == m_filter.text())
+        return;
+    m_filter.setText(text);
+    request();
+}
+
+void RunFilterProxy::setFacet(Facet facet, const QSet<QString>& values)
+{
+    m_filter.setFacet(facet, values);
+    request();
+}
+
+void RunFilterProxy::clearFacets()
+{
+    m_filter.clearFacets();
+    request();
+}
+
+RowMappingInput RunFilterProxy::makeInput() const
+{
+    RowMappingInput in;
+    in.runs = sourceRuns(); // implicitly shared: no copy unless the model changes
+    in.filter = m_filter;
+    in.sortColumn = m_sortColumn;
+    in.order = m_sortOrder;
+    // Typing forward: only the rows the shown filter accepted can pass the new one.
+    if (sameFacets(m_applied, m_filter) && filterTextNarrows(m_applied, m_filter) && !m_applied.isEmpty())
+        in.narrowFrom = m_fromSource;
+    // The same sort over the same rows: a filter change picks the rows out of it.
+    if (m_sortedAll && m_sortColumn == m_appliedColumn && m_sortOrder == m_appliedOrder
+        && qsizetype(m_sortedAll->size()) == in.runs.size())
+        in.sortedAll = m_sortedAll;
+    return in;
+}
+
+void RunFilterProxy::request()
+{
+    ++m_generation;
+    m_latest->store(m_generation); // a job in flight for an older request stops early and is dropped
+    const RunList& runs = sourceRuns();
+    const bool everyRowInOrder = m_filter.isEmpty() && m_sortColumn < 0; // no test, no sort: O(n) copies
+    if (runs.size() < m_asyncThreshold || everyRowInOrder) {
+        m_pending = false;
+        apply(computeRowMapping(makeInput()), m_filter, m_sortColumn, m_sortOrder);
+        emit filterApplied();
+        return;
+    }
+    m_pending = true;
+    if (!m_running)
+        startJob();
+}
+
 void RunFilterProxy::startJob()
 {
-    const auto* model = qobject_cast<const RunTableModel*>(sourceModel());
     m_running = true; // until its result is handled (the future may be finished before its signal arrives)
+    Result base;
+    base.generation = m_generation;
+    base.epoch = m_epoch;
+    base.filter = m_filter;
+    base.sortColumn = m_sortColumn;
+    base.order = m_sortOrder;
+    RowMappingInput in = makeInput();
+    base.sourceRows = in.runs.size();
     m_latest->store(m_generation);
-    const int generation = m_generation;
-    const RunList runs = model ? model->runs() : RunList(); // implicitly shared: no copy unless the model changes
-    const RunFilter filter = m_filter;
-    // Typing forward: only the rows the shown filter accepted can pass the new one.
-    std::shared_ptr<const std::vector<char>> previous;
-    if (m_accepted && m_accepted->size() == size_t(runs.size()) && sameFacets(m_applied, filter)
-        && filterTextNarrows(m_applied, filter))
-        previous = m_accepted;
     const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    m_watcher->setFuture(QtConcurrent::run([runs, filter, previous, latest, generation]() -> Result {
-        Result result;
-        result.generation = generation;
-        result.filter = filter;
-        const qsizetype n = runs.size();
-        auto accepted = std::make_shared<std::vector<char>>(size_t(n), 1);
-        if (!filter.isEmpty()) {
-            constexpr qsizetype chunk = 16384;
-            QVector<qsizetype> starts;
-            for (qsizetype s = 0; s < n; s += chunk)
-                starts << s;
-            std::vector<char>& out = *accepted;
-            QtConcurrent::blockingMap(starts, [&](qsizetype start) {
-                if (latest->load() != generation)
-                    return; // superseded: the result is dropped
-                const qsizetype end = std::min(n, start + chunk);
-                for (qsizetype i = start; i < end; ++i)
-                    out[size_t(i)] = (previous && !(*previous)[size_t(i)]) ? 0 : filter.matches(*runs[i]) ? 1 : 0;
-            });
-        }
-        if (latest->load() != generation)
-            return result;
-        result.visible.reserve(n);
-        for (qsizetype i = 0; i < n; ++i) {
-            if ((*accepted)[size_t(i)])
-                result.visible.append(runs[i]);
-        }
-        result.accepted = std::move(accepted);
+    m_watcher->setFuture(QtConcurrent::run([in = std::move(in), base, latest]() -> Result {
+        Result result = base;
+        const int generation = base.generation;
+        result.mapping = std::make_shared<RowMapping>(
+            computeRowMapping(in, [&latest, generation] { return latest->load() != generation; }));
         return result;
     }));
 }
 
-void RunFilterProxy::applyResult(const Result& result)
+void RunFilterProxy::onJobFinished()
 {
-    if (result.generation != m_generation || !result.accepted)
-        return; // superseded, or the rows changed under it: a newer job follows
-    m_pending = false;
-    m_applied = result.filter;
-    m_accepted = result.accepted;
-    invalidate(); // one layout change; filterAcceptsRow reads the computed rows
-    m_visible = result.visible;
-    m_visibleValid = true;
-    emit filterApplied();
+    m_running = false;
+    const Result result = m_watcher->future().resultCount() > 0 ? m_watcher->result() : Result();
+    const RunList& runs = sourceRuns();
+    if (result.mapping && result.generation == m_generation && result.epoch == m_epoch && result.mapping->complete
+        && result.sourceRows <= runs.size()) {
+        RowMapping& mapping = *result.mapping;
+        // Rows appended while the job ran: tested now, shown after its rows (a sorted table sorts them next).
+        bool tail = false;
+        mapping.fromSource.resize(size_t(runs.size()), -1);
+        for (qsizetype i = result.sourceRows; i < runs.size(); ++i) {
+            if (result.filter.isEmpty() || result.filter.matches(*runs[i])) {
+                mapping.fromSource[size_t(i)] = int(mapping.toSource.size());
+                mapping.toSource.push_back(int(i));
+                tail = true;
+            }
+        }
+        if (tail)
+            mapping.visible.clear(); // rebuilt when asked for
+        const bool resort = tail && result.sortColumn >= 0;
+        m_pending = resort;
+        apply(std::move(mapping), result.filter, result.sortColumn, result.order);
+        if (!resort)
+            emit filterApplied();
+    }
+    if (m_pending)
+        startJob(); // a change that came while this job ran, or rows to sort in
+}
+
+void RunFilterProxy::apply(RowMapping&& mapping, const RunFilter& filter, int sortColumn, Qt::SortOrder order)
+{
+    // One reset, no per-row work: views keep their current run and selection by the runs (RunTableView).
+    if (!m_resetting)
+        beginResetModel();
+    m_toSource = std::move(mapping.toSource);
+    m_fromSource = std::make_shared<std::vector<int>>(std::move(mapping.fromSource));
+    m_visibleValid = mapping.complete && qsizetype(m_toSource.size()) == mapping.visible.size();
+    m_visible = m_visibleValid ? std::move(mapping.visible) : RunList();
+    m_sortedAll = std::move(mapping.sortedAll);
+    m_applied = filter;
+    m_appliedColumn = sortColumn;
+    m_appliedOrder = order;
+    if (!m_resetting)
+        endResetModel();
+}
+
+void RunFilterProxy::appendSourceRows(int first, int last)
+{
+    const RunList& runs = sourceRuns();
+    std::vector<int> added;
+    for (int i = first; i <= last && i < runs.size(); ++i) {
+        if (m_applied.isEmpty() || m_applied.matches(*runs[i]))
+            added.push_back(i);
+    }
+    if (m_fromSource.use_count() > 1) // a job reads it: copy on write
+        m_fromSource = std::make_shared<std::vector<int>>(*m_fromSource);
+    m_fromSource->resize(size_t(last) + 1, -1);
+    if (added.empty())
+        return;
+    const int at = rowCount();
+    beginInsertRows({}, at, at + int(added.size()) - 1);
+    for (int row : added) {
+        (*m_fromSource)[size_t(row)] = int(m_toSource.size());
+        m_toSource.push_back(row);
+    }
+    m_visibleValid = false;
+    endInsertRows();
+    if (m_appliedColumn < 0)
+        return;
+    // A sorted table sorts the new rows in: at once when small, else off the thread (shown at the end until then).
+    if (runs.size() < m_asyncThreshold && !m_running) {
+        apply(computeRowMapping(makeInput()), m_filter, m_sortColumn, m_sortOrder);
+        return;
+    }
+    m_pending = true;
+    if (!m_running)
+        startJob();
+}
+
+void RunFilterProxy::sourceAboutToReset()
+{
+    if (m_resetting)
+        return;
+    beginResetModel();
+    m_resetting = true;
+}
+
+void RunFilterProxy::sourceReset()
+{
+    if (!m_resetting)
+        beginResetModel(); // (a reset that came without its announcement)
+    m_resetting = true;
+    ++m_epoch; // a job in flight numbers rows that changed: its result is dropped
+    ++m_generation;
+    m_latest->store(m_generation);
+    m_sortedAll.reset();
+    m_fromSource = std::make_shared<std::vector<int>>(); // of the old rows: nothing to narrow from
+    const RunList& runs = sourceRuns();
+    const bool wasPending = m_pending;
+    if (runs.size() < m_asyncThreshold || (m_filter.isEmpty() && m_sortColumn < 0)) {
+        m_pending = false;
+        apply(computeRowMapping(makeInput()), m_filter, m_sortColumn, m_sortOrder);
+    } else {
+        // Every row in source order until the worker's rows arrive (O(n) copies, no test, no sort).
+        RowMappingInput all;
+        all.runs = runs;
+        apply(computeRowMapping(all), RunFilter(), -1, Qt::AscendingOrder);
+        m_pending = true;
+    }
+    m_resetting = false;
+    endResetModel();
+    if (m_pending && !m_running)
+        startJob();
+    if (wasPending && !m_pending)
+        emit filterApplied();
 }
 
 RunList RunFilterProxy::visibleRuns() const
 {
-    const auto* model = qobject_cast<const RunTableModel*>(sourceModel());
-    if (model && sortColumn() < 0) { // source order: no walk over the rows
-        if (m_applied.isEmpty())
-            return model->runs();
-        if (m_visibleValid)
-            return m_visible;
-    }
+    if (m_applied.isEmpty() && m_appliedColumn < 0)
+        return sourceRuns(); // every row in source order: no walk over the rows
+    if (m_visibleValid)
+        return m_visible;
+    const RunList& runs = sourceRuns();
     RunList out;
-    const int rows = rowCount();
-    out.reserve(rows);
-    for (int row = 0; row < rows; ++row) {
-        const int source = mapToSource(index(row, 0)).row();
-        out.append(model ? model->runAt(source) : index(row, 0).data(RunTableModel::RunRole).value<RunPtr>());
-    }
+    out.reserve(qsizetype(m_toSource.size()));
+    for (int row : m_toSource)
+        out.append(runs[row]);
+    m_visible = out;
+    m_visibleValid = true;
     return out;
-}
-
-bool RunFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
-{
-    if (m_applied.isEmpty())
-        return true;
-    if (m_accepted && size_t(sourceRow) < m_accepted->size())
-        return (*m_accepted)[size_t(sourceRow)] != 0;
-    const auto* model = qobject_cast<const RunTableModel*>(sourceModel());
-    if (!model)
-        return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
-    const RunPtr run = model->runAt(sourceRow);
-    return run && m_applied.matches(*run);
-}
-
-bool RunFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
-{
-    if (left.column() == RunTableModel::WorkloadColumn) { // numerically: channels=128 before channels=1024
-        const RunPtr a = left.data(RunTableModel::RunRole).value<RunPtr>();
-        const RunPtr b = right.data(RunTableModel::RunRole).value<RunPtr>();
-        if (a && b)
-            return compareWorkloads(*a, *b) < 0;
-    }
-    const int column = left.column();
-    if (column == RunTableModel::MedianColumn || column == RunTableModel::P20Column
-        || column == RunTableModel::P80Column) { // never interleave µs, MB and scores: metric first, then the value
-        const RunPtr a = left.data(RunTableModel::RunRole).value<RunPtr>();
-        const RunPtr b = right.data(RunTableModel::RunRole).value<RunPtr>();
-        if (a && b) {
-            const int metric = metricOrder(*a, *b);
-            if (metric != 0)
-                return metric < 0;
-        }
-    }
-    const QVariant l = left.data(sortRole());
-    const QVariant r = right.data(sortRole());
-    if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double) {
-        const double a = l.toDouble();
-        const double b = r.toDouble();
-        if (std::isnan(a) || std::isnan(b)) // empty cells sort last
-            return !std::isnan(a) && std::isnan(b);
-        return a < b;
-    }
-    if (l.typeId() == QMetaType::QDateTime && r.typeId() == QMetaType::QDateTime)
-        return l.toDateTime() < r.toDateTime();
-    return QString::compare(l.toString(), r.toString(), Qt::CaseInsensitive) < 0;
 }
 
 } // namespace kix

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/filter/rowmapping.h"
 #include "model/filter/runfilter.h"
 
+#include <QAbstractProxyModel>
 #include <QFutureWatcher>
-#include <QSortFilterProxyModel>
 
 #include <atomic>
 #include <memory>
@@ -12,20 +13,41 @@
 
 namespace kix {
 
-// Sorts by RunTableModel::SortRole (the headline columns by metric first, so µs, MB and scores never interleave)
-// and filters with a RunFilter (text terms and facets).
+// The run table's rows: a RunTableModel filtered with a RunFilter (text terms and facets) and sorted by a column
+// (the headline columns by metric first, so µs, MB and scores never interleave; stable; see runLess()).
 //
-// Over a large table (asyncThreshold() source rows or more) a filter change does not block the GUI thread: the
-// accepted rows are computed in a worker (typing forward tests only the rows the previous text accepted), and the
-// result is applied in one layout change when it arrives. A newer change supersedes one in flight: the old result
-// is dropped (a generation counter), so the table always ends on the latest filter. Until it arrives the table
-// shows the previous filter's rows, runFilter() is the filter asked for and isFilterPending() is true.
-class RunFilterProxy : public QSortFilterProxyModel
+// The rows are a list of source rows (and its inverse). Over a large table (asyncThreshold() source rows or more)
+// a filter or sort change does not block the GUI thread: the list is built in a worker (typing forward tests only
+// the rows the previous text accepted; a filter change under a kept sort picks the rows out of the sorted table)
+// and swapped in when it arrives, in one model reset with no per-row work; views keep their current run and
+// selection by the runs themselves (see RunTableView). A newer change supersedes a build in flight: the old one
+// stops early and its result is dropped (a generation counter), so the table always ends on the latest request.
+// Until it arrives the table shows the previous rows, runFilter() and sortColumn() are what was asked for and
+// isFilterPending() is true. Below the threshold every change applies at once.
+//
+// Rows appended to the source are tested as they come and appended (a sorted table then re-sorts, off the thread
+// when large); the cost of an append is that of its own rows.
+class RunFilterProxy : public QAbstractProxyModel
 {
     Q_OBJECT
 public:
     explicit RunFilterProxy(QObject* parent = nullptr);
     ~RunFilterProxy() override;
+
+    void setSourceModel(QAbstractItemModel* source) override;
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    QModelIndex sibling(int row, int column, const QModelIndex& index) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    bool hasChildren(const QModelIndex& parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QModelIndex mapToSource(const QModelIndex& proxyIndex) const override;
+    QModelIndex mapFromSource(const QModelIndex& sourceIndex) const override;
+    // -1: source order. Applied at once below asyncThreshold(), else when the worker's rows arrive.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return m_sortColumn; } // asked for
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
     void setFilterText(const QString& text);
     void setFacet(Facet facet, const QSet<QString>& values);
@@ -33,46 +55,60 @@ public:
     // The filter asked for (the rows shown follow it once isFilterPending() is false).
     const RunFilter& runFilter() const { return m_filter; }
 
-    // The runs that pass the filter, in the proxy's current order.
+    // The runs shown, in the proxy's current order.
     RunList visibleRuns() const;
-    // A filter result is being computed off the GUI thread; the rows shown are the previous filter's.
+    // The rows are being computed off the GUI thread (a filter or sort change); the rows shown are the previous.
     bool isFilterPending() const { return m_pending; }
-    // Source rows from which a filter change is computed off the GUI thread (0: always; default 50,000).
+    // Source rows from which a change is computed off the GUI thread (0: always; default 50,000).
     void setAsyncThreshold(int rows) { m_asyncThreshold = rows; }
     int asyncThreshold() const { return m_asyncThreshold; }
 
 signals:
-    // The rows shown now follow runFilter() (after a change computed off the GUI thread, or at once).
+    // The rows shown now follow runFilter() and sortColumn() (after a change computed off the GUI thread, or at
+    // once).
     void filterApplied();
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
-    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
 private:
     struct Result
     {
         int generation = 0;
+        int epoch = 0;
+        qsizetype sourceRows = 0; // the snapshot's rows (rows appended since are added when it is applied)
         RunFilter filter;
-        std::shared_ptr<const std::vector<char>> accepted; // per source row
-        RunList visible; // accepted runs, in source order
+        int sortColumn = -1;
+        Qt::SortOrder order = Qt::AscendingOrder;
+        std::shared_ptr<RowMapping> mapping;
     };
-    void refilter(bool textOnly);
+    const RunList& sourceRuns() const;
+    RowMappingInput makeInput() const;
+    void request(); // a new filter or sort asked for
     void startJob();
-    void applyResult(const Result& result);
-    void sourceChanged();
+    void onJobFinished();
+    void apply(RowMapping&& mapping, const RunFilter& filter, int sortColumn, Qt::SortOrder order);
+    void appendSourceRows(int first, int last);
+    void sourceAboutToReset();
+    void sourceReset();
 
     RunFilter m_filter; // asked for
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     RunFilter m_applied; // what the rows shown follow
-    std::shared_ptr<const std::vector<char>> m_accepted; // m_applied per source row, when computed off-thread
-    RunList m_visible; // accepted runs in source order, while m_visibleValid
-    bool m_visibleValid = false;
+    int m_appliedColumn = -1;
+    Qt::SortOrder m_appliedOrder = Qt::AscendingOrder;
+    std::vector<int> m_toSource; // proxy row -> source row
+    std::shared_ptr<std::vector<int>> m_fromSource; // source row -> proxy row (-1: hidden); shared with a job
+    std::shared_ptr<const std::vector<int>> m_sortedAll; // every source row in the applied sort, for m_epoch
+    mutable RunList m_visible; // the runs shown, while m_visibleValid
+    mutable bool m_visibleValid = false;
     bool m_pending = false;
     bool m_running = false; // a job's result is still to be handled
+    bool m_resetting = false; // between the source's modelAboutToBeReset and modelReset
     int m_asyncThreshold = 50'000;
-    int m_generation = 0;
+    int m_generation = 0; // bumped by each request; a result of an older one is dropped
+    int m_epoch = 0; // bumped when the source rows are renumbered; a result for older rows is dropped
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, read by workers to stop early
     QFutureWatcher<Result>* m_watcher;
+    QList<QMetaObject::Connection> m_sourceConnections;
 };
 
 } // namespace kix

@@ -147,10 +147,15 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         default:
             break;
         }
-        return data(index, Qt::DisplayRole); // text: the proxy compares it case-insensitively
+        return displayText(run, column, m_workloadKeys); // text: the proxy compares it case-insensitively
     }
     if (role != Qt::DisplayRole)
         return {};
+    return displayText(run, column, m_workloadKeys);
+}
+
+QString RunTableModel::displayText(const Run& run, int column, const QStringList& workloadKeys)
+{
     switch (column) {
     case KernelColumn:
         return run.kernel;
@@ -161,7 +166,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     case GpuColumn:
         return run.gpuDisplayName();
     case WorkloadColumn:
-        return m_workloadKeys.isEmpty() ? run.workloadSlug : paramsLabel(run, m_workloadKeys);
+        return workloadKeys.isEmpty() ? run.workloadSlug : paramsLabel(run, workloadKeys);
     case DtypeColumn:
         return run.dtype;
     case MedianColumn: // a headline that is not a median (nvbench's mean) says so

@@ -53,6 +53,8 @@ public:
     RunPtr runAt(int row) const;
 
     static QString columnName(int column);
+    // A cell's text (DisplayRole); pure, so workers may call it on runs they share.
+    static QString displayText(const Run& run, int column, const QStringList& workloadKeys = {});
 
     // The workload parameters the Workload column shows ("channels=2048"): those that vary among the runs in view.
     // Empty: the full slug.

@@ -11,6 +11,7 @@
 #include "ui/panels/chartpanel.h"
 #include "ui/panels/facetspanel.h"
 #include "ui/runsession.h"
+#include "ui/runtableview.h"
 
 #include "tests/ui/uitestsupport.h"
 
@@ -47,6 +48,7 @@ private slots:
     void chartPreparedOffThreadMatchesSync();
     void chartRebuildInFlightIsSuperseded();
     void windowChunkedAndAsync();
+    void tableKeepsCurrentRunAndSelection();
 
 private:
     QTemporaryDir m_settings;
@@ -93,8 +95,10 @@ void TestAsyncViews::proxyFiltersOffThread()
     QTRY_VERIFY(!proxy.isFilterPending());
     model.appendRuns(kixtest::loadUi({ QStringLiteral("groupnorm-sweep.json") }));
     QCOMPARE(proxy.rowCount(), expected); // all duplicates
-    // and sorting still sorts
+    // and sorting still sorts (off the thread too)
     proxy.sort(RunTableModel::MedianColumn, Qt::AscendingOrder);
+    QVERIFY(proxy.isFilterPending());
+    QTRY_VERIFY(!proxy.isFilterPending());
     const RunList sorted = proxy.visibleRuns();
     QCOMPARE(sorted.size(), expected);
     for (int i = 1; i < sorted.size(); ++i)
@@ -294,6 +298,75 @@ void TestAsyncViews::windowChunkedAndAsync()
     w.searchBox()->clear();
     QTRY_COMPARE(w.session()->proxy()->rowCount(), runs.size());
     QTRY_VERIFY(w.chartPanel()->runs().size() == runs.size() && !w.chartPanel()->isRebuildPending());
+}
+
+void TestAsyncViews::tableKeepsCurrentRunAndSelection()
+{
+    MainWindow w;
+    RunFilterProxy* proxy = w.session()->proxy();
+    proxy->setAsyncThreshold(0); // each filter and sort lands in one reset of the rows
+    w.show();
+    w.addRuns(kixtest::allRuns());
+    QTRY_VERIFY(!w.session()->isLoading());
+    RunTableView* table = w.runTable();
+    const RunList runs = w.session()->model()->runs();
+    auto rowOf = [&](const RunPtr& run) {
+        for (int row = 0; row < proxy->rowCount(); ++row) {
+            if (proxy->index(row, 0).data(RunTableModel::RunRole).value<RunPtr>() == run)
+                return row;
+        }
+        return -1;
+    };
+    auto sortedByAddress = [](RunList list) {
+        std::sort(list.begin(), list.end(), [](const RunPtr& a, const RunPtr& b) { return a.get() < b.get(); });
+        return list;
+    };
+    // Three backward runs and a forward one selected, the current one among the backward ones.
+    RunList backward;
+    RunPtr forward;
+    for (const RunPtr& run : runs) {
+        if (run->pass == QLatin1String("backward") && backward.size() < 3)
+            backward << run;
+        else if (run->pass == QLatin1String("forward") && !forward)
+            forward = run;
+    }
+    QVERIFY(backward.size() == 3 && forward);
+    const int columns = proxy->columnCount();
+    RunList selected = backward;
+    selected << forward;
+    for (const RunPtr& run : std::as_const(selected)) {
+        const int row = rowOf(run);
+        table->selectionModel()->select(
+            QItemSelection(proxy->index(row, 0), proxy->index(row, columns - 1)), QItemSelectionModel::Select);
+    }
+    table->selectionModel()->setCurrentIndex(proxy->index(rowOf(backward[1]), 2), QItemSelectionModel::NoUpdate);
+    QCOMPARE(table->currentRun(), backward[1]);
+    QSignalSpy currentChanged(table, &RunTableView::currentRunChanged);
+    // The filter keeps the backward runs: they stay selected, the current run stays current (not re-announced).
+    w.searchBox()->setText(QStringLiteral("backward"));
+    QVERIFY(proxy->isFilterPending());
+    QTRY_VERIFY(!proxy->isFilterPending());
+    QCOMPARE(table->currentRun(), backward[1]);
+    QCOMPARE(table->currentIndex().column(), 2);
+    QCOMPARE(sortedByAddress(table->selectedRuns()), sortedByAddress(backward));
+    // A sort moves the rows: the same runs, in their new rows.
+    auto rows = [&] { return QList<int> { rowOf(backward[0]), rowOf(backward[1]), rowOf(backward[2]) }; };
+    const QList<int> before = rows();
+    table->sortByColumn(RunTableModel::MedianColumn, Qt::DescendingOrder);
+    QTRY_VERIFY(!proxy->isFilterPending());
+    QVERIFY(rows() != before);
+    QCOMPARE(table->currentRun(), backward[1]);
+    QCOMPARE(table->currentIndex().row(), rowOf(backward[1]));
+    QCOMPARE(sortedByAddress(table->selectedRuns()), sortedByAddress(backward));
+    QCOMPARE(currentChanged.count(), 0);
+    // A filter that hides them: nothing selected, no other run made current in their place.
+    w.searchBox()->setText(QStringLiteral("forward"));
+    QTRY_VERIFY(!proxy->isFilterPending());
+    QVERIFY(!table->currentIndex().isValid());
+    QCOMPARE(table->selectedCount(), 0);
+    // Clicking a run makes it current, as before.
+    table->setCurrentIndex(proxy->index(0, 0));
+    QCOMPARE(currentChanged.count(), 1);
 }
 
 QTEST_MAIN(TestAsyncViews)

@@ -402,6 +402,30 @@ int main(int argc, char** argv)
         settle(QStringLiteral("clear filter"), t);
         out << "cleared: " << proxy->rowCount() << " shown\n";
     }
+
+    // Sorting, as a header click does: by the headline, by kernel, a key typed while sorted, file order again.
+    {
+        RunTableView* table = w.runTable();
+        auto step = [&](const QString& action, const std::function<void()>& act) {
+            beat.begin(action);
+            QElapsedTimer t;
+            t.start();
+            act();
+            waitUntil(tableSettled, timeoutMs);
+            record(action + QStringLiteral(" -> table"), t.nsecsElapsed() / 1e6);
+            settle(action, t);
+        };
+        step(QStringLiteral("sort headline"),
+            [&] { table->sortByColumn(RunTableModel::MedianColumn, Qt::AscendingOrder); });
+        step(QStringLiteral("sort kernel desc"),
+            [&] { table->sortByColumn(RunTableModel::KernelColumn, Qt::DescendingOrder); });
+        step(QStringLiteral("keystroke while sorted"), [&] {
+            search->setFocus();
+            QTest::keyClick(search, 'b');
+        });
+        step(QStringLiteral("file order"), [&] { table->sortByColumn(-1, Qt::AscendingOrder); });
+        out << "sorted, filtered \"b\": " << proxy->rowCount() << " shown\n";
+    }
     beat.begin(QStringLiteral("end"));
     timer.stop();
 
