@@ -72,19 +72,37 @@ bool appendCanonicalDom(std::string& out, jsondom::Element e)
             jsondom::Element value;
             std::size_t order;
         };
-        std::vector<Member> members;
-        std::size_t order = 0;
-        for (const simdjson::dom::key_value_pair kv : jsondom::asObject(e))
-            members.push_back({ kv.key, kv.value, order++ });
-        std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
-            if (a.key == b.key)
-                return a.order < b.order;
-            return utf16Less(a.key, b.key);
-        });
+        // Most objects are small and already in order (kix and nlohmann write sorted keys): then no sort and no
+        // allocation.
+        constexpr std::size_t kOnStack = 32;
+        Member onStack[kOnStack];
+        std::vector<Member> onHeap;
+        const simdjson::dom::object object = jsondom::asObject(e);
+        const std::size_t count = object.size();
+        Member* members = onStack;
+        if (count > kOnStack) {
+            onHeap.resize(count);
+            members = onHeap.data();
+        }
+        std::size_t n = 0;
+        bool sorted = true;
+        for (const simdjson::dom::key_value_pair kv : object) {
+            if (n > 0 && sorted && !utf16Less(members[n - 1].key, kv.key))
+                sorted = false; // out of order, or a duplicated key
+            members[n] = { kv.key, kv.value, n };
+            ++n;
+        }
+        if (!sorted) {
+            std::sort(members, members + n, [](const Member& a, const Member& b) {
+                if (a.key == b.key)
+                    return a.order < b.order;
+                return utf16Less(a.key, b.key);
+            });
+        }
         out += '{';
         bool first = true;
-        for (std::size_t i = 0; i < members.size(); ++i) {
-            if (i + 1 < members.size() && members[i + 1].key == members[i].key)
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i + 1 < n && members[i + 1].key == members[i].key)
                 continue; // a duplicated key: the last one is read
             if (!first)
                 out += ',';
