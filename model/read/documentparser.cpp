@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 #include <fcntl.h>
@@ -153,7 +154,9 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
         if (!lineEnd)
             lineEnd = end;
         if (!isBlank(lineStart, lineEnd)) {
-            const QString pointer = QLatin1Char('/') + QString::number(lineIndex);
+            char digits[16] = { '/' };
+            const QString pointer = QString::fromLatin1(
+                digits, std::to_chars(digits + 1, digits + sizeof digits, lineIndex).ptr - digits);
             const qsizetype reported = result.diagnostics.size();
             if (++documents > limits.maxDocuments) {
                 result.diagnostics.append(makeError(file, pointer,

@@ -63,21 +63,32 @@ bool sameKey(std::string_view a, std::string_view b)
 void walk(Element e, const Frame& here, const QString& file, const QString& prefix, Diagnostics& out)
 {
     if (e.type() == element_type::OBJECT) {
+        // objects are small: compare each key with the keys before it, kept here (no second walk of the object)
+        constexpr std::size_t kOnStack = 32;
+        struct Key
+        {
+            const char* data;
+            std::size_t size;
+        };
+        Key onStack[kOnStack]; // not initialised: filled as the members are read
+        std::vector<Key> onHeap;
         const simdjson::dom::object object = asObject(e);
+        Key* earlier = onStack;
+        if (object.size() > kOnStack) {
+            onHeap.resize(object.size());
+            earlier = onHeap.data();
+        }
         std::size_t i = 0;
         for (const simdjson::dom::key_value_pair member : object) {
-            // objects are small: compare with the keys before this one
-            std::size_t j = 0;
-            for (const simdjson::dom::key_value_pair earlier : object) {
-                if (j++ == i)
-                    break;
-                if (sameKey(earlier.key, member.key)) {
+            for (std::size_t j = 0; j < i; ++j) {
+                if (sameKey(std::string_view(earlier[j].data, earlier[j].size), member.key)) {
                     const Frame duplicate { &here, member.key, 0, true };
                     out.append(makeWarning(
                         file, prefix + pointerOf(&duplicate), QStringLiteral("duplicate key: the last value is used")));
                     break;
                 }
             }
+            earlier[i] = { member.key.data(), member.key.size() };
             const element_type type = member.value.type();
             if (type == element_type::OBJECT || type == element_type::ARRAY)
                 walk(member.value, Frame { &here, member.key, 0, true }, file, prefix, out);
