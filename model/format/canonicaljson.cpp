@@ -12,6 +12,10 @@
 #include <utility>
 #include <vector>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace kix::format {
 namespace {
 
@@ -303,7 +307,7 @@ void appendCanonicalNumber(std::string& out, double value)
 namespace {
 
 // Printable ASCII other than '"' and '\\': written as it is.
-// Eight bytes at a time: a byte below 0x20, at or above 0x7F, '"' or '\\' stops it (the bit tricks of
+// Sixteen (SSE2) or eight bytes at a time: a byte below 0x20, at or above 0x7F, '"' or '\\' stops it (the bit tricks of
 // "hasless" and "haszero": a borrow can only start at a byte that is itself one of those, so none is missed and
 // none is invented); the tail byte by byte.
 bool plainAscii(std::string_view s)
@@ -313,6 +317,18 @@ bool plainAscii(std::string_view s)
     auto hasZero = [&](std::uint64_t x) { return (x - ones) & ~x & highs; };
     const char* p = s.data();
     std::size_t n = s.size();
+#ifdef __SSE2__
+    // sixteen at a time: a signed byte below 0x20 is a control character or one at or above 0x80
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7F);
+    for (; n >= 16; p += 16, n -= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, quote)),
+            _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, del)));
+        if (_mm_movemask_epi8(bad) != 0)
+            return false;
+    }
+#endif
     for (; n >= 8; p += 8, n -= 8) {
         std::uint64_t v = 0;
         std::memcpy(&v, p, 8);
