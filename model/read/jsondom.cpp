@@ -3,6 +3,8 @@
 
 #include "model/read/jsonreader.h"
 
+#include <cstdint>
+
 namespace kix::jsondom {
 
 using simdjson::dom::element_type;
@@ -78,9 +80,20 @@ void walk(Element e, const Frame& here, const QString& file, const QString& pref
             onHeap.resize(object.size());
             earlier = onHeap.data();
         }
+        // one bit per (length, first and last byte) seen: a key whose bit is not set yet matches no earlier key
+        std::uint64_t seen = 0;
+        auto bitOf = [](std::string_view key) {
+            const std::size_t mix = key.empty() ? 0
+                                                : key.size() * 31 + static_cast<unsigned char>(key.front())
+                    + 7u * static_cast<unsigned char>(key.back());
+            return std::uint64_t(1) << (mix & 63);
+        };
         std::size_t i = 0;
         for (const simdjson::dom::key_value_pair member : object) {
-            for (std::size_t j = 0; j < i; ++j) {
+            const std::uint64_t bit = bitOf(member.key);
+            const bool maybeSeen = (seen & bit) != 0;
+            seen |= bit;
+            for (std::size_t j = 0; maybeSeen && j < i; ++j) {
                 if (sameKey(std::string_view(earlier[j].data, earlier[j].size), member.key)) {
                     const Frame duplicate { &here, member.key, 0, true };
                     out.append(makeWarning(
