@@ -6,10 +6,15 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
 #include <vector>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace kix::format {
 namespace {
@@ -204,42 +209,80 @@ void append(std::string& out, const json& value, int depth)
 
 } // namespace
 
+namespace {
+
+// ECMAScript's Number::toString of a finite, non-zero double, written at `out` (at most 32 bytes); returns the end.
+char* writeEcmaScriptNumber(double value, char* out)
+{
+    // Shortest digits that round-trip, as "d.ddde±x".
+    char text[40];
+    const std::to_chars_result r
+        = std::to_chars(text, text + sizeof text, std::fabs(value), std::chars_format::scientific);
+    if (r.ec != std::errc())
+        throw std::invalid_argument("canonical JSON: cannot format a number");
+    const char* e = static_cast<const char*>(std::memchr(text, 'e', std::size_t(r.ptr - text)));
+    if (!e)
+        throw std::invalid_argument("canonical JSON: cannot format a number");
+    char digits[24];
+    int k = 0;
+    for (const char* p = text; p < e; ++p) {
+        if (*p != '.')
+            digits[k++] = *p;
+    }
+    while (k > 1 && digits[k - 1] == '0')
+        --k;
+    int exponent = 0;
+    const char* p = e + 1;
+    const bool negativeExponent = *p == '-';
+    if (*p == '-' || *p == '+')
+        ++p;
+    for (; p < r.ptr; ++p)
+        exponent = exponent * 10 + (*p - '0');
+    const int n = (negativeExponent ? -exponent : exponent) + 1; // value = 0.d1d2...dk × 10^n
+    char* o = out;
+    if (value < 0)
+        *o++ = '-';
+    auto put = [&](const char* from, int count) {
+        std::memcpy(o, from, std::size_t(count));
+        o += count;
+    };
+    if (k <= n && n <= 21) {
+        put(digits, k);
+        std::memset(o, '0', std::size_t(n - k));
+        o += n - k;
+    } else if (0 < n && n <= 21) {
+        put(digits, n);
+        *o++ = '.';
+        put(digits + n, k - n);
+    } else if (-6 < n && n <= 0) {
+        *o++ = '0';
+        *o++ = '.';
+        std::memset(o, '0', std::size_t(-n));
+        o += -n;
+        put(digits, k);
+    } else {
+        *o++ = digits[0];
+        if (k > 1) {
+            *o++ = '.';
+            put(digits + 1, k - 1);
+        }
+        *o++ = 'e';
+        *o++ = n - 1 > 0 ? '+' : '-';
+        o = std::to_chars(o, o + 8, std::abs(n - 1)).ptr;
+    }
+    return o;
+}
+
+} // namespace
+
 std::string ecmaScriptNumber(double value)
 {
     if (!std::isfinite(value))
         throw std::invalid_argument("canonical JSON: NaN and infinity are not JSON numbers");
     if (value == 0)
         return "0"; // -0 too
-    // Shortest digits that round-trip, as "d.ddde±x".
-    char buffer[64];
-    const std::to_chars_result r
-        = std::to_chars(buffer, buffer + sizeof buffer, std::fabs(value), std::chars_format::scientific);
-    if (r.ec != std::errc())
-        throw std::invalid_argument("canonical JSON: cannot format a number");
-    const std::string text(buffer, r.ptr);
-    const std::size_t e = text.find('e');
-    std::string digits = text.substr(0, e);
-    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-    while (digits.size() > 1 && digits.back() == '0')
-        digits.pop_back();
-    const int k = int(digits.size());
-    const int n = std::stoi(text.substr(e + 1)) + 1; // value = 0.d1d2...dk × 10^n
-    std::string out = value < 0 ? "-" : "";
-    if (k <= n && n <= 21) {
-        out += digits + std::string(std::size_t(n - k), '0');
-    } else if (0 < n && n <= 21) {
-        out += digits.substr(0, std::size_t(n)) + '.' + digits.substr(std::size_t(n));
-    } else if (-6 < n && n <= 0) {
-        out += "0." + std::string(std::size_t(-n), '0') + digits;
-    } else {
-        out += digits.substr(0, 1);
-        if (k > 1)
-            out += '.' + digits.substr(1);
-        out += 'e';
-        out += n - 1 > 0 ? '+' : '-';
-        out += std::to_string(std::abs(n - 1));
-    }
-    return out;
+    char buffer[40];
+    return std::string(buffer, writeEcmaScriptNumber(value, buffer));
 }
 
 void appendCanonicalNumber(std::string& out, double value)
@@ -251,15 +294,50 @@ void appendCanonicalNumber(std::string& out, double value)
         out.append(digits, written.ptr);
         return;
     }
-    out += ecmaScriptNumber(value);
+    if (!std::isfinite(value))
+        throw std::invalid_argument("canonical JSON: NaN and infinity are not JSON numbers");
+    if (value == 0) {
+        out += '0'; // -0
+        return;
+    }
+    char buffer[40];
+    out.append(buffer, writeEcmaScriptNumber(value, buffer));
 }
 
 namespace {
 
 // Printable ASCII other than '"' and '\\': written as it is.
+// Sixteen (SSE2) or eight bytes at a time: a byte below 0x20, at or above 0x7F, '"' or '\\' stops it (the bit tricks of
+// "hasless" and "haszero": a borrow can only start at a byte that is itself one of those, so none is missed and
+// none is invented); the tail byte by byte.
 bool plainAscii(std::string_view s)
 {
-    for (const char c : s) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    constexpr std::uint64_t highs = 0x8080808080808080ull;
+    auto hasZero = [&](std::uint64_t x) { return (x - ones) & ~x & highs; };
+    const char* p = s.data();
+    std::size_t n = s.size();
+#ifdef __SSE2__
+    // sixteen at a time: a signed byte below 0x20 is a control character or one at or above 0x80
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7F);
+    for (; n >= 16; p += 16, n -= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, quote)),
+            _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, del)));
+        if (_mm_movemask_epi8(bad) != 0)
+            return false;
+    }
+#endif
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, 8);
+        if ((v & highs) || ((v - ones * 0x20) & ~v & highs) || hasZero(v ^ (ones * '"')) || hasZero(v ^ (ones * '\\'))
+            || hasZero(v ^ (ones * 0x7F)))
+            return false;
+    }
+    for (; n > 0; ++p, --n) {
+        const char c = *p;
         if (c < 0x20 || c > 0x7E || c == '"' || c == '\\')
             return false;
     }
@@ -268,8 +346,16 @@ bool plainAscii(std::string_view s)
 
 bool ascii(std::string_view s)
 {
-    for (const char c : s) {
-        if (static_cast<unsigned char>(c) >= 0x80)
+    const char* p = s.data();
+    std::size_t n = s.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, 8);
+        if (v & 0x8080808080808080ull)
+            return false;
+    }
+    for (; n > 0; ++p, --n) {
+        if (static_cast<unsigned char>(*p) >= 0x80)
             return false;
     }
     return true;

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 #include <fcntl.h>
@@ -127,7 +128,8 @@ std::shared_ptr<const std::string> keep(const std::string& compact)
 }
 
 void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
-    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false)
+    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false,
+    const std::vector<std::size_t>* newlines = nullptr)
 {
     struct Pending
     {
@@ -142,12 +144,19 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
     int lineIndex = firstLine;
     int documents = 0;
     const char* lineStart = begin;
+    std::size_t nextNewline = 0;
     while (lineStart < end) {
-        const char* lineEnd = static_cast<const char*>(memchr(lineStart, '\n', static_cast<size_t>(end - lineStart)));
+        const char* lineEnd = nullptr;
+        if (newlines)
+            lineEnd = nextNewline < newlines->size() ? begin + (*newlines)[nextNewline++] : end;
+        else
+            lineEnd = static_cast<const char*>(memchr(lineStart, '\n', static_cast<size_t>(end - lineStart)));
         if (!lineEnd)
             lineEnd = end;
         if (!isBlank(lineStart, lineEnd)) {
-            const QString pointer = QLatin1Char('/') + QString::number(lineIndex);
+            char digits[16] = { '/' };
+            const QString pointer = QString::fromLatin1(
+                digits, std::to_chars(digits + 1, digits + sizeof digits, lineIndex).ptr - digits);
             const qsizetype reported = result.diagnostics.size();
             if (++documents > limits.maxDocuments) {
                 result.diagnostics.append(makeError(file, pointer,
@@ -593,9 +602,10 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
 }
 
 void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
-    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin, bool padded)
+    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin, bool padded,
+    const std::vector<std::size_t>* newlines)
 {
-    parseJsonLinesRange(begin, end, firstLine, file, limits, result, origin, padded);
+    parseJsonLinesRange(begin, end, firstLine, file, limits, result, origin, padded, newlines);
 }
 
 ParseResult parseFile(const QString& path, const ParseLimits& limits)

@@ -3,6 +3,8 @@
 
 #include "model/read/jsonreader.h"
 
+#include <cstdint>
+
 namespace kix::jsondom {
 
 using simdjson::dom::element_type;
@@ -63,21 +65,43 @@ bool sameKey(std::string_view a, std::string_view b)
 void walk(Element e, const Frame& here, const QString& file, const QString& prefix, Diagnostics& out)
 {
     if (e.type() == element_type::OBJECT) {
+        // objects are small: compare each key with the keys before it, kept here (no second walk of the object)
+        constexpr std::size_t kOnStack = 32;
+        struct Key
+        {
+            const char* data;
+            std::size_t size;
+        };
+        Key onStack[kOnStack]; // not initialised: filled as the members are read
+        std::vector<Key> onHeap;
         const simdjson::dom::object object = asObject(e);
+        Key* earlier = onStack;
+        if (object.size() > kOnStack) {
+            onHeap.resize(object.size());
+            earlier = onHeap.data();
+        }
+        // one bit per (length, first and last byte) seen: a key whose bit is not set yet matches no earlier key
+        std::uint64_t seen = 0;
+        auto bitOf = [](std::string_view key) {
+            const std::size_t mix = key.empty() ? 0
+                                                : key.size() * 31 + static_cast<unsigned char>(key.front())
+                    + 7u * static_cast<unsigned char>(key.back());
+            return std::uint64_t(1) << (mix & 63);
+        };
         std::size_t i = 0;
         for (const simdjson::dom::key_value_pair member : object) {
-            // objects are small: compare with the keys before this one
-            std::size_t j = 0;
-            for (const simdjson::dom::key_value_pair earlier : object) {
-                if (j++ == i)
-                    break;
-                if (sameKey(earlier.key, member.key)) {
+            const std::uint64_t bit = bitOf(member.key);
+            const bool maybeSeen = (seen & bit) != 0;
+            seen |= bit;
+            for (std::size_t j = 0; maybeSeen && j < i; ++j) {
+                if (sameKey(std::string_view(earlier[j].data, earlier[j].size), member.key)) {
                     const Frame duplicate { &here, member.key, 0, true };
                     out.append(makeWarning(
                         file, prefix + pointerOf(&duplicate), QStringLiteral("duplicate key: the last value is used")));
                     break;
                 }
             }
+            earlier[i] = { member.key.data(), member.key.size() };
             const element_type type = member.value.type();
             if (type == element_type::OBJECT || type == element_type::ARRAY)
                 walk(member.value, Frame { &here, member.key, 0, true }, file, prefix, out);

@@ -124,6 +124,7 @@ struct Window
     std::size_t end = 0;
     qint64 fileOffset = 0; // of bytes[0]
     int firstLine = 0;
+    std::vector<std::size_t> newlines; // offsets from begin of each '\n' in [begin, end)
 };
 
 } // namespace
@@ -164,8 +165,8 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
     auto parse = [&](const Window& w) {
         ParseResult part;
         const LineOrigin origin { shared, w.fileOffset + qint64(w.begin) };
-        parseDocumentLines(
-            w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, path, limits, part, &origin, true);
+        parseDocumentLines(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, path, limits, part, &origin,
+            true, &w.newlines);
         return part;
     };
     auto finish = [&]() {
@@ -249,8 +250,10 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
                 carryOffset = w.fileOffset + qint64(w.end);
             }
             w.firstLine = line;
+            w.newlines.clear();
             for (const char* q = base + w.begin;
                  (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(base + w.end - q))));) {
+                w.newlines.push_back(std::size_t(q - (base + w.begin)));
                 ++line;
                 ++q;
             }

@@ -4,11 +4,16 @@
 #include "model/format/canonicaljson.h"
 #include "model/format/digest.h"
 
+#include <QHash>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -72,19 +77,38 @@ bool appendCanonicalDom(std::string& out, jsondom::Element e)
             jsondom::Element value;
             std::size_t order;
         };
-        std::vector<Member> members;
-        std::size_t order = 0;
-        for (const simdjson::dom::key_value_pair kv : jsondom::asObject(e))
-            members.push_back({ kv.key, kv.value, order++ });
-        std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
-            if (a.key == b.key)
-                return a.order < b.order;
-            return utf16Less(a.key, b.key);
-        });
+        // Most objects are small and already in order (kix and nlohmann write sorted keys): then no sort and no
+        // allocation.
+        constexpr std::size_t kOnStack = 32;
+        static_assert(std::is_trivially_copyable_v<Member> && std::is_trivially_destructible_v<Member>);
+        alignas(Member) unsigned char onStack[kOnStack * sizeof(Member)]; // not initialised: filled below
+        std::vector<Member> onHeap;
+        const simdjson::dom::object object = jsondom::asObject(e);
+        const std::size_t count = object.size();
+        Member* members = reinterpret_cast<Member*>(onStack);
+        if (count > kOnStack) {
+            onHeap.resize(count);
+            members = onHeap.data();
+        }
+        std::size_t n = 0;
+        bool sorted = true;
+        for (const simdjson::dom::key_value_pair kv : object) {
+            if (n > 0 && sorted && !utf16Less(members[n - 1].key, kv.key))
+                sorted = false; // out of order, or a duplicated key
+            new (members + n) Member { kv.key, kv.value, n };
+            ++n;
+        }
+        if (!sorted) {
+            std::sort(members, members + n, [](const Member& a, const Member& b) {
+                if (a.key == b.key)
+                    return a.order < b.order;
+                return utf16Less(a.key, b.key);
+            });
+        }
         out += '{';
         bool first = true;
-        for (std::size_t i = 0; i < members.size(); ++i) {
-            if (i + 1 < members.size() && members[i + 1].key == members[i].key)
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i + 1 < n && members[i + 1].key == members[i].key)
                 continue; // a duplicated key: the last one is read
             if (!first)
                 out += ',';
@@ -210,6 +234,79 @@ void appendDomKey(std::string& out, jsondom::Element e)
     }
 }
 
+// Whether `e` is the resource whose appendDomKey text starts at `at` (before `end`), reading that text as
+// appendDomKey writes it; `at` ends past it. The check against the last resource seen under one digest, without
+// writing a key or hashing one.
+bool matchesDomKey(const char*& at, const char* end, jsondom::Element e)
+{
+    auto bytes = [&](const void* p, std::size_t n) {
+        if (std::size_t(end - at) < n || std::memcmp(at, p, n) != 0)
+            return false;
+        at += n;
+        return true;
+    };
+    auto byte = [&](char c) {
+        if (at == end || *at != c)
+            return false;
+        ++at;
+        return true;
+    };
+    auto text = [&](std::string_view s) {
+        const auto n = static_cast<std::uint32_t>(s.size());
+        return bytes(&n, sizeof n) && bytes(s.data(), s.size());
+    };
+    const element_type type = e.type();
+    if (!byte(static_cast<char>(type)))
+        return false;
+    switch (type) {
+    case element_type::NULL_VALUE:
+        return true;
+    case element_type::BOOL: {
+        bool b = false;
+        if (e.get_bool().get(b) != simdjson::SUCCESS)
+            b = false;
+        return byte(b ? '1' : '0');
+    }
+    case element_type::INT64: {
+        std::int64_t v = 0;
+        if (e.get_int64().get(v) != simdjson::SUCCESS)
+            v = 0;
+        return bytes(&v, sizeof v);
+    }
+    case element_type::UINT64: {
+        std::uint64_t v = 0;
+        if (e.get_uint64().get(v) != simdjson::SUCCESS)
+            v = 0;
+        return bytes(&v, sizeof v);
+    }
+    case element_type::DOUBLE: {
+        double v = 0;
+        if (e.get_double().get(v) != simdjson::SUCCESS)
+            v = 0;
+        return bytes(&v, sizeof v);
+    }
+    case element_type::STRING: {
+        std::string_view s;
+        if (e.get_string().get(s) != simdjson::SUCCESS)
+            s = {};
+        return text(s);
+    }
+    case element_type::ARRAY:
+        for (const jsondom::Element item : jsondom::asArray(e)) {
+            if (!matchesDomKey(at, end, item))
+                return false;
+        }
+        return byte(']');
+    case element_type::OBJECT:
+        for (const simdjson::dom::key_value_pair kv : jsondom::asObject(e)) {
+            if (!text(kv.key) || !matchesDomKey(at, end, kv.value))
+                return false;
+        }
+        return byte('}');
+    }
+    return false;
+}
+
 struct CheckedResource
 {
     DigestCheck check;
@@ -226,27 +323,49 @@ DigestCheck checkResource(jsondom::Element resource, const QString& named, QStri
 {
     constexpr std::size_t kMaxEntries = 4096;
     constexpr std::size_t kMaxKeyBytes = std::size_t(64) << 10;
+    struct Recent
+    {
+        std::string key; // as in the cache: the digest named, '\0', then appendDomKey's text
+        CheckedResource checked;
+    };
+    // First the resource last checked against the same digest (a bundle's runs mostly carry the same one): read
+    // against its key, nothing written.
+    thread_local QHash<QString, Recent> recent;
+    const std::size_t prefix = std::size_t(named.size()) * sizeof(QChar) + 1;
+    if (const auto last = recent.constFind(named); last != recent.cend()) {
+        const char* at = last->key.data() + prefix;
+        const char* end = last->key.data() + last->key.size();
+        if (matchesDomKey(at, end, resource) && at == end) {
+            if (computed)
+                *computed = last->checked.digest;
+            return last->checked.check;
+        }
+    }
     thread_local std::unordered_map<std::string, CheckedResource> cache;
     thread_local std::string key;
     key.clear();
     key.append(reinterpret_cast<const char*>(named.constData()), std::size_t(named.size()) * sizeof(QChar));
     key += '\0';
     appendDomKey(key, resource);
+    CheckedResource checked;
     if (const auto found = cache.find(key); found != cache.end()) {
-        if (computed)
-            *computed = found->second.digest;
-        return found->second.check;
+        checked = found->second;
+    } else {
+        checked.check = checkUncached(resource, named, &checked.digest);
+        if (key.size() <= kMaxKeyBytes) {
+            if (cache.size() >= kMaxEntries)
+                cache.clear();
+            cache.emplace(key, checked);
+        }
     }
-    QString digest;
-    const DigestCheck check = checkUncached(resource, named, &digest);
     if (key.size() <= kMaxKeyBytes) {
-        if (cache.size() >= kMaxEntries)
-            cache.clear();
-        cache.emplace(key, CheckedResource { check, digest });
+        if (recent.size() >= qsizetype(kMaxEntries))
+            recent.clear();
+        recent.insert(named, Recent { key, checked });
     }
     if (computed)
-        *computed = digest;
-    return check;
+        *computed = checked.digest;
+    return checked.check;
 }
 
 namespace {

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace kix {
 
@@ -122,7 +123,9 @@ V memberOf(V parent, std::string_view key)
     if (!isObject(parent))
         return found;
     for (const simdjson::dom::key_value_pair member : jsondom::asObject(parent.e)) {
-        if (member.key.size() == key.size() && member.key == key) {
+        if (member.key.size() == key.size()
+            && (key.empty()
+                || (member.key[0] == key[0] && std::memcmp(member.key.data(), key.data(), key.size()) == 0))) {
             found = { member.value, true };
             if (!t_duplicateKeys)
                 break;

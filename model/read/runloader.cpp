@@ -11,8 +11,10 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include <dirent.h>
 #include <strings.h>
@@ -103,6 +105,87 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
     return files;
 }
 
+namespace {
+
+// The warning for a run that is the same as one kept before it.
+Diagnostic duplicateWarning(const Run& run, const Run& kept)
+{
+    return makeWarning(run.file, run.pointer,
+        QStringLiteral("the same run as %1%2 (an identical run resource%3): kept once")
+            .arg(kept.file, kept.pointer.isEmpty() ? QString() : QStringLiteral(" at ") + kept.pointer,
+                run.runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run.runDigest));
+}
+
+// The runs kept so far by their identity (16 bytes, an MD5: its first 8 bytes are the hash), open addressing
+// over plain pointers: the loader's one serial step, so no QByteArray or shared_ptr copies per run.
+class IdentitySet
+{
+public:
+    explicit IdentitySet(qsizetype expected)
+    {
+        std::size_t size = 16;
+        while (size < std::size_t(expected) * 2)
+            size *= 2;
+        m_slots.assign(size, Slot {});
+    }
+
+    // The run kept before with the same identity, or nullptr (and `run` is kept).
+    const Run* insert(const Run* run, const QByteArray& identity)
+    {
+        const std::uint64_t h = hashOf(identity);
+        std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+            Slot& slot = m_slots[i];
+            if (!slot.run) {
+                slot = { h, run, identity };
+                if (++m_count * 2 > m_slots.size())
+                    grow();
+                return nullptr;
+            }
+            if (slot.hash == h && slot.identity == identity)
+                return slot.run;
+        }
+    }
+
+private:
+    struct Slot
+    {
+        std::uint64_t hash = 0;
+        const Run* run = nullptr;
+        QByteArray identity;
+    };
+
+    static std::uint64_t hashOf(const QByteArray& identity)
+    {
+        std::uint64_t h = 0;
+        if (identity.size() >= 8)
+            std::memcpy(&h, identity.constData(), 8);
+        else
+            h = qHash(identity);
+        return h * 0x9E3779B97F4A7C15ull; // spread what the mask keeps
+    }
+
+    void grow()
+    {
+        std::vector<Slot> old(m_slots.size() * 2);
+        old.swap(m_slots);
+        const std::size_t mask = m_slots.size() - 1;
+        for (Slot& slot : old) {
+            if (!slot.run)
+                continue;
+            std::size_t i = slot.hash & mask;
+            while (m_slots[i].run)
+                i = (i + 1) & mask;
+            m_slots[i] = std::move(slot);
+        }
+    }
+
+    std::vector<Slot> m_slots;
+    std::size_t m_count = 0;
+};
+
+} // namespace
+
 RunList removeDuplicates(
     const RunList& runs, QHash<QByteArray, RunPtr>& seen, Diagnostics& diagnostics, int* duplicates)
 {
@@ -111,11 +194,7 @@ RunList removeDuplicates(
     for (const RunPtr& run : runs) {
         const QByteArray key = run->identityHash();
         if (const auto first = seen.constFind(key); first != seen.cend()) {
-            const Run& kept = **first;
-            diagnostics.append(makeWarning(run->file, run->pointer,
-                QStringLiteral("the same run as %1%2 (an identical run resource%3): kept once")
-                    .arg(kept.file, kept.pointer.isEmpty() ? QString() : QStringLiteral(" at ") + kept.pointer,
-                        run->runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run->runDigest)));
+            diagnostics.append(duplicateWarning(*run, **first));
             if (duplicates)
                 ++*duplicates;
             continue;
@@ -191,23 +270,30 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
         }
         return out;
     };
-    const QList<BatchResult> parsed = batches.size() == 1
+    QList<BatchResult> parsed = batches.size() == 1
         ? QList<BatchResult> { parseBatch(batches.first()) }
         : QtConcurrent::blockingMapped<QList<BatchResult>>(batches, parseBatch);
     if (cancel && cancel->load()) {
         result.cancelled = true;
         return result;
     }
-    QHash<QByteArray, RunPtr> seen;
     qsizetype runCount = 0;
     for (const BatchResult& p : parsed)
         runCount += p.parsed.runs.size();
     result.runs.reserve(runCount);
-    seen.reserve(runCount);
-    for (const BatchResult& p : parsed) {
+    IdentitySet seen(runCount);
+    for (BatchResult& p : parsed) {
         result.diagnostics += p.parsed.diagnostics;
         result.refusedFiles += p.refused;
-        result.runs += removeDuplicates(p.parsed.runs, seen, result.diagnostics, &result.duplicates);
+        for (RunPtr& run : p.parsed.runs) {
+            const QByteArray identity = run->identity.isEmpty() ? run->identityHash() : run->identity;
+            if (const Run* kept = seen.insert(run.get(), identity)) {
+                result.diagnostics.append(duplicateWarning(*run, *kept));
+                ++result.duplicates;
+                continue;
+            }
+            result.runs.append(std::move(run));
+        }
     }
     result.files = total;
     return result;

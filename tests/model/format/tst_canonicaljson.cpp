@@ -40,6 +40,7 @@ private slots:
     void strings_data();
     void strings();
     void nestingIsBounded();
+    void stringPiecesMatchTheTree();
 };
 
 void TestCanonicalJson::rfc8785Numbers_data()
@@ -87,6 +88,10 @@ void TestCanonicalJson::rfc8785Numbers()
     QCOMPARE(QString::fromStdString(ecmaScriptNumber(value)), expected);
     QCOMPARE(QString::fromStdString(canonicalJson(json(value))), expected);
     QCOMPARE(QString::fromStdString(canonicalJson(json::array({ value }))), QLatin1Char('[') + expected + ']');
+    // the piece the reader's DOM digest uses writes the same text (after what the buffer already holds)
+    std::string piece = "x";
+    kix::format::appendCanonicalNumber(piece, value);
+    QCOMPARE(QString::fromStdString(piece), QLatin1Char('x') + expected);
 }
 
 void TestCanonicalJson::nonFiniteNumbersAreRefused_data()
@@ -194,6 +199,28 @@ void TestCanonicalJson::nestingIsBounded()
     for (int i = 0; i < 100; ++i)
         fine = json::array({ fine });
     QCOMPARE(canonicalJson(fine).size(), std::size_t(202));
+}
+
+// appendCanonicalString (the reader's DOM digest) checks sixteen and eight bytes at a time: every byte value, at every
+// place of a string longer than two such blocks, is written as the tree's own string writer writes it.
+void TestCanonicalJson::stringPiecesMatchTheTree()
+{
+    int checked = 0;
+    for (int b = 0; b < 256; ++b) {
+        for (std::size_t at = 0; at < 43; ++at) {
+            std::string s(43, 'a'); // two blocks of sixteen, one of eight, three bytes
+            s[at] = static_cast<char>(b);
+            std::string piece;
+            kix::format::appendCanonicalString(piece, s);
+            if (piece != canonicalJson(json(s)))
+                QFAIL(qPrintable(QStringLiteral("byte 0x%1 at %2").arg(b, 2, 16, QLatin1Char('0')).arg(at)));
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 256 * 43);
+    std::string piece;
+    kix::format::appendCanonicalString(piece, "Timed: \"median\"\\p20");
+    QCOMPARE(QByteArray::fromStdString(piece), QByteArray("\"Timed: \\\"median\\\"\\\\p20\""));
 }
 
 QTEST_GUILESS_MAIN(TestCanonicalJson)

@@ -44,6 +44,7 @@ class TestDigestRead : public QObject
 private slots:
     void domDigestsAreTheFormats();
     void aChangedResourceIsNotTakenFromTheCache();
+    void unsortedAndDuplicatedKeysInTheText();
 };
 
 void TestDigestRead::domDigestsAreTheFormats()
@@ -88,6 +89,43 @@ void TestDigestRead::aChangedResourceIsNotTakenFromTheCache()
     QCOMPARE(r.runs[1]->protocolCheck, DigestCheck::Verified);
     QCOMPARE(r.runs[2]->protocolCheck, DigestCheck::Mismatch);
     QCOMPARE(r.runs[3]->protocolCheck, DigestCheck::Verified);
+}
+
+// Text that nlohmann would not write: keys out of order, a key given twice (the last value counts, as nlohmann
+// reads it), an object of more members than the reader sorts without allocating (32), and one already in order.
+void TestDigestRead::unsortedAndDuplicatedKeysInTheText()
+{
+    std::string many = "{";
+    for (int k = 40; k > 0; --k)
+        many += "\"k" + std::to_string(k) + "\":" + std::to_string(k) + (k > 1 ? "," : "");
+    many += ",\"k7\":\"again\"}";
+    const std::string extras[] = {
+        R"({"z": 1, "b": {"y": 2, "x": 3}, "a": [{"q": 1, "p": 2}]})",
+        R"({"dup": 1, "other": 2, "dup": 3})",
+        many,
+        R"({"a": 1, "b": 2, "c": {"d": 4.5, "e": "f"}})",
+    };
+    QByteArray lines;
+    std::vector<json> documents;
+    int i = 0;
+    for (const std::string& extra : extras) {
+        std::string line = withValues(json::object(), i++).dump();
+        const std::string marker = "\"extra\":{}";
+        const std::size_t at = line.rfind(marker); // the run's sourceNative (the protocol's comes first)
+        QVERIFY(at != std::string::npos);
+        line.replace(at, marker.size(), "\"extra\":" + extra);
+        documents.push_back(json::parse(line)); // nlohmann: the last of a duplicated key
+        lines += QByteArray::fromStdString(line) + '\n';
+    }
+    const ParseResult r = parseBytes(lines, QStringLiteral("keys.jsonl"));
+    QCOMPARE(r.runs.size(), qsizetype(documents.size()));
+    for (std::size_t k = 0; k < documents.size(); ++k)
+        QCOMPARE(r.runs[qsizetype(k)]->runDigest.toStdString(), format::kernelindexDigest(documents[k]["run"]));
+    // the two texts with a duplicated key say so
+    int duplicates = 0;
+    for (const Diagnostic& d : r.diagnostics)
+        duplicates += d.message.contains(QStringLiteral("duplicate key")) ? 1 : 0;
+    QCOMPARE(duplicates, 2);
 }
 
 QTEST_GUILESS_MAIN(TestDigestRead)
