@@ -117,7 +117,7 @@ Diagnostic duplicateWarning(const Run& run, const Run& kept)
 }
 
 // The runs kept so far by their identity (16 bytes, an MD5: its first 8 bytes are the hash), open addressing
-// over plain pointers: the loader's one serial step, so no QByteArray or shared_ptr copies per run.
+// over plain pointers: the loader's one serial step, so no hash nodes and no shared_ptr copies per run.
 class IdentitySet
 {
 public:
@@ -286,8 +286,7 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
         result.diagnostics += p.parsed.diagnostics;
         result.refusedFiles += p.refused;
         for (RunPtr& run : p.parsed.runs) {
-            const QByteArray identity = run->identity.isEmpty() ? run->identityHash() : run->identity;
-            if (const Run* kept = seen.insert(run.get(), identity)) {
+            if (const Run* kept = seen.insert(run.get(), run->identityHash())) {
                 result.diagnostics.append(duplicateWarning(*run, *kept));
                 ++result.duplicates;
                 continue;
