@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/filter/runfilter.h"
 
+#include <array>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace kix {
 
@@ -69,17 +74,17 @@ bool foldedContains(QStringView hay, const QByteArray& needle)
     return false;
 }
 
-// The same over the run's search text, which is lower-case UTF-8 already.
-bool searchTextContains(const QByteArray& hay, const QByteArray& needle)
+// The same over one field's lower-case UTF-8, as the run's search text holds it (Run::searchText()).
+bool loweredContains(std::string_view hay, std::string_view needle)
 {
-    if (hay.contains(needle))
+    if (hay.find(needle) != std::string_view::npos)
         return true;
-    const qsizetype n = hay.size();
-    for (qsizetype i = 0; i < n; ++i) {
+    const std::size_t n = hay.size();
+    for (std::size_t i = 0; i < n; ++i) {
         if (hay[i] != needle[0])
             continue;
-        qsizetype h = i;
-        qsizetype k = 0;
+        std::size_t h = i;
+        std::size_t k = 0;
         for (; k < needle.size(); ++k) {
             while (h < n && (hay[h] == '_' || hay[h] == '-'))
                 ++h;
@@ -88,6 +93,98 @@ bool searchTextContains(const QByteArray& hay, const QByteArray& needle)
             ++h;
         }
         if (k == needle.size())
+            return true;
+    }
+    return false;
+}
+
+std::string_view viewOf(const QByteArray& bytes)
+{
+    return std::string_view(bytes.constData(), std::size_t(bytes.size()));
+}
+
+// Appends the lower-case UTF-8 of s, byte for byte what Run::searchText() holds for it.
+void appendLowered(std::string& out, QStringView s)
+{
+    const char16_t* p = s.utf16();
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        if (p[i] >= 0x80) {
+            out += s.toString().toLower().toStdString();
+            return;
+        }
+    }
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const char c = static_cast<char>(p[i]);
+        out += c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+    }
+}
+
+// Does a word clause hold for this piece of the search text? The search text joins the fields with spaces, and
+// a word (split at spaces) never matches across one, so testing each field alone finds exactly what the whole
+// text did.
+bool wordIn(const FilterClause& c, std::string_view lowered)
+{
+    return lowered.find(viewOf(c.word)) != std::string_view::npos || loweredContains(lowered, viewOf(c.value));
+}
+
+bool wordInField(const FilterClause& c, QStringView field)
+{
+    if (field.isEmpty())
+        return false;
+    thread_local std::string lowered;
+    lowered.clear();
+    appendLowered(lowered, field);
+    return wordIn(c, lowered);
+}
+
+// The fields that runs share (interned: a corpus has a few of each) answer a clause once per thread: a
+// direct-mapped cache keyed by the string's data, which the slot holds (so that address is not reused for
+// other text while the answer is kept), and by the clause's serial number.
+bool wordInSharedField(const FilterClause& c, const QString& field)
+{
+    if (field.isEmpty())
+        return false;
+    if (c.serial == 0)
+        return wordInField(c, field);
+    struct Slot
+    {
+        QString text;
+        quint64 serial = 0;
+        bool match = false;
+    };
+    constexpr std::size_t kSlots = 1024;
+    thread_local std::array<Slot, kSlots> cache;
+    const auto at = reinterpret_cast<std::uintptr_t>(field.constData());
+    Slot& slot = cache[((at >> 4) ^ (at >> 16) ^ (c.serial * 0x9E3779B97F4A7C15ull >> 40)) % kSlots];
+    if (slot.serial == c.serial && slot.text.constData() == field.constData() && slot.text.size() == field.size())
+        return slot.match;
+    slot.match = wordInField(c, field);
+    slot.text = field;
+    slot.serial = c.serial;
+    return slot.match;
+}
+
+bool wordMatches(const FilterClause& c, const Run& run)
+{
+    // the fields of the run alone first, then those that runs share, in the order Run::searchText() has them
+    if (wordInField(c, run.externalId) || wordInField(c, run.name))
+        return true;
+    for (const QString* s : { &run.gpuProduct, &run.gpuArchitecture, &run.status, &run.source, &run.file, &run.kernel,
+             &run.pass, &run.provider, &run.gpuSlug, &run.workloadSlug, &run.title, &run.benchmark }) {
+        if (wordInSharedField(c, *s))
+            return true;
+    }
+    if (!run.isLatency() && wordInField(c, run.metricName()))
+        return true;
+    if (run.failed() && wordIn(c, "failed"))
+        return true;
+    thread_local std::string label;
+    for (const KeyValue& kv : run.labels) {
+        label.clear();
+        appendLowered(label, kv.key);
+        label += '=';
+        appendLowered(label, kv.value);
+        if (wordIn(c, label))
             return true;
     }
     return false;
@@ -232,8 +329,10 @@ QString filterOptionHelp()
 
 FilterClause RunFilter::parseClause(const QString& text)
 {
+    static std::atomic<quint64> serials { 0 };
     FilterClause c;
     c.text = text;
+    c.serial = ++serials;
     // The first operator character after a non-empty key; two-character operators first.
     static const struct
     {
@@ -276,7 +375,7 @@ FilterClause RunFilter::parseClause(const QString& text)
 bool RunFilter::clauseMatches(const FilterClause& c, const Run& run)
 {
     if (c.op == FilterClause::Op::Word)
-        return c.value.isEmpty() || run.searchText.contains(c.word) || searchTextContains(run.searchText, c.value);
+        return c.value.isEmpty() || wordMatches(c, run);
     bool any = false;
     bool all = true;
     const bool found = visitKey(run, c.key, [&](QStringView value, double number) {

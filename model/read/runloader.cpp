@@ -104,23 +104,23 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
 }
 
 RunList removeDuplicates(
-    const RunList& runs, QHash<QByteArray, RunPtr>& seen, Diagnostics& diagnostics, int* duplicates)
+    const RunList& runs, QHash<RunIdentity, const Run*>& seen, Diagnostics& diagnostics, int* duplicates)
 {
     RunList out;
     out.reserve(runs.size());
     for (const RunPtr& run : runs) {
-        const QByteArray key = run->identityHash();
+        const RunIdentity key = run->identityHash();
         if (const auto first = seen.constFind(key); first != seen.cend()) {
             const Run& kept = **first;
             diagnostics.append(makeWarning(run->file, run->pointer,
                 QStringLiteral("the same run as %1%2 (an identical run resource%3): kept once")
                     .arg(kept.file, kept.pointer.isEmpty() ? QString() : QStringLiteral(" at ") + kept.pointer,
-                        run->runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run->runDigest)));
+                        run->runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run->runDigest.toString())));
             if (duplicates)
                 ++*duplicates;
             continue;
         }
-        seen.insert(key, run);
+        seen.insert(key, run.get());
         out.append(run);
     }
     return out;
@@ -198,7 +198,7 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
         result.cancelled = true;
         return result;
     }
-    QHash<QByteArray, RunPtr> seen;
+    QHash<RunIdentity, const Run*> seen; // 24 bytes a run: the identity and the run kept
     qsizetype runCount = 0;
     for (const BatchResult& p : parsed)
         runCount += p.parsed.runs.size();
