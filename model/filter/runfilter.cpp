@@ -127,10 +127,44 @@ bool wordIn(const FilterClause& c, std::string_view lowered)
     return lowered.find(viewOf(c.word)) != std::string_view::npos || loweredContains(lowered, viewOf(c.value));
 }
 
-bool wordInField(const FilterClause& c, QStringView field)
+// The same as wordIn() over the field's lower-case UTF-8 for an ASCII word, straight from the UTF-16: for an ASCII
+// word, finding it as typed implies finding it folded, so the folded test alone decides. -1 when the field is not
+// ASCII before an answer (its lower case, QString::toLower, is then made).
+int asciiWordInAsciiField(QStringView field, std::string_view folded)
+{
+    const char16_t* p = field.utf16();
+    const qsizetype n = field.size();
+    auto lower = [](char16_t ch) { return ch >= u'A' && ch <= u'Z' ? char16_t(ch + 32) : ch; };
+    const char16_t first = char16_t(uchar(folded[0]));
+    for (qsizetype i = 0; i < n; ++i) {
+        if (p[i] >= 0x80)
+            return -1;
+        if (lower(p[i]) != first)
+            continue;
+        qsizetype h = i + 1;
+        std::size_t k = 1;
+        for (; k < folded.size(); ++k) {
+            while (h < n && (p[h] == u'_' || p[h] == u'-'))
+                ++h;
+            if (h >= n || lower(p[h]) != char16_t(uchar(folded[k])))
+                break;
+            ++h;
+        }
+        if (k == folded.size())
+            return 1;
+    }
+    return 0;
+}
+
+bool wordInField(const FilterClause& c, QStringView field, bool asciiWord)
 {
     if (field.isEmpty())
         return false;
+    if (asciiWord) {
+        const int found = asciiWordInAsciiField(field, viewOf(c.value));
+        if (found >= 0)
+            return found == 1;
+    }
     thread_local std::string lowered;
     lowered.clear();
     appendLowered(lowered, field);
@@ -140,12 +174,12 @@ bool wordInField(const FilterClause& c, QStringView field)
 // The fields that runs share (interned: a corpus has a few of each) answer a clause once per thread: a
 // direct-mapped cache keyed by the string's data, which the slot holds (so that address is not reused for
 // other text while the answer is kept), and by the clause's serial number.
-bool wordInSharedField(const FilterClause& c, const QString& field)
+bool wordInSharedField(const FilterClause& c, const QString& field, bool asciiWord)
 {
     if (field.isEmpty())
         return false;
     if (c.serial == 0)
-        return wordInField(c, field);
+        return wordInField(c, field, asciiWord);
     struct Slot
     {
         QString text;
@@ -158,7 +192,7 @@ bool wordInSharedField(const FilterClause& c, const QString& field)
     Slot& slot = cache[((at >> 4) ^ (at >> 16) ^ (c.serial * 0x9E3779B97F4A7C15ull >> 40)) % kSlots];
     if (slot.serial == c.serial && slot.text.constData() == field.constData() && slot.text.size() == field.size())
         return slot.match;
-    slot.match = wordInField(c, field);
+    slot.match = wordInField(c, field, asciiWord);
     slot.text = field;
     slot.serial = c.serial;
     return slot.match;
@@ -166,15 +200,16 @@ bool wordInSharedField(const FilterClause& c, const QString& field)
 
 bool wordMatches(const FilterClause& c, const Run& run)
 {
-    // the fields of the run alone first, then those that runs share, in the order Run::searchText() has them
-    if (wordInField(c, run.externalId) || wordInField(c, run.name))
-        return true;
-    for (const QString* s : { &run.gpuProduct, &run.gpuArchitecture, &run.status, &run.source, &run.file, &run.kernel,
-             &run.pass, &run.provider, &run.gpuSlug, &run.workloadSlug, &run.title, &run.benchmark }) {
-        if (wordInSharedField(c, *s))
+    const bool ascii = isAscii(c.word);
+    // the fields that runs share first (mostly answered from the cache), then those of the run alone
+    for (const QString* s : { &run.kernel, &run.provider, &run.pass, &run.gpuProduct, &run.gpuSlug, &run.status,
+             &run.source, &run.title, &run.benchmark, &run.gpuArchitecture, &run.workloadSlug, &run.file }) {
+        if (wordInSharedField(c, *s, ascii))
             return true;
     }
-    if (!run.isLatency() && wordInField(c, run.metricName()))
+    if (wordInField(c, run.externalId, ascii) || wordInField(c, run.name, ascii))
+        return true;
+    if (!run.isLatency() && wordInField(c, run.metricName(), ascii))
         return true;
     if (run.failed() && wordIn(c, "failed"))
         return true;
