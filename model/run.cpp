@@ -3,8 +3,10 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QHashFunctions>
 #include <QStringBuilder>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -148,7 +150,7 @@ double Run::bandwidthFraction() const
 QString Run::identityKey() const
 {
     if (!runDigest.isEmpty())
-        return runDigest;
+        return runDigest.toString();
     return externalId % QLatin1Char('|') % protocolDigest % QLatin1Char('|') % workloadDigest % QLatin1Char('|')
         % environmentDigest % QLatin1Char('|') % implementationDigest % QLatin1Char('|') % status % QLatin1Char('|')
         % observedAt.toString(Qt::ISODateWithMs) % QLatin1Char('|') % QString::number(median, 'g', 17)
@@ -201,9 +203,92 @@ QString Run::describe(DigestCheck check)
     return {};
 }
 
-QByteArray Run::identityHash() const
+RunIdentity RunIdentity::fromBytes(const QByteArray& sixteen)
 {
-    return identity.isEmpty() ? QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5) : identity;
+    RunIdentity id;
+    std::memcpy(id.bytes.data(), sixteen.constData(), std::min<std::size_t>(id.bytes.size(), sixteen.size()));
+    return id;
+}
+
+bool RunIdentity::isEmpty() const
+{
+    for (const quint8 b : bytes) {
+        if (b)
+            return false;
+    }
+    return true;
+}
+
+QByteArray RunIdentity::toByteArray() const
+{
+    return QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()));
+}
+
+size_t qHash(const RunIdentity& identity, size_t seed) noexcept
+{
+    return qHashBits(identity.bytes.data(), identity.bytes.size(), seed);
+}
+
+namespace {
+
+constexpr char16_t kSha256Prefix[] = u"sha256:";
+constexpr qsizetype kSha256PrefixSize = 7;
+constexpr qsizetype kSha256TextSize = kSha256PrefixSize + 64;
+
+int lowerHexValue(char16_t c)
+{
+    if (c >= u'0' && c <= u'9')
+        return c - u'0';
+    if (c >= u'a' && c <= u'f')
+        return c - u'a' + 10;
+    return -1; // upper-case hex is kept as text: it must read back as it was written
+}
+
+} // namespace
+
+void CompactDigest::assign(const QString& text)
+{
+    m_other.reset();
+    m_packed = false;
+    if (text.size() == kSha256TextSize && QStringView(text).startsWith(QStringView(kSha256Prefix))) {
+        const char16_t* hex = reinterpret_cast<const char16_t*>(text.constData()) + kSha256PrefixSize;
+        bool ok = true;
+        for (std::size_t i = 0; i < m_bytes.size() && ok; ++i) {
+            const int hi = lowerHexValue(hex[2 * i]);
+            const int lo = lowerHexValue(hex[2 * i + 1]);
+            ok = hi >= 0 && lo >= 0;
+            m_bytes[i] = quint8(hi * 16 + lo);
+        }
+        m_packed = ok;
+    }
+    if (!m_packed) {
+        m_bytes.fill(0);
+        if (!text.isEmpty())
+            m_other = std::make_unique<QString>(text);
+    }
+}
+
+QString CompactDigest::toString() const
+{
+    if (!m_packed)
+        return m_other ? *m_other : QString();
+    static const char digits[] = "0123456789abcdef";
+    QString out(kSha256TextSize, Qt::Uninitialized);
+    QChar* o = out.data();
+    for (qsizetype i = 0; i < kSha256PrefixSize; ++i)
+        o[i] = QChar(kSha256Prefix[i]);
+    for (std::size_t i = 0; i < m_bytes.size(); ++i) {
+        o[kSha256PrefixSize + 2 * qsizetype(i)] = QLatin1Char(digits[m_bytes[i] >> 4]);
+        o[kSha256PrefixSize + 2 * qsizetype(i) + 1] = QLatin1Char(digits[m_bytes[i] & 15]);
+    }
+    return out;
+}
+
+RunIdentity Run::identityHash() const
+{
+    return identity.isEmpty()
+        ? RunIdentity::fromBytes(QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5))
+        : identity;
 }
 
 namespace {
@@ -228,9 +313,55 @@ void appendLower(QByteArray& out, const QString& s)
     }
 }
 
+bool sameParam(const WorkloadParam& a, const WorkloadParam& b)
+{
+    return a.key == b.key && a.value == b.value
+        && (a.number == b.number || (std::isnan(a.number) && std::isnan(b.number)));
+}
+
+bool sameKeyValue(const KeyValue& a, const KeyValue& b)
+{
+    return a.key == b.key && a.value == b.value;
+}
+
+size_t hashOf(const QVector<WorkloadParam>& list)
+{
+    size_t h = size_t(list.size());
+    for (const WorkloadParam& p : list)
+        h = qHashMulti(h, p.key, p.value);
+    return h;
+}
+
+size_t hashOf(const QVector<KeyValue>& list)
+{
+    size_t h = size_t(list.size());
+    for (const KeyValue& kv : list)
+        h = qHashMulti(h, kv.key, kv.value);
+    return h;
+}
+
+// The lists that runs repeat (a corpus has a few hundred workloads and label sets for a million runs) are made
+// once per thread and shared, like the strings of model/stringpool.h: a direct-mapped cache of recent lists, so
+// a list that does not repeat costs one slot, and memory stays bounded.
+template<typename T, typename Same>
+void share(QVector<T>& list, Same same)
+{
+    if (list.isEmpty())
+        return;
+    constexpr std::size_t kSlots = 1024;
+    thread_local std::array<QVector<T>, kSlots> recent;
+    QVector<T>& slot = recent[hashOf(list) % kSlots];
+    if (slot.size() == list.size() && std::equal(slot.cbegin(), slot.cend(), list.cbegin(), same)) {
+        list = slot;
+        return;
+    }
+    list.squeeze();
+    slot = list;
+}
+
 } // namespace
 
-void Run::finalize()
+QByteArray Run::searchText() const
 {
     // The externalId already holds kernel, pass, provider, GPU slug, workload and timestamp.
     QByteArray text;
@@ -270,9 +401,17 @@ void Run::finalize()
         text += '=';
         appendLower(text, label.value);
     }
-    text.squeeze();
-    searchText = text;
-    identity = QByteArray(); // hash what the fields say now, not a stale value
+    return text;
+}
+
+void Run::finalize()
+{
+    share(workload, sameParam);
+    share(labels, sameKeyValue);
+    share(software, sameKeyValue);
+    statistics.squeeze();
+    measurements.squeeze();
+    identity = RunIdentity(); // hash what the fields say now, not a stale value
     identity = identityHash();
 }
 

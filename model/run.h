@@ -6,6 +6,7 @@
 #include <QString>
 #include <QVector>
 
+#include <array>
 #include <atomic>
 
 #include <cmath>
@@ -113,10 +114,78 @@ enum class DigestCheck : quint8 {
     VerifiedKix010, // matches the digest kix 0.1.0 wrote (the whole resource, or its spec, as nlohmann dumps it)
 };
 
+// A run's identityHash(): 16 bytes held in the run itself (a QByteArray would cost a heap block per run).
+struct RunIdentity
+{
+    std::array<quint8, 16> bytes {};
+
+    static RunIdentity fromBytes(const QByteArray& sixteen); // the first 16 bytes (zero-padded)
+    bool isEmpty() const; // all zero: not computed
+    QByteArray toByteArray() const;
+    QByteArray toHex() const { return toByteArray().toHex(); }
+    bool operator==(const RunIdentity& o) const { return bytes == o.bytes; }
+    bool operator!=(const RunIdentity& o) const { return bytes != o.bytes; }
+};
+size_t qHash(const RunIdentity& identity, size_t seed = 0) noexcept;
+
+// A resource digest that is almost always unique to its run (the run's own): "sha256:" and 64 lower-case hex
+// digits are kept as their 32 bytes (48 bytes in all instead of 24 plus a 160-byte heap block); any other text is
+// kept as it is, on the heap, so nothing is lost. Reads as a QString.
+class CompactDigest
+{
+public:
+    CompactDigest() = default;
+    CompactDigest(const QString& text) { assign(text); } // NOLINT: implicit, so that run.runDigest = text works
+    CompactDigest(const CompactDigest& o)
+        : m_bytes(o.m_bytes)
+        , m_packed(o.m_packed)
+        , m_other(o.m_other ? std::make_unique<QString>(*o.m_other) : nullptr)
+    {
+    }
+    CompactDigest(CompactDigest&&) noexcept = default;
+    CompactDigest& operator=(const CompactDigest& o)
+    {
+        if (this != &o)
+            *this = CompactDigest(o);
+        return *this;
+    }
+    CompactDigest& operator=(CompactDigest&&) noexcept = default;
+    ~CompactDigest() = default;
+    CompactDigest& operator=(const QString& text)
+    {
+        assign(text);
+        return *this;
+    }
+    QString toString() const;
+    operator QString() const { return toString(); } // NOLINT
+    std::string toStdString() const { return toString().toStdString(); }
+    bool isEmpty() const { return !m_packed && !m_other; }
+    void clear() { assign(QString()); }
+    bool operator==(const CompactDigest& o) const
+    {
+        if (m_packed || o.m_packed)
+            return m_packed == o.m_packed && m_bytes == o.m_bytes;
+        return m_other && o.m_other ? *m_other == *o.m_other : m_other == o.m_other;
+    }
+    bool operator!=(const CompactDigest& o) const { return !(*this == o); }
+    friend bool operator==(const CompactDigest& a, const QString& b) { return a.toString() == b; }
+    friend bool operator!=(const CompactDigest& a, const QString& b) { return !(a == b); }
+
+private:
+    void assign(const QString& text);
+
+    std::array<quint8, 32> m_bytes {};
+    bool m_packed = false;
+    std::unique_ptr<QString> m_other; // the text when it is not empty nor sha256:<64 lower-case hex>
+};
+
 // Typed, read-only view of one kernelindex document (a BenchmarkRun with its protocol and environment when
 // present). The document itself is kept as compact JSON text in `raw`, so that exporting it again loses nothing.
 // A run reads the same whether its document came as a .json file, an element of a JSON array or a line of a
 // .jsonl file: every field, the labels' order, the search text and the raw text.
+//
+// A million of them are held at once, so each byte counts: strings that repeat are interned (model/stringpool.h)
+// and repeated lists shared (finalize()); the filter's search text is made on demand (searchText()), not kept.
 struct Run
 {
     enum class Metric { Latency, Memory, Other };
@@ -170,7 +239,7 @@ struct Run
     QString environmentDigest;
     QString implementationDigest;
     QString operationDigest; // the embedded WorkloadCase's operationSpecDigest (or the implementation's)
-    QString runDigest; // the run resource's own digest: its identity
+    CompactDigest runDigest; // the run resource's own digest: its identity
 
     // What the document carries beside the run, checked against the digests the run names.
     DigestCheck protocolCheck = DigestCheck::NotCarried;
@@ -187,13 +256,17 @@ struct Run
     QVector<KeyValue> software;
 
     RawText raw; // the document as loaded, compact JSON (a span of its file's buffer)
-    QByteArray searchText; // lower-case UTF-8 of every displayed field, for the filter box (set by finalize())
 
-    QByteArray identity; // identityHash(), computed by finalize() on the thread that built the run: call finalize()
-                         // again after changing the externalId or a digest
+    RunIdentity identity; // identityHash(), computed by finalize() on the thread that built the run: call
+                          // finalize() again after changing the externalId or a digest
 
-    // Fills searchText and identity; called once by whoever builds the run.
+    // Fills identity and shares the workload, labels and software lists with the runs (of this thread) that have
+    // the same ones; called once by whoever builds the run.
     void finalize();
+
+    // Lower-case UTF-8 of every displayed field, space-separated: what the filter box's words search (the filter
+    // matches them field by field, model/filter/runfilter.cpp, which finds the same runs). Made on each call.
+    QByteArray searchText() const;
 
     bool isLatency() const { return metric == Metric::Latency; }
     // The headline's metric as the format names it: "latency", "memory", "score", "throughput", ...
@@ -223,7 +296,7 @@ struct Run
     // digests, another observedAt or result) stay apart; for a run built without a document, its externalId, four
     // digests, status, observedAt and headline. identityHash() is its 16-byte digest.
     QString identityKey() const;
-    QByteArray identityHash() const;
+    RunIdentity identityHash() const;
     QString gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/filter/runfilter.h"
 
+#include "model/filter/wordmatch.h"
+
+#include <atomic>
 #include <cmath>
 
 namespace kix {
@@ -64,30 +67,6 @@ bool foldedContains(QStringView hay, const QByteArray& needle)
         return foldForFilter(hay).contains(needle);
     for (qsizetype i = 0; i < hay.size(); ++i) {
         if (!isSeparator(hay[i].unicode()) && foldedMatchAt(hay, i, needle, nullptr))
-            return true;
-    }
-    return false;
-}
-
-// The same over the run's search text, which is lower-case UTF-8 already.
-bool searchTextContains(const QByteArray& hay, const QByteArray& needle)
-{
-    if (hay.contains(needle))
-        return true;
-    const qsizetype n = hay.size();
-    for (qsizetype i = 0; i < n; ++i) {
-        if (hay[i] != needle[0])
-            continue;
-        qsizetype h = i;
-        qsizetype k = 0;
-        for (; k < needle.size(); ++k) {
-            while (h < n && (hay[h] == '_' || hay[h] == '-'))
-                ++h;
-            if (h >= n || hay[h] != needle[k])
-                break;
-            ++h;
-        }
-        if (k == needle.size())
             return true;
     }
     return false;
@@ -232,8 +211,10 @@ QString filterOptionHelp()
 
 FilterClause RunFilter::parseClause(const QString& text)
 {
+    static std::atomic<quint64> serials { 0 };
     FilterClause c;
     c.text = text;
+    c.serial = ++serials;
     // The first operator character after a non-empty key; two-character operators first.
     static const struct
     {
@@ -276,7 +257,7 @@ FilterClause RunFilter::parseClause(const QString& text)
 bool RunFilter::clauseMatches(const FilterClause& c, const Run& run)
 {
     if (c.op == FilterClause::Op::Word)
-        return c.value.isEmpty() || run.searchText.contains(c.word) || searchTextContains(run.searchText, c.value);
+        return c.value.isEmpty() || wordClauseMatches(c, run);
     bool any = false;
     bool all = true;
     const bool found = visitKey(run, c.key, [&](QStringView value, double number) {

@@ -27,6 +27,7 @@ struct FilterClause
     QByteArray word; // a word as typed, lower case: found as it is in most runs' search text, the cheapest test
     QString text; // as typed
     double number = std::numeric_limits<double>::quiet_NaN(); // the value as a number, when it is one
+    quint64 serial = 0; // unique to each parseClause(), for the filter's per-string cache (0: not cached)
 };
 
 // What the filter box, `--filter` and the facets select.

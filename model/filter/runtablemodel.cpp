@@ -215,7 +215,7 @@ void RunTableModel::setRuns(const RunList& runs)
     m_rowByKey.clear();
     m_runs.reserve(runs.size());
     for (const RunPtr& run : runs) {
-        const QByteArray key = run->identityHash();
+        const RunIdentity key = run->identityHash();
         if (m_rowByKey.contains(key))
             continue;
         m_rowByKey.insert(key, m_runs.size());
@@ -228,9 +228,9 @@ int RunTableModel::appendRuns(const RunList& runs)
 {
     RunList fresh;
     fresh.reserve(runs.size());
-    QSet<QByteArray> batch;
+    QSet<RunIdentity> batch;
     for (const RunPtr& run : runs) {
-        const QByteArray key = run->identityHash();
+        const RunIdentity key = run->identityHash();
         if (m_rowByKey.contains(key) || batch.contains(key))
             continue;
         batch.insert(key);

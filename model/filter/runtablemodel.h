@@ -63,7 +63,7 @@ public:
 
 private:
     RunList m_runs;
-    QHash<QByteArray, int> m_rowByKey; // identityHash() -> row
+    QHash<RunIdentity, int> m_rowByKey; // identityHash() -> row
     QStringList m_workloadKeys;
 };
 

@@ -113,7 +113,7 @@ Diagnostic duplicateWarning(const Run& run, const Run& kept)
     return makeWarning(run.file, run.pointer,
         QStringLiteral("the same run as %1%2 (an identical run resource%3): kept once")
             .arg(kept.file, kept.pointer.isEmpty() ? QString() : QStringLiteral(" at ") + kept.pointer,
-                run.runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run.runDigest));
+                run.runDigest.isEmpty() ? QString() : QStringLiteral(", ") + run.runDigest.toString()));
 }
 
 // The runs kept so far by their identity (16 bytes, an MD5: its first 8 bytes are the hash), open addressing
@@ -130,7 +130,7 @@ public:
     }
 
     // The run kept before with the same identity, or nullptr (and `run` is kept).
-    const Run* insert(const Run* run, const QByteArray& identity)
+    const Run* insert(const Run* run, const RunIdentity& identity)
     {
         const std::uint64_t h = hashOf(identity);
         std::size_t mask = m_slots.size() - 1;
@@ -152,16 +152,13 @@ private:
     {
         std::uint64_t hash = 0;
         const Run* run = nullptr;
-        QByteArray identity;
+        RunIdentity identity;
     };
 
-    static std::uint64_t hashOf(const QByteArray& identity)
+    static std::uint64_t hashOf(const RunIdentity& identity)
     {
         std::uint64_t h = 0;
-        if (identity.size() >= 8)
-            std::memcpy(&h, identity.constData(), 8);
-        else
-            h = qHash(identity);
+        std::memcpy(&h, identity.bytes.data(), 8);
         return h * 0x9E3779B97F4A7C15ull; // spread what the mask keeps
     }
 
@@ -187,19 +184,19 @@ private:
 } // namespace
 
 RunList removeDuplicates(
-    const RunList& runs, QHash<QByteArray, RunPtr>& seen, Diagnostics& diagnostics, int* duplicates)
+    const RunList& runs, QHash<RunIdentity, const Run*>& seen, Diagnostics& diagnostics, int* duplicates)
 {
     RunList out;
     out.reserve(runs.size());
     for (const RunPtr& run : runs) {
-        const QByteArray key = run->identityHash();
+        const RunIdentity key = run->identityHash();
         if (const auto first = seen.constFind(key); first != seen.cend()) {
             diagnostics.append(duplicateWarning(*run, **first));
             if (duplicates)
                 ++*duplicates;
             continue;
         }
-        seen.insert(key, run);
+        seen.insert(key, run.get());
         out.append(run);
     }
     return out;

@@ -39,9 +39,10 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel =
     const std::function<void(int, int)>& progress = {}, const FileProgress& fileProgress = {});
 
 // Removes runs whose identityHash() is already in `seen` (and adds the others); reports each duplicate with the
-// place of the run kept. Only an identical run resource is a duplicate: repeated observations are all kept.
+// place of the run kept. Only an identical run resource is a duplicate: repeated observations are all kept. The
+// runs `seen` points at are those kept: the caller keeps them alive as long as `seen`.
 RunList removeDuplicates(
-    const RunList& runs, QHash<QByteArray, RunPtr>& seen, Diagnostics& diagnostics, int* duplicates);
+    const RunList& runs, QHash<RunIdentity, const Run*>& seen, Diagnostics& diagnostics, int* duplicates);
 
 // The one QObject front for loading off the GUI thread. A new load() cancels the previous one; results of a
 // cancelled or superseded job are dropped.

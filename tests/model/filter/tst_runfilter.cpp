@@ -175,6 +175,93 @@ private slots:
         QCOMPARE(filter.matches(*run), matches);
     }
 
+    // Words are matched field by field (runs keep no search text); they find exactly the runs that the whole
+    // search text found, as the filter matched it before: the word as typed, or folded with '_' and '-' skipped.
+    void wordsFindWhatTheSearchTextFinds()
+    {
+        // the filter's word test as it was when every run kept its search text (a578a89)
+        auto reference = [](const QByteArray& hay, const FilterClause& c) {
+            const QByteArray& needle = c.value;
+            if (needle.isEmpty() || hay.contains(c.word) || hay.contains(needle))
+                return true;
+            const qsizetype n = hay.size();
+            for (qsizetype i = 0; i < n; ++i) {
+                if (hay[i] != needle[0])
+                    continue;
+                qsizetype h = i;
+                qsizetype k = 0;
+                for (; k < needle.size(); ++k) {
+                    while (h < n && (hay[h] == '_' || hay[h] == '-'))
+                        ++h;
+                    if (h >= n || hay[h] != needle[k])
+                        break;
+                    ++h;
+                }
+                if (k == needle.size())
+                    return true;
+            }
+            return false;
+        };
+        RunList all = runs();
+        auto odd = std::make_shared<Run>(*all[1]);
+        odd->externalId.clear();
+        odd->gpuProduct = QStringLiteral("Ärger GPU-Ü");
+        odd->status = QStringLiteral("runtime_error");
+        odd->metric = Run::Metric::Other;
+        odd->headlineMetric = QStringLiteral("Score");
+        odd->title = QStringLiteral("Two Words_and-Dashes");
+        odd->labels = { { QStringLiteral("Release Tag"), QStringLiteral("v1_2-3") },
+            { QStringLiteral("zeta"), QStringLiteral("Last") } };
+        odd->file = QStringLiteral("/data/Runs_2026.jsonl");
+        odd->finalize();
+        all.append(odd);
+        const QStringList words = { "b200", "B200", "group_norm", "groupnorm", "group-norm", "gr_oup", "norm/backward",
+            "liger", "h100-80gb", "80gbhbm3", "failed", "runtime_error", "runtimeerror", "score", "ärger", "ÄRGER",
+            "gpü", "gpu-ü", "words", "wordsand", "and-dashes", "tag", "=v1", "=v12", "=v1_23", "=last", "main", "=main",
+            "jsonl", "runs2026", "passed", "channels2048", "fp32", "/", "128", "nvidia", "h100", "a_b", "-" };
+        for (const QString& word : words) {
+            RunFilter filter;
+            filter.setText(word);
+            if (filter.clauses().isEmpty())
+                continue;
+            const FilterClause& c = filter.clauses().first();
+            QVERIFY2(c.op == FilterClause::Op::Word, qPrintable(word));
+            for (int pass = 0; pass < 2; ++pass) { // the second pass answers shared fields from the cache
+                for (int i = 0; i < all.size(); ++i)
+                    QVERIFY2(filter.matches(*all[i]) == reference(all[i]->searchText(), c),
+                        qPrintable(QStringLiteral("%1 on run %2 (%3)")
+                                       .arg(word)
+                                       .arg(i)
+                                       .arg(QString::fromUtf8(all[i]->searchText()))));
+            }
+        }
+    }
+
+    // The per-string answers belong to one clause: a new filter text, or a field given new text, answers anew.
+    void sharedFieldsAnswerEachClause()
+    {
+        const QString title = QStringLiteral("Shared_Title");
+        auto a = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 1024, 100);
+        auto b = makeRun(QStringLiteral("torch"), QStringLiteral("NVIDIA B200"), 1024, 100);
+        a->title = title;
+        b->title = title;
+        QCOMPARE(a->title.constData(), b->title.constData()); // one string, as the loader interns it
+        RunFilter first;
+        first.setText(QStringLiteral("sharedtitle"));
+        RunFilter second;
+        second.setText(QStringLiteral("othertitle"));
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY(first.matches(*a) && first.matches(*b));
+            QVERIFY(!second.matches(*a) && !second.matches(*b));
+        }
+        b->title = QStringLiteral("Other-Title");
+        QVERIFY(!first.matches(*b));
+        QVERIFY(second.matches(*b));
+        QVERIFY(first.matches(*a));
+        first.setText(QStringLiteral("sharedtitle")); // the same text parsed again answers the same
+        QVERIFY(first.matches(*a) && !first.matches(*b));
+    }
+
     void helpNamesTheGrammar()
     {
         const QString help = filterGrammarHelp();

@@ -204,7 +204,7 @@ void TestFormatRead::carriedResourcesAreVerified()
     QCOMPARE(run.protocolCheck, DigestCheck::Verified);
     QCOMPARE(run.environmentCheck, DigestCheck::Verified);
     QCOMPARE(run.workloadCheck, DigestCheck::NotCarried);
-    QCOMPARE(run.runDigest, kernelindexDigest(doc.at("run")));
+    QCOMPARE(run.runDigest.toString(), kernelindexDigest(doc.at("run")));
 }
 
 void TestFormatRead::changedResourceDoesNotMatch()

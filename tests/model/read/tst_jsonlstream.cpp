@@ -99,7 +99,7 @@ void TestJsonlStream::streamedReadsAsReadWhole()
         QCOMPARE(a.pointer, b.pointer);
         QCOMPARE(a.externalId, b.externalId);
         QCOMPARE(a.median, b.median);
-        QCOMPARE(a.searchText, b.searchText);
+        QCOMPARE(a.searchText(), b.searchText());
         QCOMPARE(a.identityHash(), b.identityHash());
         notInMemory += a.raw.inMemory() ? 0 : 1;
         QCOMPARE(a.raw.str(), b.raw.str()); // the same compact text (read back from the file when not in memory)

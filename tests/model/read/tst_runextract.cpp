@@ -148,7 +148,7 @@ void TestRunExtract::sameRunWhateverItArrivesIn()
     QCOMPARE(first.observedAt, QDateTime(QDate(2026, 3, 1), QTime(10, 20, 30, 250), Qt::UTC));
     QCOMPARE(first.dtype, QStringLiteral("bf16"));
     QCOMPARE(first.software[1].value, QStringLiteral("3.2"));
-    QVERIFY(first.searchText.contains("zeta=last"));
+    QVERIFY(first.searchText().contains("zeta=last"));
     // the raw text is the document's, compact, equal as JSON to what was read (unknown members included)
     QCOMPARE(QByteArray(first.raw.data(), qsizetype(first.raw.size())), compact(pretty));
     QVERIFY(nlohmann::json::parse(first.raw) == nlohmann::json::parse(pretty.toStdString()));
@@ -158,7 +158,7 @@ void TestRunExtract::sameRunWhateverItArrivesIn()
         QCOMPARE(got.size(), expected.size());
         for (int k = 0; k < got.size(); ++k)
             QCOMPARE(got[k], expected[k]);
-        QCOMPARE(QByteArray(runs[i]->searchText).replace("doc.jsonl", "doc.json"), first.searchText);
+        QCOMPARE(runs[i]->searchText().replace("doc.jsonl", "doc.json"), first.searchText());
     }
 }
 

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// A word of the filter text against a run, field by field: runs keep no search text (a million of them would hold
+// ~380 MB of it), and the fields that runs share answer once per string.
+#include "model/filter/wordmatch.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace kix {
+
+namespace {
+
+bool isAscii(const QByteArray& bytes)
+{
+    for (const char c : bytes) {
+        if (uchar(c) >= 0x80)
+            return false;
+    }
+    return true;
+}
+
+// The same over one field's lower-case UTF-8, as the run's search text holds it (Run::searchText()).
+bool loweredContains(std::string_view hay, std::string_view needle)
+{
+    if (hay.find(needle) != std::string_view::npos)
+        return true;
+    const std::size_t n = hay.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (hay[i] != needle[0])
+            continue;
+        std::size_t h = i;
+        std::size_t k = 0;
+        for (; k < needle.size(); ++k) {
+            while (h < n && (hay[h] == '_' || hay[h] == '-'))
+                ++h;
+            if (h >= n || hay[h] != needle[k])
+                break;
+            ++h;
+        }
+        if (k == needle.size())
+            return true;
+    }
+    return false;
+}
+
+std::string_view viewOf(const QByteArray& bytes)
+{
+    return std::string_view(bytes.constData(), std::size_t(bytes.size()));
+}
+
+// Appends the lower-case UTF-8 of s, byte for byte what Run::searchText() holds for it.
+void appendLowered(std::string& out, QStringView s)
+{
+    const char16_t* p = s.utf16();
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        if (p[i] >= 0x80) {
+            out += s.toString().toLower().toStdString();
+            return;
+        }
+    }
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const char c = static_cast<char>(p[i]);
+        out += c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+    }
+}
+
+// Does a word clause hold for this piece of the search text? The search text joins the fields with spaces, and
+// a word (split at spaces) never matches across one, so testing each field alone finds exactly what the whole
+// text did.
+bool wordIn(const FilterClause& c, std::string_view lowered)
+{
+    return lowered.find(viewOf(c.word)) != std::string_view::npos || loweredContains(lowered, viewOf(c.value));
+}
+
+// The same as wordIn() over the field's lower-case UTF-8 for an ASCII word, straight from the UTF-16: for an ASCII
+// word, finding it as typed implies finding it folded, so the folded test alone decides. -1 when the field is not
+// ASCII before an answer (its lower case, QString::toLower, is then made).
+int asciiWordInAsciiField(QStringView field, std::string_view folded)
+{
+    const char16_t* p = field.utf16();
+    const qsizetype n = field.size();
+    auto lower = [](char16_t ch) { return ch >= u'A' && ch <= u'Z' ? char16_t(ch + 32) : ch; };
+    const char16_t first = char16_t(uchar(folded[0]));
+    for (qsizetype i = 0; i < n; ++i) {
+        if (p[i] >= 0x80)
+            return -1;
+        if (lower(p[i]) != first)
+            continue;
+        qsizetype h = i + 1;
+        std::size_t k = 1;
+        for (; k < folded.size(); ++k) {
+            while (h < n && (p[h] == u'_' || p[h] == u'-'))
+                ++h;
+            if (h >= n || lower(p[h]) != char16_t(uchar(folded[k])))
+                break;
+            ++h;
+        }
+        if (k == folded.size())
+            return 1;
+    }
+    return 0;
+}
+
+bool wordInField(const FilterClause& c, QStringView field, bool asciiWord)
+{
+    if (field.isEmpty())
+        return false;
+    if (asciiWord) {
+        const int found = asciiWordInAsciiField(field, viewOf(c.value));
+        if (found >= 0)
+            return found == 1;
+    }
+    thread_local std::string lowered;
+    lowered.clear();
+    appendLowered(lowered, field);
+    return wordIn(c, lowered);
+}
+
+// The fields that runs share (interned: a corpus has a few of each) answer a clause once per thread: a
+// direct-mapped cache keyed by the string's data, which the slot holds (so that address is not reused for
+// other text while the answer is kept), and by the clause's serial number.
+bool wordInSharedField(const FilterClause& c, const QString& field, bool asciiWord)
+{
+    if (field.isEmpty())
+        return false;
+    if (c.serial == 0)
+        return wordInField(c, field, asciiWord);
+    struct Slot
+    {
+        QString text;
+        quint64 serial = 0;
+        bool match = false;
+    };
+    constexpr std::size_t kSlots = 1024;
+    thread_local std::array<Slot, kSlots> cache;
+    const auto at = reinterpret_cast<std::uintptr_t>(field.constData());
+    Slot& slot = cache[((at >> 4) ^ (at >> 16) ^ (c.serial * 0x9E3779B97F4A7C15ull >> 40)) % kSlots];
+    if (slot.serial == c.serial && slot.text.constData() == field.constData() && slot.text.size() == field.size())
+        return slot.match;
+    slot.match = wordInField(c, field, asciiWord);
+    slot.text = field;
+    slot.serial = c.serial;
+    return slot.match;
+}
+
+} // namespace
+
+bool wordClauseMatches(const FilterClause& c, const Run& run)
+{
+    const bool ascii = isAscii(c.word);
+    // the fields that runs share first (mostly answered from the cache), then those of the run alone
+    for (const QString* s : { &run.kernel, &run.provider, &run.pass, &run.gpuProduct, &run.gpuSlug, &run.status,
+             &run.source, &run.title, &run.benchmark, &run.gpuArchitecture, &run.workloadSlug, &run.file }) {
+        if (wordInSharedField(c, *s, ascii))
+            return true;
+    }
+    if (wordInField(c, run.externalId, ascii) || wordInField(c, run.name, ascii))
+        return true;
+    if (!run.isLatency() && wordInField(c, run.metricName(), ascii))
+        return true;
+    if (run.failed() && wordIn(c, "failed"))
+        return true;
+    thread_local std::string label;
+    for (const KeyValue& kv : run.labels) {
+        label.clear();
+        appendLowered(label, kv.key);
+        label += '=';
+        appendLowered(label, kv.value);
+        if (wordIn(c, label))
+            return true;
+    }
+    return false;
+}
+
+} // namespace kix

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "model/filter/runfilter.h"
+
+namespace kix {
+
+// Does the word clause `c` (op Word, a non-empty folded value) hold for the run? Exactly what testing the whole of
+// run.searchText() finds: the word as typed (c.word) or folded (c.value, '_' and '-' in the text skipped), in one
+// of the fields. Safe to call from several threads at once.
+bool wordClauseMatches(const FilterClause& c, const Run& run);
+
+} // namespace kix
