@@ -5,6 +5,7 @@
 #include "model/workload.h"
 
 #include <QHash>
+#include <QThreadPool>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -14,6 +15,11 @@
 namespace kix {
 
 namespace {
+
+// The filter's chunks run on a pool of their own: the build that waits for them runs on the global pool, and once
+// every global thread was such a build, chunks queued there would wait forever (one core: every time). This pool
+// runs nothing that waits.
+Q_GLOBAL_STATIC(QThreadPool, filterChunkPool)
 
 // Latency first, then the other metrics by name and unit.
 int metricOrder(const Run& a, const Run& b)
@@ -248,7 +254,7 @@ RowMapping computeRowMapping(const RowMappingInput& in, const std::function<bool
             starts << s;
         const std::vector<int>* previous = in.narrowFrom.get();
         const qsizetype narrowed = previous ? qsizetype(previous->size()) : 0;
-        QtConcurrent::blockingMap(starts, [&](qsizetype start) {
+        QtConcurrent::blockingMap(filterChunkPool(), starts, [&](qsizetype start) {
             if (cancelled && cancelled())
                 return;
             const qsizetype end = std::min(n, start + chunk);
