@@ -3,6 +3,7 @@
 
 #include "model/chartdata/chartscope.h"
 #include "model/chartdata/historydata.h"
+#include "model/chartdata/overviewdata.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/speedupdata.h"
 #include "model/chartdata/sweep.h"
@@ -37,8 +38,14 @@ struct PreparedChart
     SpeedupData speedup;
     HistoryData history;
     Ranking ranking;
+    OverviewData overview; // the Overview's counts (the table the chart panel shows); nothing else is prepared
 };
 PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
+
+// The first view of a scope: the overview when it spans many kernels or GPUs (overviewIsFirstView); else the
+// quantile chart, or Rank when no run has a latency to chart (a leaderboard's scores rank, they have no quantiles).
+// Reads every run in the worst case: over many runs the chart panel calls it off the GUI thread.
+ChartKind firstViewKind(const RunList& runs);
 
 } // namespace kix
