@@ -91,6 +91,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     }
     case ChartKind::Rank:
         p.ranking = rankRuns(runs);
+        p.rankCohort = chooseRankCohort(p.ranking, options, out); // reads every cohort: here, not in drawChart
         break;
     case ChartKind::Overview: // returned above
         break;
@@ -126,7 +127,7 @@ std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options
         chart = std::make_unique<HistoryChart>(std::move(p.history), options);
         break;
     case ChartKind::Rank:
-        chart = buildRankChart(p.ranking, options, out);
+        chart = drawRankChart(p.ranking, p.rankCohort, options);
         break;
     case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
         chart = std::make_unique<QChart>();

@@ -38,6 +38,7 @@ struct PreparedChart
     SpeedupData speedup;
     HistoryData history;
     Ranking ranking;
+    int rankCohort = -1; // the cohort Rank draws (chooseRankCohort), -1: none
     OverviewData overview; // the Overview's counts (the table the chart panel shows); nothing else is prepared
 };
 PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);

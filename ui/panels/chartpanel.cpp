@@ -475,6 +475,8 @@ void ChartPanel::rebuildNow()
     const bool choose = m_autoKind && m_chooseKind;
     if (!choose && m_runs.size() < m_asyncThreshold && m_builds.isEmpty()) {
         const ChartOptions opts = options();
+        if (m_chosen.isRun())
+            m_chipVarying = paramVariation(m_runs).varying;
         applyBuild(prepareChart(m_kind, m_runs, opts), opts);
         return;
     }
@@ -498,6 +500,7 @@ void ChartPanel::startBuild(bool chooseKind)
         QFuture<Build> future = watcher->future();
         Build build = future.takeResult(); // the watcher keeps no copy: the data is freed below, off this thread
         if (build.generation == m_generation && build.prepared) {
+            m_chipVarying = build.varying;
             if (build.chosen && m_autoKind) {
                 m_chooseKind = false;
                 showKind(build.prepared->kind);
@@ -511,14 +514,17 @@ void ChartPanel::startBuild(bool chooseKind)
         static_cast<void>(
             QtConcurrent::run(chartPool(), [garbage = std::move(build.prepared)]() mutable { garbage.reset(); }));
     });
-    watcher->setFuture(QtConcurrent::run(chartPool(), [generation, kind, chooseKind, runs, opts, latest]() {
-        Build build { generation, chooseKind, {}, nullptr };
+    const bool chip = m_chosen.isRun(); // the baseline chip names what varies among the runs
+    watcher->setFuture(QtConcurrent::run(chartPool(), [generation, kind, chooseKind, chip, runs, opts, latest]() {
+        Build build { generation, chooseKind, {}, nullptr, {} };
         if (latest->load() != generation) // superseded while it waited for a thread
             return build;
         const ChartKind built = chooseKind ? firstViewKind(runs) : kind;
         build.options = opts[int(built)];
         if (latest->load() == generation) // the choice may have taken a while
             build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options));
+        if (chip && build.prepared)
+            build.varying = paramVariation(runs).varying;
         return build;
     }));
 }
@@ -691,8 +697,7 @@ void ChartPanel::updateChoosers()
         m_chip->setText(QStringLiteral("%1: %2 · %3 · %4  ✕")
                             .arg(m_baseline.isRun() ? QStringLiteral("Baseline run")
                                                     : QStringLiteral("Baseline run (not in scope)"),
-                                run.provider, shortGpuName(run.gpuDisplayName()),
-                                paramsLabel(run, paramVariation(m_runs).varying)));
+                                run.provider, shortGpuName(run.gpuDisplayName()), paramsLabel(run, m_chipVarying)));
     }
     m_chip->setVisible(speedup && m_chosen.isRun());
 }

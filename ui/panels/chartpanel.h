@@ -127,6 +127,7 @@ private:
         bool chosen = false; // the worker chose the kind (firstViewKind): prepared->kind
         ChartOptions options;
         std::shared_ptr<PreparedChart> prepared; // null when superseded before it started
+        QStringList varying; // the parameters that vary among the runs, when the baseline chip shows a run
     };
     void startBuild(bool chooseKind);
     void showKind(ChartKind kind); // the tab, without a rebuild
@@ -178,6 +179,7 @@ private:
     bool m_pinned = false;
     bool m_warningsExpanded = false;
     Baseline m_defaultBaseline; // of the runs last charted
+    QStringList m_chipVarying; // what varies among the runs last charted (the chip's label), when it shows a run
     int m_asyncThreshold = 20'000;
     int m_generation = 0;
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
