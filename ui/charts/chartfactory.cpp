@@ -11,6 +11,7 @@
 #include "ui/charts/rankchart.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/sweepchart.h"
+#include "ui/models/comparisonmodel.h"
 
 #include <QSet>
 
@@ -71,6 +72,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         out.notes = p.speedup.notes;
         out.isEmpty = p.speedup.isEmpty();
         out.comparison = p.speedup.comparison;
+        p.pairWorkloadKeys = ComparisonModel::workloadKeys(p.speedup.comparison); // reads every pair
         break;
     case ChartKind::History: {
         HistoryDataOptions ho;

@@ -36,6 +36,7 @@ struct PreparedChart
     QuantileData quantiles;
     SweepData sweep;
     SpeedupData speedup;
+    QStringList pairWorkloadKeys; // speed-up: the pairs table's Workload column (ComparisonModel::workloadKeys)
     HistoryData history;
     Ranking ranking;
     int rankCohort = -1; // the cohort Rank draws (chooseRankCohort), -1: none

@@ -2,6 +2,7 @@
 #include "ui/charts/historychart.h"
 
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/disposal.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -182,6 +183,15 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
     }
     ChartStyle::placeLegend(this, int(m_data.lines.size()));
     setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, options.dark));
+}
+
+HistoryChart::~HistoryChart()
+{
+    // The history of a million runs (every series, every point) takes long to free: a pool thread frees it.
+    qsizetype points = m_data.history.unplaceable.size();
+    for (const HistorySeries& s : std::as_const(m_data.history.series))
+        points += s.points.size();
+    disposeOffThread(std::move(m_data.history), points > 5000);
 }
 
 void HistoryChart::resizeEvent(QGraphicsSceneResizeEvent* event)

@@ -559,6 +559,7 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     m_stack->setCurrentWidget(m_splitter);
     m_readout->show();
     m_defaultBaseline = prepared.defaultBaseline;
+    const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
     std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
     QChart* old = m_view->chart();
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
@@ -566,7 +567,7 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     // series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
     if (old)
         old->deleteLater();
-    m_pairsModel->setComparison(m_info.comparison);
+    m_pairsModel->setComparison(m_info.comparison, pairKeys);
     freePrevious();
     m_pairs->setVisible(m_kind == ChartKind::Speedup);
     if (m_pairs->isVisibleTo(this))
