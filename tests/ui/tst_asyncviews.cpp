@@ -6,8 +6,10 @@
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "ui/charts/chartfactory.h"
+#include "ui/charts/disposal.h"
 #include "ui/charts/sweepchart.h"
 #include "ui/mainwindow.h"
+#include "ui/models/comparisonmodel.h"
 #include "ui/models/facetmodel.h"
 #include "ui/models/overviewmodel.h"
 #include "ui/panels/chartpanel.h"
@@ -21,6 +23,9 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
 
 using namespace kix;
 
@@ -94,6 +99,7 @@ private slots:
     void chartRebuildInFlightIsSuperseded();
     void firstViewAndOverviewFromWorkerMatchSync();
     void staleFirstViewNeverLands();
+    void chartDataFreedOffThread();
     void windowChunkedAndAsync();
 
 private:
@@ -286,7 +292,45 @@ void TestAsyncViews::chartPreparedOffThreadMatchesSync()
         QCOMPARE(QString::fromLatin1(async.chart()->metaObject()->className()),
             QString::fromLatin1(sync.chart()->metaObject()->className()));
         QCOMPARE(async.bannerText(), sync.bannerText());
+        // The pairs table's Workload column, its keys found in the worker, reads as one given the pairs alone.
+        ComparisonModel fresh;
+        fresh.setComparison(async.info().comparison);
+        QAbstractItemModel* pairs = async.pairsView()->model();
+        QCOMPARE(pairs->rowCount(), fresh.rowCount());
+        for (int row = 0; row < pairs->rowCount(); ++row)
+            QCOMPARE(pairs->index(row, ComparisonModel::WorkloadColumn).data().toString(),
+                fresh.index(row, ComparisonModel::WorkloadColumn).data().toString());
     }
+}
+
+void TestAsyncViews::chartDataFreedOffThread()
+{
+    // A value whose freeing is recorded: a large one is freed on a pool thread, a small one at once, here.
+    struct Probe
+    {
+        explicit Probe(std::shared_ptr<std::atomic<QThread*>> on)
+            : freedOn(std::move(on))
+        {
+        }
+        Probe(Probe&& other) noexcept
+            : freedOn(std::move(other.freedOn)) // a moved-from probe records nothing
+        {
+        }
+        Probe(const Probe&) = delete;
+        std::shared_ptr<std::atomic<QThread*>> freedOn;
+        ~Probe()
+        {
+            if (freedOn)
+                freedOn->store(QThread::currentThread());
+        }
+    };
+    auto large = std::make_shared<std::atomic<QThread*>>(nullptr);
+    disposeOffThread(Probe { large });
+    QTRY_VERIFY(large->load() != nullptr);
+    QVERIFY(large->load() != QThread::currentThread());
+    auto small = std::make_shared<std::atomic<QThread*>>(nullptr);
+    disposeOffThread(Probe { small }, false);
+    QCOMPARE(small->load(), QThread::currentThread());
 }
 
 void TestAsyncViews::chartRebuildInFlightIsSuperseded()
