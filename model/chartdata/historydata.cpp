@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/historydata.h"
 
+#include "model/chartdata/downsample.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/history/historyreport.h"
 #include "model/workload.h"
 
+#include <QHash>
 #include <QSet>
 
 #include <algorithm>
@@ -149,8 +151,44 @@ void nameLines(HistoryData& data)
         data.subtitles << common.join(QStringLiteral(" · "));
 }
 
+// Draws some of a long line's points (see HistoryLineData::source): each bucket's lowest and highest median, the
+// change points and the point before each (the step stays visible), and `keep`'s point.
+void capLine(HistoryLineData& line, const HistorySeries& series, const QVector<HistoryChange>& changes, int maxPoints,
+    const RunPtr& keep)
+{
+    QVector<int> kept;
+    for (int c : series.changes) {
+        const int index = changes[c].change.index;
+        kept << index << index - 1;
+    }
+    for (int k = 0; keep && k < series.points.size(); ++k) {
+        if (series.points[k].run == keep)
+            kept << k;
+    }
+    int perBucket = 1;
+    const QVector<int> source = minMaxDownsample(line.median, maxPoints, kept, &perBucket);
+    if (source.size() == line.x.size())
+        return;
+    HistoryLineData out;
+    out.series = line.series;
+    out.source = source;
+    out.perPoint = perBucket;
+    for (int k : source) {
+        // the band over the bucket the point stands for
+        const int start = k / perBucket * perBucket;
+        const int end = std::min<int>(int(line.x.size()), start + perBucket);
+        const double low = *std::min_element(line.low.begin() + start, line.low.begin() + end);
+        const double high = *std::max_element(line.high.begin() + start, line.high.begin() + end);
+        out.x << line.x[k];
+        out.median << line.median[k];
+        out.low << low;
+        out.high << high;
+    }
+    line = std::move(out);
+}
+
 // Points, bands, marks and the axes' ranges.
-void placePoints(HistoryData& data, bool logY)
+void placePoints(HistoryData& data, bool logY, int maxPoints, const RunPtr& keep)
 {
     const QVector<HistorySeries>& series = data.history.series;
     std::vector<double> medians;
@@ -163,6 +201,7 @@ void placePoints(HistoryData& data, bool logY)
     auto yOf = [&data](double v) { return data.latency ? data.scale.fromNs(v) : v; };
 
     // x: milliseconds since the epoch, or the ordinal position of the label (in order of first appearance in time).
+    QHash<QString, int> ordinalIndex;
     if (data.byLabel) {
         std::vector<const HistoryPoint*> all;
         for (int s : std::as_const(data.drawn)) {
@@ -172,8 +211,11 @@ void placePoints(HistoryData& data, bool logY)
         std::stable_sort(all.begin(), all.end(),
             [](const HistoryPoint* a, const HistoryPoint* b) { return a->run->observedAt < b->run->observedAt; });
         for (const HistoryPoint* p : all) {
-            if (!data.ordinal.contains(ordinalKey(*p)))
-                data.ordinal << ordinalKey(*p);
+            const QString key = ordinalKey(*p);
+            if (!ordinalIndex.contains(key)) {
+                ordinalIndex.insert(key, int(data.ordinal.size()));
+                data.ordinal << key;
+            }
         }
     }
     data.xTitle
@@ -185,7 +227,7 @@ void placePoints(HistoryData& data, bool logY)
         HistoryLineData line;
         line.series = s;
         for (const HistoryPoint& p : series[s].points) {
-            const double px = data.byLabel ? double(data.ordinal.indexOf(ordinalKey(p)))
+            const double px = data.byLabel ? double(ordinalIndex.value(ordinalKey(p)))
                                            : double(p.run->observedAt.toMSecsSinceEpoch());
             const double lo = std::isfinite(p.run->p20) ? p.run->p20 : p.run->median;
             const double hi = std::isfinite(p.run->p80) ? p.run->p80 : p.run->median;
@@ -198,6 +240,7 @@ void placePoints(HistoryData& data, bool logY)
             ylo = std::min(ylo, yOf(lo));
             yhi = std::max(yhi, yOf(hi));
         }
+        capLine(line, series[s], data.history.changes, maxPoints, keep);
         data.lines << line;
     }
     for (ChangeKind kind : { ChangeKind::Regression, ChangeKind::Improvement, ChangeKind::Outlier }) {
@@ -205,9 +248,9 @@ void placePoints(HistoryData& data, bool logY)
             const HistoryLineData& line = data.lines[i];
             for (int c : series[line.series].changes) {
                 const HistoryChange& change = data.history.changes[c];
-                if (change.kind == kind)
-                    data.marks.append({ kind, i, change.change.index, line.x[change.change.index],
-                        line.median[change.change.index] });
+                const int drawn = line.drawnPoint(change.change.index); // change points are always drawn
+                if (change.kind == kind && drawn >= 0)
+                    data.marks.append({ kind, i, change.change.index, line.x[drawn], line.median[drawn] });
             }
         }
     }
@@ -234,6 +277,19 @@ void placePoints(HistoryData& data, bool logY)
 }
 
 } // namespace
+
+int HistoryLineData::drawnPoint(int seriesPoint) const
+{
+    if (source.isEmpty())
+        return seriesPoint >= 0 && seriesPoint < x.size() ? seriesPoint : -1;
+    const auto it = std::lower_bound(source.begin(), source.end(), seriesPoint);
+    return it != source.end() && *it == seriesPoint ? int(it - source.begin()) : -1;
+}
+
+int HistoryData::cappedLines() const
+{
+    return int(std::count_if(lines.cbegin(), lines.cend(), [](const HistoryLineData& l) { return l.isCapped(); }));
+}
 
 int HistoryData::markCount(ChangeKind kind) const
 {
@@ -296,7 +352,7 @@ HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& opti
     data.xParam = data.byLabel ? QStringLiteral("label") : QStringLiteral("time");
     data.title = QStringLiteral("History · ") + selectionTitle(drawnRuns);
 
-    placePoints(data, options.logY);
+    placePoints(data, options.logY, options.maxPoints, options.keep);
     nameLines(data);
     data.subtitles << QStringLiteral("median over time, p20–p80 band; changes at a %1 % threshold: %2 regression(s), "
                                      "%3 improvement(s), %4 outlier(s)")
@@ -304,6 +360,16 @@ HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& opti
                           .arg(data.markCount(ChangeKind::Regression))
                           .arg(data.markCount(ChangeKind::Improvement))
                           .arg(data.markCount(ChangeKind::Outlier));
+    if (const int capped = data.cappedLines(); capped > 0) {
+        int most = 1;
+        for (const HistoryLineData& line : std::as_const(data.lines))
+            most = std::max(most, line.perPoint);
+        data.subtitles << QStringLiteral("%1 of %2 line(s) thinned: a point stands for up to %3 runs (each span's "
+                                         "lowest and highest median, every change kept; the band spans their p20–p80)")
+                              .arg(capped)
+                              .arg(data.lines.size())
+                              .arg(most);
+    }
 
     data.notes = data.history.notes;
     if (data.candidates > data.drawn.size())

@@ -20,6 +20,16 @@ struct HistoryLineData
     QVector<double> median; // in the y axis' unit (TimeScale for latency, MB for memory)
     QVector<double> low; // p20, else the median
     QVector<double> high; // p80, else the median
+    // When the series has more points than HistoryDataOptions::maxPoints, only some are drawn (minMaxDownsample):
+    // source[k] is the index into the series' points of drawn point k, and a bucket of `perPoint` runs keeps its
+    // lowest and highest median and every change point; the band then spans the bucket's lowest p20 and highest
+    // p80. Empty `source`: every point is drawn, point k is the series' point k.
+    QVector<int> source;
+    int perPoint = 1;
+
+    bool isCapped() const { return !source.isEmpty(); }
+    int seriesPoint(int drawn) const { return source.isEmpty() ? drawn : source.value(drawn, -1); }
+    int drawnPoint(int seriesPoint) const; // -1 when that point is not drawn
 };
 
 struct HistoryMarkData
@@ -37,6 +47,8 @@ struct HistoryDataOptions
     int maxSeries = 16; // lines drawn at most (those with the largest changes first); the rest are counted in a note
     QString xParam; // "time", "label", or empty: by label when every point has one
     bool logY = false;
+    int maxPoints = 1200; // points drawn per line at most, besides change points (0: every point)
+    RunPtr keep; // a run whose point is always drawn (the current run, which the chart marks)
 };
 
 struct HistoryData
@@ -69,8 +81,9 @@ struct HistoryData
 
     bool isEmpty() const { return drawn.isEmpty(); }
     int markCount(ChangeKind kind) const;
+    int cappedLines() const; // lines drawn with fewer points than their series has
     // The run's read-out: series title, label and time, median/p20/p80, same-time note, changes, id and place.
-    QString tooltip(int line, int point) const;
+    QString tooltip(int line, int point) const; // point: an index into the series' points (seriesPoint)
 };
 
 HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& options = {});

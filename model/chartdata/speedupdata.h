@@ -35,13 +35,14 @@ struct SpeedupData
     QStringList axisLabels; // the same bottom first, as a category axis needs them: a repeated label gets " (2)"
     QString categoryTitle; // what the labels are ("channels"); empty when nothing is drawn
     QVector<SpeedupSet> sets;
-    QVector<SpeedupBar> bars; // one per pair drawn
+    QVector<SpeedupBar> bars; // one per pair drawn: the last pair of each set and workload
     double top = 1.0; // the largest finite ratio drawn, at least 1
     QString xTitle;
     QString chartTitle; // "group_norm · backward · B200 — speed-up vs huggingface"
     QStringList subtitles; // geomean per provider and fixed parameters, nvbench's rule, pairs not drawn
     QStringList pairWarnings; // each distinct pair warning once, in order of first appearance
     int dropped = 0; // pairs beyond maxGroups workloads or maxSeries sets
+    int shared = 0; // pairs drawn under a later pair's bar (same workload and set): one bar each
 
     // The chart's surroundings (ChartInfo).
     QString title; // "Speed-up vs huggingface"

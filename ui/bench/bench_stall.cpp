@@ -4,11 +4,14 @@
 // the action being driven; each action's latency (input -> table/charts updated) is timed too. Actions: loading
 // (a .jsonl through the real loader with --jsonl, and N runs added in memory), every chart kind over every run,
 // typing a filter one key at a time (QTest::keyClick on the filter box), a facet click, every chart kind again
-// (Ctrl+1..5), selecting runs, clearing the filter.
+// (Ctrl+1..6, the Overview's table included), selecting runs, clearing the filter.
 //
-//   QT_QPA_PLATFORM=offscreen bench_stall [--runs N] [--jsonl FILE] [--timeout S] [--no-charts]
+//   QT_QPA_PLATFORM=offscreen bench_stall [--runs N] [--jsonl FILE] [--timeout S] [--no-charts] [--kinds K,K]
+//           [--no-typing]
 //
-// N defaults to 1,000,000 (0: only the --jsonl file). --timeout bounds each wait (default 120 s).
+// N defaults to 1,000,000 (0: only the --jsonl file). --timeout bounds each wait (default 120 s). --kinds names the
+// chart kinds switched to (chartKindName: "speedup,history"; default every kind); --no-typing skips typing the
+// filter (a quicker run that still clicks a facet).
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "ui/mainwindow.h"
@@ -212,10 +215,17 @@ int main(int argc, char** argv)
     QString jsonl;
     int timeoutMs = 120'000;
     bool switchCharts = true;
+    bool typeFilter = true;
+    QStringList kinds;
+    for (int k = 0; k <= int(ChartKind::Overview); ++k)
+        kinds << chartKindName(ChartKind(k));
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); i += 2) {
         if (args[i] == QLatin1String("--no-charts")) { // skips switching chart kinds (a quicker run)
             switchCharts = false;
+            --i;
+        } else if (args[i] == QLatin1String("--no-typing")) {
+            typeFilter = false;
             --i;
         } else if (i + 1 >= args.size()) {
             break;
@@ -223,6 +233,8 @@ int main(int argc, char** argv)
             count = args[i + 1].toInt();
         else if (args[i] == QLatin1String("--jsonl"))
             jsonl = args[i + 1];
+        else if (args[i] == QLatin1String("--kinds"))
+            kinds = args[i + 1].split(QLatin1Char(','));
         else if (args[i] == QLatin1String("--timeout"))
             timeoutMs = args[i + 1].toInt() * 1000;
     }
@@ -310,7 +322,9 @@ int main(int argc, char** argv)
     out.flush();
 
     auto chartKinds = [&](const QString& when) {
-        for (int k = 0; k < 5; ++k) {
+        for (int k = 0; k <= int(ChartKind::Overview); ++k) {
+            if (!kinds.contains(chartKindName(ChartKind(k))))
+                continue;
             const QString name
                 = QStringLiteral("chart Ctrl+%1 %2 %3").arg(k + 1).arg(chartKindName(ChartKind(k)), when);
             beat.begin(name);
@@ -334,7 +348,7 @@ int main(int argc, char** argv)
     QElapsedTimer typing;
     typing.start();
     QStringList keys;
-    for (const QChar c : text) {
+    for (const QChar c : typeFilter ? text : QString()) {
         beat.begin(QStringLiteral("keystroke"));
         QElapsedTimer t;
         t.start();

@@ -11,6 +11,7 @@
 #include "ui/charts/rankchart.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/sweepchart.h"
+#include "ui/models/comparisonmodel.h"
 
 #include <QSet>
 
@@ -23,9 +24,14 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     PreparedChart p;
     p.kind = kind;
     ChartInfo& out = p.info;
-    // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one; the overview counts them
-    // all.
-    if (kind == ChartKind::Rank || kind == ChartKind::Overview)
+    if (kind == ChartKind::Overview) { // a table (OverviewTable), drawn by the chart panel: only the counts
+        p.overview = buildOverview(allRuns);
+        out.title = chartKindTitle(kind);
+        out.isEmpty = allRuns.isEmpty();
+        return p;
+    }
+    // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one.
+    if (kind == ChartKind::Rank)
         p.scope.runs = allRuns;
     else
         p.scope = focusChartScope(allRuns);
@@ -66,6 +72,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         out.notes = p.speedup.notes;
         out.isEmpty = p.speedup.isEmpty();
         out.comparison = p.speedup.comparison;
+        p.pairWorkloadKeys = ComparisonModel::workloadKeys(p.speedup.comparison); // reads every pair
         break;
     case ChartKind::History: {
         HistoryDataOptions ho;
@@ -73,6 +80,8 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         ho.maxSeries = std::min(options.maxSeries, ChartStyle::distinctLineCount()); // no two lines look alike
         ho.xParam = options.xParam;
         ho.logY = options.logY;
+        ho.keep = options.currentRun; // its point is marked: always drawn
+        ho.keep = options.currentRun; // its point is marked: always drawn
         p.history = buildHistoryData(runs, ho);
         out.xCandidates = p.history.xCandidates;
         out.xParam = p.history.xParam;
@@ -84,13 +93,20 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     }
     case ChartKind::Rank:
         p.ranking = rankRuns(runs);
+        p.rankCohort = chooseRankCohort(p.ranking, options, out); // reads every cohort: here, not in drawChart
         break;
-    case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
-        out.title = chartKindTitle(kind);
-        out.isEmpty = runs.isEmpty();
+    case ChartKind::Overview: // returned above
         break;
     }
     return p;
+}
+
+ChartKind firstViewKind(const RunList& runs)
+{
+    if (overviewIsFirstView(runs))
+        return ChartKind::Overview;
+    const bool latency = std::any_of(runs.begin(), runs.end(), [](const RunPtr& r) { return r->isLatency(); });
+    return latency || runs.isEmpty() ? ChartKind::Quantiles : ChartKind::Rank;
 }
 
 std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options, ChartInfo* info)
@@ -113,7 +129,7 @@ std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options
         chart = std::make_unique<HistoryChart>(std::move(p.history), options);
         break;
     case ChartKind::Rank:
-        chart = buildRankChart(p.ranking, options, out);
+        chart = drawRankChart(p.ranking, p.rankCohort, options);
         break;
     case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
         chart = std::make_unique<QChart>();

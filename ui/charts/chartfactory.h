@@ -3,6 +3,7 @@
 
 #include "model/chartdata/chartscope.h"
 #include "model/chartdata/historydata.h"
+#include "model/chartdata/overviewdata.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/speedupdata.h"
 #include "model/chartdata/sweep.h"
@@ -35,10 +36,18 @@ struct PreparedChart
     QuantileData quantiles;
     SweepData sweep;
     SpeedupData speedup;
+    QStringList pairWorkloadKeys; // speed-up: the pairs table's Workload column (ComparisonModel::workloadKeys)
     HistoryData history;
     Ranking ranking;
+    int rankCohort = -1; // the cohort Rank draws (chooseRankCohort), -1: none
+    OverviewData overview; // the Overview's counts (the table the chart panel shows); nothing else is prepared
 };
 PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
+
+// The first view of a scope: the overview when it spans many kernels or GPUs (overviewIsFirstView); else the
+// quantile chart, or Rank when no run has a latency to chart (a leaderboard's scores rank, they have no quantiles).
+// Reads every run in the worst case: over many runs the chart panel calls it off the GUI thread.
+ChartKind firstViewKind(const RunList& runs);
 
 } // namespace kix

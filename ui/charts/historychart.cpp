@@ -2,6 +2,7 @@
 #include "ui/charts/historychart.h"
 
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/disposal.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -78,11 +79,18 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         auto* lower = new QLineSeries(this);
         // A legend marker is too short to show a dash: a dashed line's entry says it with "┄┄".
         line->setName(ChartStyle::lineDash(i) == Qt::SolidLine ? data.name : data.name + QStringLiteral(" ┄┄"));
+        QList<QPointF> medians, highs, lows; // one replace() each: append() signals every point
+        medians.reserve(data.x.size());
+        highs.reserve(data.x.size());
+        lows.reserve(data.x.size());
         for (int k = 0; k < data.x.size(); ++k) {
-            line->append(data.x[k], data.median[k]);
-            upper->append(data.x[k], data.high[k]);
-            lower->append(data.x[k], data.low[k]);
+            medians.append({ data.x[k], data.median[k] });
+            highs.append({ data.x[k], data.high[k] });
+            lows.append({ data.x[k], data.low[k] });
         }
+        line->replace(medians);
+        upper->replace(highs);
+        lower->replace(lows);
         auto* band = new QAreaSeries(upper, lower);
         band->setName(data.bandName);
         const QColor color = ChartStyle::lineColor(i, options.dark);
@@ -167,13 +175,23 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
     for (int i = 0; i < m_data.lines.size() && options.currentRun; ++i) { // the current run: a ring on its point
         const QVector<HistoryPoint>& points = lineSeries(i).points;
         for (int k = 0; k < points.size(); ++k) {
-            if (points[k].run == options.currentRun)
+            const int drawn = m_data.lines[i].drawnPoint(k); // the current run's point is drawn (HistoryDataOptions)
+            if (points[k].run == options.currentRun && drawn >= 0)
                 ChartStyle::markCurrentRun(
-                    this, options.currentRun, { valueAt(i, k) }, x, y, tooltip(i, k), options.dark);
+                    this, options.currentRun, { valueAt(i, drawn) }, x, y, tooltip(i, k), options.dark);
         }
     }
     ChartStyle::placeLegend(this, int(m_data.lines.size()));
     setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, options.dark));
+}
+
+HistoryChart::~HistoryChart()
+{
+    // The history of a million runs (every series, every point) takes long to free: a pool thread frees it.
+    qsizetype points = m_data.history.unplaceable.size();
+    for (const HistorySeries& s : std::as_const(m_data.history.series))
+        points += s.points.size();
+    disposeOffThread(std::move(m_data.history), points > 5000);
 }
 
 void HistoryChart::resizeEvent(QGraphicsSceneResizeEvent* event)
@@ -220,8 +238,9 @@ void HistoryChart::hover(int line, const QPointF& at, bool state)
     }
     if (best < 0)
         return;
-    m_hoveredRun = lineSeries(line).points[best].run;
-    m_hoverText = tooltip(line, best);
+    const int point = m_data.lines[line].seriesPoint(best); // a thinned line draws some of its points
+    m_hoveredRun = lineSeries(line).points[point].run;
+    m_hoverText = tooltip(line, point);
     QToolTip::showText(QCursor::pos(), m_hoverText);
 }
 
@@ -232,6 +251,7 @@ std::unique_ptr<QChart> buildHistoryChart(const RunList& runs, const ChartOption
     ho.maxSeries = std::min(options.maxSeries, ChartStyle::distinctLineCount()); // no two lines look alike
     ho.xParam = options.xParam;
     ho.logY = options.logY;
+    ho.keep = options.currentRun; // its point is marked: always drawn
     HistoryData data = buildHistoryData(runs, ho);
     info.xCandidates = data.xCandidates;
     info.xParam = data.xParam;

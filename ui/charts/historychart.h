@@ -25,6 +25,7 @@ class HistoryChart : public QChart
 {
 public:
     HistoryChart(HistoryData data, const ChartOptions& options);
+    ~HistoryChart() override;
 
     const HistoryData& data() const { return m_data; }
     const History& history() const { return m_data.history; }

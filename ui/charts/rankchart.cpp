@@ -331,6 +331,18 @@ std::unique_ptr<QChart> buildRankChart(const RunList& runs, const ChartOptions& 
 
 std::unique_ptr<QChart> buildRankChart(const Ranking& ranking, const ChartOptions& options, ChartInfo& info)
 {
+    return drawRankChart(ranking, chooseRankCohort(ranking, options, info), options);
+}
+
+std::unique_ptr<QChart> drawRankChart(const Ranking& ranking, int cohort, const ChartOptions& options)
+{
+    if (cohort < 0 || cohort >= ranking.cohorts.size())
+        return std::make_unique<RankChart>(RankCohort {}, options);
+    return std::make_unique<RankChart>(ranking.cohorts[cohort], options);
+}
+
+int chooseRankCohort(const Ranking& ranking, const ChartOptions& options, ChartInfo& info)
+{
     // The chooser: cohorts with something ranked, most implementations first.
     QVector<int> order;
     for (int i = 0; i < ranking.cohorts.size(); ++i) {
@@ -374,13 +386,13 @@ std::unique_ptr<QChart> buildRankChart(const Ranking& ranking, const ChartOption
         info.title = QStringLiteral("Rank");
         info.notes.prepend(QStringLiteral("no cohort with a ranked run"));
         info.isEmpty = true;
-        return std::make_unique<RankChart>(RankCohort {}, options);
+        return -1;
     }
     const RankCohort& cohort = ranking.cohorts[chosen];
     info.cohort = cohort.key.id();
     info.title = QStringLiteral("Rank — ") + cohort.key.describe();
     info.isEmpty = false;
-    return std::make_unique<RankChart>(cohort, options);
+    return chosen;
 }
 
 } // namespace kix

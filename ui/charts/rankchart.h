@@ -81,5 +81,10 @@ private:
 std::unique_ptr<QChart> buildRankChart(const RunList& runs, const ChartOptions& options, ChartInfo& info);
 // The same from the ranking already made (rankRuns: off the GUI thread, see prepareChart).
 std::unique_ptr<QChart> buildRankChart(const Ranking& ranking, const ChartOptions& options, ChartInfo& info);
+// buildRankChart() in two steps: chooseRankCohort() fills `info` (the chooser's cohorts, the notes, the title) and
+// returns the cohort to draw (-1: none); it creates no Qt object and reads every cohort, so the chart panel calls it
+// off the GUI thread (prepareChart). drawRankChart() draws that cohort.
+int chooseRankCohort(const Ranking& ranking, const ChartOptions& options, ChartInfo& info);
+std::unique_ptr<QChart> drawRankChart(const Ranking& ranking, int cohort, const ChartOptions& options);
 
 } // namespace kix

@@ -3,6 +3,7 @@
 
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/disposal.h"
 #include "ui/charts/valuelabels.h"
 
 #include <QBarCategoryAxis>
@@ -199,7 +200,12 @@ void SpeedupChart::fitTitles()
             ChartStyle::wrappedHtml(m_data.categoryTitle, ys.front()->titleFont(), plot.height() - 16));
 }
 
-SpeedupChart::~SpeedupChart() = default;
+SpeedupChart::~SpeedupChart()
+{
+    // The comparison of a million runs takes long to free: a pool thread frees it (the items below need no pair).
+    const bool large = m_data.comparison.pairs.size() > 1000;
+    disposeOffThread(std::move(m_data.comparison), large);
+}
 
 const ComparisonPair* SpeedupChart::pairAt(const QBarSet* set, int category) const
 {

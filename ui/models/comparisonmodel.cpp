@@ -141,18 +141,29 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
 
 void ComparisonModel::setComparison(const Comparison& comparison)
 {
+    setComparison(comparison, workloadKeys(comparison));
+}
+
+void ComparisonModel::setComparison(const Comparison& comparison, const QStringList& workloadKeys)
+{
     beginResetModel();
     m_comparison = comparison;
+    m_varying = workloadKeys;
+    endResetModel();
+}
+
+QStringList ComparisonModel::workloadKeys(const Comparison& comparison)
+{
     RunList runs;
     runs.reserve(comparison.pairs.size());
     for (const ComparisonPair& p : comparison.pairs)
         runs.append(p.run);
     const ParamVariation variation = paramVariation(runs);
-    m_varying = variation.varying;
-    if (m_varying.isEmpty()) // one workload: show its parameters rather than the slug
+    QStringList keys = variation.varying;
+    if (keys.isEmpty()) // one workload: show its parameters rather than the slug
         for (const KeyValue& kv : variation.fixed)
-            m_varying << kv.key;
-    endResetModel();
+            keys << kv.key;
+    return keys;
 }
 
 } // namespace kix

@@ -37,7 +37,11 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    void setComparison(const Comparison& comparison);
+    void setComparison(const Comparison& comparison); // reads every pair: workloadKeys(comparison)
+    // The same with the Workload column's keys already found (off the GUI thread for many pairs).
+    void setComparison(const Comparison& comparison, const QStringList& workloadKeys);
+    // The workload parameters that vary among the pairs, else (one workload) all of its parameters.
+    static QStringList workloadKeys(const Comparison& comparison);
     const Comparison& comparison() const { return m_comparison; }
 
 private:

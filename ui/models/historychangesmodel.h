@@ -6,6 +6,7 @@
 #include "model/history/history.h"
 #include "model/history/historyreport.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/disposal.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
@@ -29,8 +30,11 @@ public:
     void setHistory(History history)
     {
         beginResetModel();
-        m_history = std::move(history);
+        std::swap(m_history, history);
         endResetModel();
+        // the old one: a million runs' history takes long to free
+        const bool large = history.changes.size() + history.unplaceable.size() > 1000 || history.series.size() > 1000;
+        disposeOffThread(std::move(history), large);
     }
     const History& history() const { return m_history; }
 

@@ -40,6 +40,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <array>
 
 namespace kix {
 
@@ -48,19 +49,11 @@ namespace {
 const QString kDefaultBaseline = QStringLiteral("<default>");
 const QString kCurrentRunBaseline = QStringLiteral("<current run>");
 
-// The first view of a scope: the overview when it spans many kernels or GPUs; else the quantile chart, or Rank when
-// no run has a latency to chart (a leaderboard's scores rank, they have no quantiles).
-ChartKind firstViewKind(const RunList& runs)
-{
-    if (overviewIsFirstView(runs))
-        return ChartKind::Overview;
-    const bool latency = std::any_of(runs.begin(), runs.end(), [](const RunPtr& r) { return r->isLatency(); });
-    return latency || runs.isEmpty() ? ChartKind::Quantiles : ChartKind::Rank;
-}
-
 // Charts are prepared in their own two threads: a long build (Rank over a million runs) never holds up the
 // filter's workers, and a newer build need not wait for an older one to end.
 Q_GLOBAL_STATIC(QThreadPool, chartThreads)
+
+constexpr int kChartKinds = int(ChartKind::Overview) + 1;
 
 QThreadPool* chartPool()
 {
@@ -331,15 +324,20 @@ void ChartPanel::setRuns(const RunList& runs, const QString& scope)
     effectiveBaseline(&note);
     if (!note.isEmpty() && !wasFallback)
         emit statusMessage(note);
-    if (m_autoKind) {
-        const ChartKind first = firstViewKind(runs);
-        if (first != m_kind) {
-            const QSignalBlocker block(m_tabs); // rebuilt below, once
-            m_tabs->setCurrentIndex(int(first));
-            m_kind = first;
-        }
-    }
+    // The first view of many runs is chosen off the GUI thread, with the build (startBuild): it reads every run.
+    m_chooseKind = m_autoKind && runs.size() >= m_asyncThreshold;
+    if (m_autoKind && !m_chooseKind)
+        showKind(firstViewKind(runs));
     scheduleRebuild();
+}
+
+void ChartPanel::showKind(ChartKind kind)
+{
+    if (kind == m_kind)
+        return;
+    const QSignalBlocker block(m_tabs); // the caller builds
+    m_tabs->setCurrentIndex(int(kind));
+    m_kind = kind;
 }
 
 void ChartPanel::setSelectionScope(int selected, int filtered)
@@ -428,6 +426,11 @@ void ChartPanel::setBaseline(const Baseline& baseline)
 
 ChartOptions ChartPanel::options() const
 {
+    return optionsFor(m_kind);
+}
+
+ChartOptions ChartPanel::optionsFor(ChartKind kind) const
+{
     ChartOptions options;
     options.logY = m_logY;
     options.xParam = m_xParam;
@@ -440,13 +443,13 @@ ChartOptions ChartPanel::options() const
     // two lines once its labels are turned upright. What is left out is noted above the chart.
     const QFontMetrics metrics(font());
     const int line = metrics.height();
-    if (m_kind == ChartKind::Speedup && m_view->height() > 0) {
+    if (kind == ChartKind::Speedup && m_view->height() > 0) {
         // Qt elides a label less than 17 px shorter than its row; the chart shrinks its labels to 6 pt to fit
         QFont smallest = font();
         smallest.setPointSizeF(6);
         const int row = QFontMetrics(smallest).height() + 17;
         options.maxGroups = std::clamp((m_view->height() - 100) / row, 3, options.maxGroups);
-    } else if (m_kind == ChartKind::Quantiles && m_view->width() > 0)
+    } else if (kind == ChartKind::Quantiles && m_view->width() > 0)
         options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
 }
@@ -469,13 +472,79 @@ void ChartPanel::rebuildNow()
     m_baseline = effectiveBaseline(&m_fallbackNote);
     ++m_generation; // a build in flight for another kind or scope is dropped
     m_latest->store(m_generation);
-    if (m_kind == ChartKind::Overview) {
-        m_overview->setRuns(m_runs);
+    const bool choose = m_autoKind && m_chooseKind;
+    if (!choose && m_runs.size() < m_asyncThreshold && m_builds.isEmpty()) {
+        const ChartOptions opts = options();
+        if (m_chosen.isRun())
+            m_chipVarying = paramVariation(m_runs).varying;
+        applyBuild(prepareChart(m_kind, m_runs, opts), opts);
+        return;
+    }
+    startBuild(choose);
+}
+
+void ChartPanel::startBuild(bool chooseKind)
+{
+    const int generation = m_generation;
+    const ChartKind kind = m_kind;
+    const RunList runs = m_runs;
+    std::array<ChartOptions, kChartKinds> opts; // a chosen kind's options are ready for it
+    for (int k = 0; k < kChartKinds; ++k)
+        opts[k] = optionsFor(ChartKind(k));
+    const std::shared_ptr<std::atomic<int>> latest = m_latest;
+    auto* watcher = new QFutureWatcher<Build>(this);
+    m_builds << watcher;
+    connect(watcher, &QFutureWatcher<Build>::finished, this, [this, watcher] {
+        m_builds.removeOne(watcher);
+        watcher->deleteLater();
+        QFuture<Build> future = watcher->future();
+        Build build = future.takeResult(); // the watcher keeps no copy: the data is freed below, off this thread
+        if (build.generation == m_generation && build.prepared) {
+            m_chipVarying = build.varying;
+            if (build.chosen && m_autoKind) {
+                m_chooseKind = false;
+                showKind(build.prepared->kind);
+            }
+            if (build.prepared->kind == m_kind)
+                applyBuild(std::move(*build.prepared), build.options);
+            else
+                rebuildNow(); // the user chose a kind while this one was chosen for them: build theirs
+        }
+        // A ranking or comparison of a million runs takes long to free: the pool frees it.
+        static_cast<void>(
+            QtConcurrent::run(chartPool(), [garbage = std::move(build.prepared)]() mutable { garbage.reset(); }));
+    });
+    const bool chip = m_chosen.isRun(); // the baseline chip names what varies among the runs
+    watcher->setFuture(QtConcurrent::run(chartPool(), [generation, kind, chooseKind, chip, runs, opts, latest]() {
+        Build build { generation, chooseKind, {}, nullptr, {} };
+        if (latest->load() != generation) // superseded while it waited for a thread
+            return build;
+        const ChartKind built = chooseKind ? firstViewKind(runs) : kind;
+        build.options = opts[int(built)];
+        if (latest->load() == generation) // the choice may have taken a while
+            build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options));
+        if (chip && build.prepared)
+            build.varying = paramVariation(runs).varying;
+        return build;
+    }));
+}
+
+void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options)
+{
+    auto previous = std::make_shared<ChartInfo>(std::move(m_info)); // freed off this thread, below
+    auto freePrevious = [&previous] { // once the pairs' model holds the new comparison, not the old
+        if (previous->comparison.pairs.size() > 1000)
+            static_cast<void>(QtConcurrent::run(chartPool(), [previous]() mutable { previous.reset(); }));
+    };
+    if (prepared.kind == ChartKind::Overview) {
+        m_overview->setOverview(std::move(prepared.overview)); // O(kernels × GPUs)
         m_info = ChartInfo {};
-        m_info.title = chartKindTitle(m_kind);
-        m_info.isEmpty = m_runs.isEmpty();
-        if (!m_runs.isEmpty())
+        m_info.title = chartKindTitle(ChartKind::Overview);
+        m_info.isEmpty = prepared.info.isEmpty;
+        if (!m_info.isEmpty)
             m_info.notes << m_overview->summary();
+        m_pairsModel->setComparison({});
+        freePrevious();
         m_stack->setCurrentWidget(m_overview);
         m_readout->hide(); // nothing to hover: the cells say it all
         m_unpin->hide();
@@ -489,46 +558,8 @@ void ChartPanel::rebuildNow()
     }
     m_stack->setCurrentWidget(m_splitter);
     m_readout->show();
-    if (m_runs.size() < m_asyncThreshold && m_builds.isEmpty()) {
-        const ChartOptions opts = options();
-        applyBuild(prepareChart(m_kind, m_runs, opts), opts);
-        return;
-    }
-    startBuild();
-}
-
-void ChartPanel::startBuild()
-{
-    const int generation = m_generation;
-    const ChartKind kind = m_kind;
-    const RunList runs = m_runs;
-    const ChartOptions opts = options();
-    const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    auto* watcher = new QFutureWatcher<Build>(this);
-    m_builds << watcher;
-    connect(watcher, &QFutureWatcher<Build>::finished, this, [this, watcher] {
-        m_builds.removeOne(watcher);
-        watcher->deleteLater();
-        QFuture<Build> future = watcher->future();
-        Build build = future.takeResult(); // the watcher keeps no copy: the data is freed below, off this thread
-        if (build.generation == m_generation && build.prepared)
-            applyBuild(std::move(*build.prepared), build.options);
-        // A ranking or comparison of a million runs takes long to free: the pool frees it.
-        static_cast<void>(
-            QtConcurrent::run(chartPool(), [garbage = std::move(build.prepared)]() mutable { garbage.reset(); }));
-    });
-    watcher->setFuture(QtConcurrent::run(chartPool(), [generation, kind, runs, opts, latest]() {
-        Build build { generation, opts, nullptr };
-        if (latest->load() == generation) // else superseded while it waited for a thread
-            build.prepared = std::make_shared<PreparedChart>(prepareChart(kind, runs, opts));
-        return build;
-    }));
-}
-
-void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options)
-{
     m_defaultBaseline = prepared.defaultBaseline;
-    auto previous = std::make_shared<ChartInfo>(std::move(m_info)); // freed off this thread, below
+    const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
     std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
     QChart* old = m_view->chart();
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
@@ -536,9 +567,8 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     // series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
     if (old)
         old->deleteLater();
-    m_pairsModel->setComparison(m_info.comparison);
-    if (previous->comparison.pairs.size() > 1000)
-        static_cast<void>(QtConcurrent::run(chartPool(), [previous]() mutable { previous.reset(); }));
+    m_pairsModel->setComparison(m_info.comparison, pairKeys);
+    freePrevious();
     m_pairs->setVisible(m_kind == ChartKind::Speedup);
     if (m_pairs->isVisibleTo(this))
         fitPairColumns();
@@ -668,8 +698,7 @@ void ChartPanel::updateChoosers()
         m_chip->setText(QStringLiteral("%1: %2 · %3 · %4  ✕")
                             .arg(m_baseline.isRun() ? QStringLiteral("Baseline run")
                                                     : QStringLiteral("Baseline run (not in scope)"),
-                                run.provider, shortGpuName(run.gpuDisplayName()),
-                                paramsLabel(run, paramVariation(m_runs).varying)));
+                                run.provider, shortGpuName(run.gpuDisplayName()), paramsLabel(run, m_chipVarying)));
     }
     m_chip->setVisible(speedup && m_chosen.isRun());
 }

@@ -36,7 +36,9 @@ struct PreparedChart;
 // and what was left out, and for speed-ups the table of pairs. Rebuilds are coalesced, so a burst of selection
 // changes builds one chart. A chart of many runs (asyncThreshold() or more) is prepared off the GUI thread
 // (prepareChart) and only drawn on it; a build asked for while one is in flight supersedes it: the older result is
-// dropped (a generation counter), so the panel always ends on the latest runs and options.
+// dropped (a generation counter), so the panel always ends on the latest runs and options. The overview's counts and
+// the choice of a scope's first view (firstViewKind) are made there too; until that build lands, kind() is the
+// kind shown before.
 class ChartPanel : public QWidget
 {
     Q_OBJECT
@@ -122,10 +124,14 @@ private:
     struct Build
     {
         int generation = 0;
+        bool chosen = false; // the worker chose the kind (firstViewKind): prepared->kind
         ChartOptions options;
         std::shared_ptr<PreparedChart> prepared; // null when superseded before it started
+        QStringList varying; // the parameters that vary among the runs, when the baseline chip shows a run
     };
-    void startBuild();
+    void startBuild(bool chooseKind);
+    void showKind(ChartKind kind); // the tab, without a rebuild
+    ChartOptions optionsFor(ChartKind kind) const;
     void applyBuild(PreparedChart&& prepared, const ChartOptions& options);
     void scheduleRebuild();
     void updateChoosers();
@@ -158,6 +164,7 @@ private:
     QStackedWidget* m_stack; // the chart and its pairs, or the overview
     OverviewTable* m_overview;
     bool m_autoKind = true; // the kind follows the scope until the user chooses one
+    bool m_chooseKind = false; // the scope's first view is still to be chosen (off the GUI thread: many runs)
     QChartView* m_view;
     QTableView* m_pairs;
     ComparisonModel* m_pairsModel;
@@ -172,6 +179,7 @@ private:
     bool m_pinned = false;
     bool m_warningsExpanded = false;
     Baseline m_defaultBaseline; // of the runs last charted
+    QStringList m_chipVarying; // what varies among the runs last charted (the chip's label), when it shows a run
     int m_asyncThreshold = 20'000;
     int m_generation = 0;
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet

@@ -64,7 +64,12 @@ void OverviewTable::request(const QString& clause)
 
 void OverviewTable::setRuns(const RunList& runs)
 {
-    m_model->setOverview(buildOverview(runs));
+    setOverview(buildOverview(runs));
+}
+
+void OverviewTable::setOverview(OverviewData data)
+{
+    m_model->setOverview(std::move(data));
     fitSections();
 }
 

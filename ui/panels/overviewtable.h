@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/chartdata/overviewdata.h"
 #include "model/run.h"
 
 #include <QTableView>
@@ -19,7 +20,9 @@ class OverviewTable : public QTableView
 public:
     explicit OverviewTable(QWidget* parent = nullptr);
 
-    void setRuns(const RunList& runs);
+    void setRuns(const RunList& runs); // counts them here: setOverview(buildOverview(runs))
+    // Counts prepared elsewhere (the chart panel counts many runs off the GUI thread). Costs O(kernels × GPUs).
+    void setOverview(OverviewData data);
     OverviewModel* overviewModel() const { return m_model; }
     // One line for the banner: "35 kernels × 6 GPUs, 2,448 runs: click a cell, a kernel or a GPU to filter to it".
     QString summary() const;

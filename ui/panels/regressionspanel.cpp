@@ -5,6 +5,7 @@
 #include "model/filter/runtablemodel.h"
 #include "model/history/historyreport.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/disposal.h"
 #include "ui/models/historychangesmodel.h"
 #include "ui/panels/chartpanel.h"
 #include "ui/runsession.h"
@@ -95,8 +96,7 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
 
 RegressionsPanel::~RegressionsPanel()
 {
-    for (QFuture<History>& future : m_inFlight)
-        future.waitForFinished();
+    m_running.waitForFinished(); // no build outlives the panel
 }
 
 void RegressionsPanel::setRuns(const RunList& runs)
@@ -127,22 +127,43 @@ QString RegressionsPanel::summary() const
 
 void RegressionsPanel::rebuild()
 {
-    HistoryOptions options;
-    options.detection.threshold = threshold();
-    const int generation = ++m_generation;
+    ++m_generation;
     m_building = true;
     m_summary->setText(QStringLiteral("Finding changes in %1 runs…").arg(m_runs.size()));
+    // One build at a time: while runs load in chunks, each chunk asks again, and a history of all the runs so far
+    // per chunk would keep pool threads (the filter's too) busy with results that are stale before they end. The
+    // newest state is built once the running build ends.
+    if (m_buildRunning) {
+        m_rebuildQueued = true;
+        return;
+    }
+    startBuild();
+}
+
+void RegressionsPanel::startBuild()
+{
+    m_buildRunning = true;
+    m_rebuildQueued = false;
+    ++m_buildsStarted;
+    HistoryOptions options;
+    options.detection.threshold = threshold();
+    const int generation = m_generation;
     auto* watcher = new QFutureWatcher<History>(this);
     connect(watcher, &QFutureWatcher<History>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
-        if (generation == m_generation)
-            showHistory(watcher->result());
+        m_buildRunning = false;
+        m_running = QFuture<History>(); // before the result is taken: a taken future is never waited for
+        QFuture<History> future = watcher->future();
+        History history = future.takeResult(); // no copy stays behind in the future
+        if (m_rebuildQueued) {
+            disposeOffThread(std::move(history)); // stale: the history of a million runs takes long to free
+            startBuild();
+        } else if (generation == m_generation) {
+            showHistory(std::move(history));
+        }
     });
     const QFuture<History> future = QtConcurrent::run([runs = m_runs, options] { return buildHistory(runs, options); });
-    m_inFlight.erase(
-        std::remove_if(m_inFlight.begin(), m_inFlight.end(), [](const QFuture<History>& f) { return f.isFinished(); }),
-        m_inFlight.end());
-    m_inFlight << future;
+    m_running = future;
     watcher->setFuture(future);
 }
 

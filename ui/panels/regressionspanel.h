@@ -44,6 +44,8 @@ public:
     void activateRow(int row);
     // The history is built off the GUI thread (100k runs take a second or two); true until it is shown.
     bool isBuilding() const { return m_building; }
+    // Builds started so far (one runs at a time: asks while one runs start one more when it ends). For tests.
+    int buildsStarted() const { return m_buildsStarted; }
 
 signals:
     void seriesActivated(const kix::RunList& runs, const QString& series);
@@ -51,6 +53,7 @@ signals:
 
 private:
     void rebuild();
+    void startBuild();
     void showHistory(History history);
     int sourceRow(int viewRow) const;
     void updateShown(); // the summary, with how many rows the kind and text filters keep
@@ -64,9 +67,12 @@ private:
     QDoubleSpinBox* m_threshold;
     QComboBox* m_kinds;
     QLineEdit* m_filter;
-    QVector<QFuture<History>> m_inFlight; // waited for on destruction, so that no build outlives the panel
+    QFuture<History> m_running; // the build in flight, waited for on destruction
     int m_generation = 0; // a newer rebuild makes older results stale
     bool m_building = false;
+    bool m_buildRunning = false; // a build is in flight (one at a time)
+    bool m_rebuildQueued = false; // asked for while one ran: started when it ends, its result dropped
+    int m_buildsStarted = 0;
 };
 
 } // namespace kix

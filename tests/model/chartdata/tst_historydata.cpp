@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // History chart data without widgets: which series are drawn, the legend names, the points and bands in the axis'
 // unit, the change marks, the axes' ranges, the notes and warnings, on runs built in memory.
+#include "model/chartdata/downsample.h"
 #include "model/chartdata/historydata.h"
 
 #include "tests/model/runfactory.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace kix;
 using kixtest::makeRun;
@@ -54,6 +57,23 @@ int lineOf(const HistoryData& data, const QString& provider)
     return -1;
 }
 
+// One liger series of `count` hourly runs: about 1 µs with a little deterministic noise, a step up by 30 % at
+// `step`, and one spike (3 µs) at `spike`.
+RunList longSeries(int count, int step, int spike)
+{
+    RunList runs;
+    for (int i = 0; i < count; ++i) {
+        const double noise = (i * 37 % 11) - 5.0; // -5..5 ns
+        const double median = i == spike ? 3000 : (i < step ? 1000 : 1300) + noise;
+        auto run = makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 1024, median);
+        run->observedAt = day0.addSecs(3600LL * i);
+        run->externalId = QStringLiteral("run-%1").arg(i);
+        run->finalize();
+        runs << run;
+    }
+    return runs;
+}
+
 } // namespace
 
 class TestHistoryData : public QObject
@@ -66,6 +86,8 @@ private slots:
     void seriesBeyondTheLimit();
     void workloadNames();
     void empty();
+    void downsampleKeepsEachBucketsExtremes();
+    void longLineIsCappedKeepingChanges();
 };
 
 void TestHistoryData::linesNamesAndPoints()
@@ -223,6 +245,102 @@ void TestHistoryData::empty()
     QVERIFY(data.lines.isEmpty());
     QVERIFY(data.marks.isEmpty());
     QCOMPARE(data.xParam, QStringLiteral("time"));
+}
+
+void TestHistoryData::downsampleKeepsEachBucketsExtremes()
+{
+    QVector<double> values;
+    for (int i = 0; i < 1003; ++i)
+        values << double((i * 7919) % 1009); // a scramble of 0..1008
+    int perBucket = 0;
+    // Short enough: every point.
+    QCOMPARE(minMaxDownsample(values.mid(0, 10), 10, {}, &perBucket), (QVector<int> { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 }));
+    QCOMPARE(perBucket, 1);
+    QCOMPARE(minMaxDownsample(values, 0, {}, &perBucket).size(), values.size()); // 0: no cap
+    // 100 points: 50 buckets of 21 runs (the last one shorter), each bucket's lowest and highest kept, and the
+    // indices asked for (out-of-range ones ignored), the first and the last.
+    const QVector<int> kept = minMaxDownsample(values, 100, { 500, 501, -3, 5000 }, &perBucket);
+    QCOMPARE(perBucket, 21);
+    QVERIFY(std::is_sorted(kept.begin(), kept.end()));
+    QVERIFY(std::adjacent_find(kept.begin(), kept.end()) == kept.end()); // no duplicates
+    QVERIFY2(kept.size() <= 100 + 4, qPrintable(QString::number(kept.size())));
+    QVERIFY(kept.size() < values.size());
+    QVERIFY(kept.contains(500) && kept.contains(501) && kept.front() == 0 && kept.back() == 1002);
+    for (int start = 0; start < values.size(); start += perBucket) {
+        const auto begin = values.begin() + start;
+        const auto end = values.begin() + std::min<int>(int(values.size()), start + perBucket);
+        const int lo = int(std::min_element(begin, end) - values.begin());
+        const int hi = int(std::max_element(begin, end) - values.begin());
+        QVERIFY2(kept.contains(lo) && kept.contains(hi), qPrintable(QStringLiteral("bucket at %1").arg(start)));
+    }
+}
+
+void TestHistoryData::longLineIsCappedKeepingChanges()
+{
+    const int count = 5000;
+    const int step = 3217; // inside a bucket: neither its lowest nor (noise) surely its highest point
+    const RunList runs = longSeries(count, step, 1234);
+    HistoryDataOptions options;
+    options.maxPoints = 200;
+    options.keep = runs[777]; // the current run: drawn though it is no extreme
+    const HistoryData data = buildHistoryData(runs, options);
+    QCOMPARE(data.lines.size(), 1);
+    const HistoryLineData& line = data.lines.front();
+    const QVector<HistoryPoint>& points = data.history.series[line.series].points;
+    QCOMPARE(points.size(), count);
+    QVERIFY(line.isCapped());
+    QCOMPARE(line.perPoint, 50); // 100 buckets of 50 runs
+    QCOMPARE(line.source.size(), line.x.size());
+    QVERIFY2(line.x.size() <= 200 + 2 * data.history.changes.size() + 3, qPrintable(QString::number(line.x.size())));
+    QCOMPARE(data.cappedLines(), 1);
+    // Every bucket's lowest and highest median is drawn, at its own time and value.
+    for (int start = 0; start < count; start += line.perPoint) {
+        int lo = start, hi = start;
+        for (int i = start; i < start + line.perPoint; ++i) {
+            lo = points[i].run->median < points[lo].run->median ? i : lo;
+            hi = points[i].run->median > points[hi].run->median ? i : hi;
+        }
+        for (int i : { lo, hi }) {
+            const int drawn = line.drawnPoint(i);
+            QVERIFY2(drawn >= 0, qPrintable(QStringLiteral("point %1").arg(i)));
+            QCOMPARE(line.seriesPoint(drawn), i);
+            QCOMPARE(line.x[drawn], double(points[i].run->observedAt.toMSecsSinceEpoch()));
+            QCOMPARE(line.median[drawn], data.scale.fromNs(points[i].run->median));
+        }
+    }
+    QCOMPARE(*std::max_element(line.median.begin(), line.median.end()), data.scale.fromNs(3000)); // the spike
+    // The step is flagged and its point drawn, with its mark; so is the current run.
+    QVERIFY(data.markCount(ChangeKind::Regression) >= 1);
+    bool stepMarked = false;
+    for (const HistoryMarkData& mark : data.marks) {
+        const int drawn = line.drawnPoint(mark.point);
+        QVERIFY2(drawn >= 0, qPrintable(QStringLiteral("mark at %1").arg(mark.point))); // no flagged point dropped
+        QCOMPARE(mark.x, line.x[drawn]);
+        QCOMPARE(mark.y, line.median[drawn]);
+        stepMarked = stepMarked || (mark.kind == ChangeKind::Regression && mark.point == step);
+    }
+    QVERIFY(stepMarked);
+    QVERIFY(line.drawnPoint(777) >= 0);
+    // The band over a point spans its bucket's lowest p20 and highest p80; the read-out is the run's own.
+    const int drawnStep = line.drawnPoint(step);
+    const int bucket = step / line.perPoint * line.perPoint;
+    double highest = 0;
+    for (int i = bucket; i < bucket + line.perPoint; ++i)
+        highest = std::max(highest, data.scale.fromNs(points[i].run->p80));
+    QCOMPARE(line.high[drawnStep], highest);
+    QVERIFY(data.tooltip(0, line.seriesPoint(drawnStep)).contains(QStringLiteral("run-%1").arg(step)));
+    // The chart says what a point stands for.
+    QVERIFY2(data.subtitles.join(QLatin1Char('\n')).contains(QStringLiteral("a point stands for up to 50 runs")),
+        qPrintable(data.subtitles.join(QLatin1Char('\n'))));
+
+    // Uncapped, every point is drawn and the marks are the same.
+    options.maxPoints = 0;
+    const HistoryData all = buildHistoryData(runs, options);
+    QVERIFY(!all.lines.front().isCapped());
+    QCOMPARE(all.lines.front().x.size(), count);
+    QCOMPARE(all.marks.size(), data.marks.size());
+    QCOMPARE(all.cappedLines(), 0);
+    QVERIFY(!all.subtitles.join(QLatin1Char('\n')).contains(QStringLiteral("stands for")));
 }
 
 QTEST_GUILESS_MAIN(TestHistoryData)

@@ -40,6 +40,7 @@ class TestSpeedupData : public QObject
 private slots:
     void barsAndRatios();
     void limits();
+    void oneBarPerSetAndWorkload();
     void setsPerGpu();
     void nothingToCompare();
     void pairNotesCounted();
@@ -105,6 +106,35 @@ void TestSpeedupData::limits()
     for (const SpeedupBar& bar : data.bars)
         QVERIFY(bar.ratio < 1.0);
     QCOMPARE(data.top, 1.0);
+}
+
+void TestSpeedupData::oneBarPerSetAndWorkload()
+{
+    // liger measured twice at 1024 channels (a series measured again): two pairs, one bar, the later pair's.
+    RunList runs = threeProviders();
+    auto again = makeRun(QStringLiteral("liger"), b200, 1024, 500);
+    again->externalId += QStringLiteral("-again");
+    again->observedAt = again->observedAt.addDays(1);
+    again->finalize();
+    runs << again;
+    const SpeedupData data = buildSpeedupData(runs, {});
+    QCOMPARE(data.comparison.pairs.size(), 4);
+    QCOMPARE(data.bars.size(), 3); // liger 1024, liger 2048, triton 1024
+    QCOMPARE(data.shared, 1);
+    const SpeedupBar* bar = barOf(data, QStringLiteral("liger"), 0);
+    QVERIFY(bar);
+    int last = -1;
+    for (int i = 0; i < data.comparison.pairs.size(); ++i) {
+        const Run& run = *data.comparison.pairs[i].run;
+        if (run.provider == QLatin1String("liger") && run.workloadSlug.contains(QLatin1String("channels1024-")))
+            last = i;
+    }
+    QCOMPARE(bar->pair, last);
+    QCOMPARE(bar->ratio, data.comparison.pairs[last].ratio);
+    QVERIFY2(data.subtitles.join(QLatin1Char('\n'))
+                 .contains(QStringLiteral("1 pair(s) share a bar with a later pair of the same workload and set")),
+        qPrintable(data.subtitles.join(QLatin1Char('\n'))));
+    QCOMPARE(buildSpeedupData(threeProviders(), {}).shared, 0);
 }
 
 void TestSpeedupData::setsPerGpu()

@@ -81,6 +81,7 @@ private slots:
     void clickShowsHistory();
     void sortsNumbersAsNumbers();
     void filtersByKindAndText();
+    void oneBuildAtATimeLatestWins();
 
 private:
     QTemporaryDir m_settings;
@@ -228,6 +229,30 @@ void TestRegressionsPanel::filtersByKindAndText()
     panel.setThreshold(1.0);
     QTRY_VERIFY(!panel.isBuilding());
     QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×" }));
+}
+
+void TestRegressionsPanel::oneBuildAtATimeLatestWins()
+{
+    // Runs arriving in chunks (three asks before the first build ends): the first build runs, the others become
+    // one build of the newest runs once it ends; the older result is never shown.
+    const RunList all = loadPaths({ historyDir() }).runs;
+    QVERIFY(all.size() > 4);
+    RegressionsPanel panel;
+    QTRY_VERIFY(!panel.isBuilding());
+    const int before = panel.buildsStarted();
+    QSignalSpy rebuilt(&panel, &RegressionsPanel::rebuilt);
+    panel.setRuns(all.mid(0, 2));
+    panel.setRuns(all.mid(0, 4));
+    panel.setRuns(all);
+    QTRY_VERIFY(!panel.isBuilding());
+    QCOMPARE(panel.buildsStarted() - before, 2);
+    QCOMPARE(rebuilt.count(), 1);
+    HistoryOptions options;
+    options.detection.threshold = panel.threshold();
+    const History expected = buildHistory(all, options);
+    QCOMPARE(panel.history().changes.size(), expected.changes.size());
+    QCOMPARE(panel.history().series.size(), expected.series.size());
+    QCOMPARE(panel.view()->model()->rowCount(), 5);
 }
 
 QTEST_MAIN(TestRegressionsPanel)
