@@ -9,6 +9,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 
@@ -254,15 +255,21 @@ RowMapping computeRowMapping(const RowMappingInput& in, const std::function<bool
             starts << s;
         const std::vector<int>* previous = in.narrowFrom.get();
         const qsizetype narrowed = previous ? qsizetype(previous->size()) : 0;
+        // Each chunk publishes its writes with a release on `chunksDone`, read with acquire once the map returns:
+        // the ordering blockingMap gives lives inside libQt6Concurrent, where ThreadSanitizer cannot see it.
+        std::atomic<qsizetype> chunksDone { 0 };
         QtConcurrent::blockingMap(filterChunkPool(), starts, [&](qsizetype start) {
-            if (cancelled && cancelled())
-                return;
-            const qsizetype end = std::min(n, start + chunk);
-            for (qsizetype i = start; i < end; ++i)
-                accepted[size_t(i)] = (i < narrowed && (*previous)[size_t(i)] < 0) ? 0
-                    : in.filter.matches(*runs[i])                                  ? 1
-                                                                                   : 0;
+            if (!(cancelled && cancelled())) {
+                const qsizetype end = std::min(n, start + chunk);
+                for (qsizetype i = start; i < end; ++i)
+                    accepted[size_t(i)] = (i < narrowed && (*previous)[size_t(i)] < 0) ? 0
+                        : in.filter.matches(*runs[i])                                  ? 1
+                                                                                       : 0;
+            }
+            chunksDone.fetch_add(1, std::memory_order_release);
         });
+        [[maybe_unused]] const qsizetype ran = chunksDone.load(std::memory_order_acquire);
+        Q_ASSERT(ran == starts.size()); // blockingMap returns once every chunk ran
     }
     if (cancelled && cancelled())
         return out;
