@@ -22,7 +22,6 @@ bool sameFacets(const RunFilter& a, const RunFilter& b)
 
 RunFilterProxy::RunFilterProxy(QObject* parent)
     : QAbstractProxyModel(parent)
-    , m_fromSource(std::make_shared<std::vector<int>>())
     , m_latest(std::make_shared<std::atomic<int>>(0))
     , m_watcher(new QFutureWatcher<Result>(this))
 {
@@ -71,7 +70,7 @@ void RunFilterProxy::setSourceModel(QAbstractItemModel* source)
             source, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
                 if (parent.isValid())
                     return;
-                if (size_t(first) == m_fromSource->size()) {
+                if (size_t(first) == m_fromSource.size()) {
                     appendSourceRows(first, last);
                 } else {
                     sourceAboutToReset();
@@ -152,9 +151,9 @@ QModelIndex RunFilterProxy::mapFromSource(const QModelIndex& sourceIndex) const
     if (!sourceIndex.isValid() || sourceIndex.model() != sourceModel() || sourceIndex.parent().isValid())
         return {};
     const size_t row = size_t(sourceIndex.row());
-    if (row >= m_fromSource->size() || (*m_fromSource)[row] < 0)
+    if (row >= m_fromSource.size() || m_fromSource[row] < 0)
         return {};
-    return index((*m_fromSource)[row], sourceIndex.column());
+    return index(m_fromSource[row], sourceIndex.column());
 }
 
 void RunFilterProxy::sort(int column, Qt::SortOrder order)
@@ -198,7 +197,7 @@ RowMappingInput RunFilterProxy::makeInput() const
     // Typing forward: only the rows the shown filter accepted can pass the new one.
     // The job gets its own copy of the shown rows (4 MB at 1M rows): appends change ours while it runs.
     if (sameFacets(m_applied, m_filter) && filterTextNarrows(m_applied, m_filter) && !m_applied.isEmpty())
-        in.narrowFrom = std::make_shared<const std::vector<int>>(*m_fromSource);
+        in.narrowFrom = std::make_shared<const std::vector<int>>(m_fromSource);
     // The same sort over the same rows: a filter change picks the rows out of it.
     if (m_sortedAll && m_sortColumn == m_appliedColumn && m_sortOrder == m_appliedOrder
         && qsizetype(m_sortedAll->size()) == in.runs.size())
@@ -281,7 +280,7 @@ void RunFilterProxy::apply(RowMapping&& mapping, const RunFilter& filter, int so
     if (!m_resetting)
         beginResetModel();
     m_toSource = std::move(mapping.toSource);
-    m_fromSource = std::make_shared<std::vector<int>>(std::move(mapping.fromSource));
+    m_fromSource = std::move(mapping.fromSource);
     m_visibleValid = mapping.complete && qsizetype(m_toSource.size()) == mapping.visible.size();
     m_visible = m_visibleValid ? std::move(mapping.visible) : RunList();
     m_sortedAll = std::move(mapping.sortedAll);
@@ -300,13 +299,13 @@ void RunFilterProxy::appendSourceRows(int first, int last)
         if (m_applied.isEmpty() || m_applied.matches(*runs[i]))
             added.push_back(i);
     }
-    m_fromSource->resize(size_t(last) + 1, -1);
+    m_fromSource.resize(size_t(last) + 1, -1);
     if (added.empty())
         return;
     const int at = rowCount();
     beginInsertRows({}, at, at + int(added.size()) - 1);
     for (int row : added) {
-        (*m_fromSource)[size_t(row)] = int(m_toSource.size());
+        m_fromSource[size_t(row)] = int(m_toSource.size());
         m_toSource.push_back(row);
     }
     m_visibleValid = false;
@@ -340,7 +339,7 @@ void RunFilterProxy::sourceReset()
     ++m_generation;
     m_latest->store(m_generation);
     m_sortedAll.reset();
-    m_fromSource = std::make_shared<std::vector<int>>(); // of the old rows: nothing to narrow from
+    m_fromSource.clear(); // of the old rows: nothing to narrow from
     const RunList& runs = sourceRuns();
     const bool wasPending = m_pending;
     if (runs.size() < m_asyncThreshold || (m_filter.isEmpty() && m_sortColumn < 0)) {

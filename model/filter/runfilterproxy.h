@@ -96,7 +96,7 @@ private:
     int m_appliedColumn = -1;
     Qt::SortOrder m_appliedOrder = Qt::AscendingOrder;
     std::vector<int> m_toSource; // proxy row -> source row
-    std::shared_ptr<std::vector<int>> m_fromSource; // source row -> proxy row (-1: hidden); a job gets a copy
+    std::vector<int> m_fromSource; // source row -> proxy row (-1: hidden); a job gets a copy
     std::shared_ptr<const std::vector<int>> m_sortedAll; // every source row in the applied sort, for m_epoch
     mutable RunList m_visible; // the runs shown, while m_visibleValid
     mutable bool m_visibleValid = false;
