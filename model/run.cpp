@@ -268,6 +268,26 @@ void CompactDigest::assign(const QString& text)
     }
 }
 
+void CompactDigest::assignSha256(const unsigned char (&hash)[32])
+{
+    m_other.reset();
+    std::memcpy(m_bytes.data(), hash, m_bytes.size());
+    m_packed = true;
+}
+
+bool CompactDigest::sha256Text(char (&out)[71]) const
+{
+    if (!m_packed)
+        return false;
+    static const char digits[] = "0123456789abcdef";
+    std::memcpy(out, "sha256:", 7);
+    for (std::size_t i = 0; i < m_bytes.size(); ++i) {
+        out[7 + 2 * i] = digits[m_bytes[i] >> 4];
+        out[8 + 2 * i] = digits[m_bytes[i] & 15];
+    }
+    return true;
+}
+
 QString CompactDigest::toString() const
 {
     if (!m_packed)
@@ -286,6 +306,11 @@ QString CompactDigest::toString() const
 
 RunIdentity Run::identityHash() const
 {
+    // the run's own digest, hashed as the UTF-8 of identityKey() is, without making that QString
+    char text[71];
+    if (identity.isEmpty() && runDigest.sha256Text(text))
+        return RunIdentity::fromBytes(
+            QCryptographicHash::hash(QByteArrayView(text, qsizetype(sizeof text)), QCryptographicHash::Md5));
     return identity.isEmpty()
         ? RunIdentity::fromBytes(QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5))
         : identity;

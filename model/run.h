@@ -161,6 +161,10 @@ public:
     std::string toStdString() const { return toString().toStdString(); }
     bool isEmpty() const { return !m_packed && !m_other; }
     void clear() { assign(QString()); }
+    // "sha256:" and the lower-case hex of these 32 bytes (what assigning that text keeps, without the text).
+    void assignSha256(const unsigned char (&hash)[32]);
+    // When it is such a digest: its text, as toString() writes it, in ASCII (no QString made), and true.
+    bool sha256Text(char (&out)[71]) const;
     bool operator==(const CompactDigest& o) const
     {
         if (m_packed || o.m_packed)

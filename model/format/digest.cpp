@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QCryptographicHash>
 
+#include <cstring>
+
 #ifdef KIX_HAVE_OPENSSL
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -15,7 +17,7 @@
 
 namespace kix::format {
 
-std::string sha256Digest(const std::string& bytes)
+void sha256Bytes(const char* data, std::size_t size, unsigned char (&hash)[32])
 {
 #ifdef KIX_HAVE_OPENSSL
     // OpenSSL's SHA-256 uses the CPU's SHA instructions: several times Qt's own on the loader's hot path (every run
@@ -23,23 +25,28 @@ std::string sha256Digest(const std::string& bytes)
     // the algorithm fetched once, a context per thread (the one-shot SHA256() fetches it on every call)
     static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
     thread_local const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    unsigned char hash[SHA256_DIGEST_LENGTH];
-    if (!md || !ctx || !EVP_DigestInit_ex2(ctx.get(), md, nullptr)
-        || !EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size()) || !EVP_DigestFinal_ex(ctx.get(), hash, nullptr))
-        SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), hash);
+    if (!md || !ctx || !EVP_DigestInit_ex2(ctx.get(), md, nullptr) || !EVP_DigestUpdate(ctx.get(), data, size)
+        || !EVP_DigestFinal_ex(ctx.get(), hash, nullptr))
+        SHA256(reinterpret_cast<const unsigned char*>(data), size, hash);
+#else
+    const QByteArray bytes
+        = QCryptographicHash::hash(QByteArrayView(data, qsizetype(size)), QCryptographicHash::Sha256);
+    std::memcpy(hash, bytes.constData(), sizeof hash);
+#endif
+}
+
+std::string sha256Digest(const std::string& bytes)
+{
+    unsigned char hash[32];
+    sha256Bytes(bytes.data(), bytes.size(), hash);
     static const char hex[] = "0123456789abcdef";
     std::string out = "sha256:";
-    out.resize(7 + 2 * SHA256_DIGEST_LENGTH);
-    for (int i = 0; i < SHA256_DIGEST_LENGTH; ++i) {
-        out[std::size_t(7 + 2 * i)] = hex[hash[i] >> 4];
-        out[std::size_t(8 + 2 * i)] = hex[hash[i] & 15];
+    out.resize(7 + 2 * sizeof hash);
+    for (std::size_t i = 0; i < sizeof hash; ++i) {
+        out[7 + 2 * i] = hex[hash[i] >> 4];
+        out[8 + 2 * i] = hex[hash[i] & 15];
     }
     return out;
-#else
-    const QByteArray hash
-        = QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())), QCryptographicHash::Sha256);
-    return "sha256:" + hash.toHex().toStdString();
-#endif
 }
 
 std::string kernelindexDigest(const nlohmann::json& resource)

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace kix::format {
@@ -16,5 +17,8 @@ std::string kernelindexDigest(const nlohmann::json& resource);
 
 // "sha256:" + hex of SHA-256 over `bytes` (an artifact file's content: raw samples, logs).
 std::string sha256Digest(const std::string& bytes);
+
+// The 32 bytes of SHA-256 over `size` bytes at `data`.
+void sha256Bytes(const char* data, std::size_t size, unsigned char (&hash)[32]);
 
 } // namespace kix::format

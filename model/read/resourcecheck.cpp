@@ -144,7 +144,7 @@ jsondom::Element lastMember(jsondom::Element object, std::string_view key, bool*
 
 } // namespace
 
-QString domResourceDigest(jsondom::Element resource)
+bool domResourceSha256(jsondom::Element resource, unsigned char (&hash)[32])
 {
     thread_local std::string text;
     text.clear();
@@ -161,10 +161,21 @@ QString domResourceDigest(jsondom::Element resource)
         appendCanonicalString(text, key);
         text += ':';
         if (!appendCanonicalDom(text, value))
-            return {};
+            return false;
     }
     text += '}';
-    return QString::fromStdString(format::sha256Digest(text));
+    format::sha256Bytes(text.data(), text.size(), hash);
+    return true;
+}
+
+QString domResourceDigest(jsondom::Element resource)
+{
+    unsigned char hash[32];
+    if (!domResourceSha256(resource, hash))
+        return {};
+    CompactDigest digest;
+    digest.assignSha256(hash);
+    return digest.toString();
 }
 
 namespace {

@@ -19,6 +19,8 @@ bool appendCanonicalDom(std::string& out, jsondom::Element e);
 
 // "sha256:…" of JCS({apiVersion, kind, spec}) of the resource; empty when it cannot be canonicalized.
 QString domResourceDigest(jsondom::Element resource);
+// The same digest's 32 bytes; false when it cannot be canonicalized.
+bool domResourceSha256(jsondom::Element resource, unsigned char (&hash)[32]);
 
 // Verified when the resource digests to `named`; VerifiedKix010 when it matches the digest kix 0.1.0 wrote
 // (sha256 of nlohmann's dump of the whole resource or of its spec); Mismatch otherwise. `computed` gets the

@@ -497,7 +497,8 @@ std::shared_ptr<Run> extractRun(
             r.error(specPointer, QStringLiteral("the run has no spec"));
         return nullptr;
     }
-    run->runDigest = domResourceDigest(runObject.e);
+    if (unsigned char hash[32]; domResourceSha256(runObject.e, hash))
+        run->runDigest.assignSha256(hash);
     const Path metadataPointer(runPointer, "metadata");
     V metadata = r.object(runObject, "metadata", runPointer);
     run->name = r.own(metadata, "name", metadataPointer);
