@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <string_view>
 
 namespace kix {
 namespace {
@@ -317,7 +318,13 @@ constexpr int kMaxDiagnostics = 1000; // a file of garbage reports this many pro
 bool looksLikeLigerCsv(const QByteArray& bytes)
 {
     const qsizetype end = bytes.indexOf('\n');
-    CsvReader reader(bytes.left(end < 0 ? qsizetype(64 * 1024) : std::min(end, qsizetype(64 * 1024))));
+    const qsizetype firstLine = end < 0 ? qsizetype(64 * 1024) : std::min(end, qsizetype(64 * 1024));
+    // a header that names the three columns holds "y_value_50" as it is (quoting leaves letters alone): a first
+    // line without it is not one, and no CSV reader is made for it (every JSON file the loader reads asks)
+    if (std::string_view(bytes.constData(), std::size_t(std::min(firstLine, bytes.size()))).find("y_value_50")
+        == std::string_view::npos)
+        return false;
+    CsvReader reader(bytes.left(firstLine));
     CsvRecord header;
     if (!reader.next(header))
         return false;
