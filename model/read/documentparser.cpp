@@ -58,6 +58,14 @@ QString suffixOf(const QString& path)
     return path.mid(dot + 1).toLower();
 }
 
+// Whether the path's suffix is `suffix`, in any case (no QString made: asked of every file the loader reads).
+bool hasSuffix(const QString& path, QLatin1String suffix)
+{
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    return dot >= 0 && path.size() - dot - 1 == suffix.size()
+        && QStringView(path).mid(dot + 1).compare(suffix, Qt::CaseInsensitive) == 0;
+}
+
 bool isBlank(const char* begin, const char* end)
 {
     for (const char* p = begin; p < end; ++p) {
@@ -187,12 +195,21 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
                     QStringLiteral("more than %1 documents: the rest is not read").arg(limits.maxDocuments)));
                 break;
             }
-            const std::string_view text(lineStart, static_cast<size_t>(lineEnd - lineStart));
-            Element root;
+            std::string_view text(lineStart, static_cast<size_t>(lineEnd - lineStart));
             // the text after a line (the next lines, or the buffer's padding) is readable: no copy
-            if (const auto error = jsondom::parse(text,
-                    padded || end - lineEnd >= std::ptrdiff_t(simdjson::SIMDJSON_PADDING), limits.maxDepth, root)) {
-                reportRefusedText(error, lineStart, lineEnd, file, pointer, lineIndex, limits, result.diagnostics);
+            bool textPadded = padded || end - lineEnd >= std::ptrdiff_t(simdjson::SIMDJSON_PADDING);
+            thread_local std::string copy;
+            if (origin && origin->mapped) {
+                if (copy.size() < text.size() + simdjson::SIMDJSON_PADDING)
+                    copy.resize(text.size() + simdjson::SIMDJSON_PADDING);
+                std::memcpy(copy.data(), text.data(), text.size());
+                text = std::string_view(copy.data(), text.size());
+                textPadded = true;
+            }
+            Element root;
+            if (const auto error = jsondom::parse(text, textPadded, limits.maxDepth, root)) {
+                reportRefusedText(error, text.data(), text.data() + text.size(), file, pointer, lineIndex, limits,
+                    result.diagnostics);
             } else {
                 const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
                 if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
@@ -207,6 +224,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
                     }
                 }
             }
+            if (copy.size() > (std::size_t(16) << 20))
+                std::string().swap(copy); // a long line's copy: not kept
             // A JSON Lines problem names its line (1-based) beside the pointer ("/1233/run/spec"): "file.jsonl:1234".
             for (qsizetype i = reported; i < result.diagnostics.size(); ++i)
                 if (result.diagnostics[i].line == 0)
@@ -614,7 +633,7 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
     };
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
-        if (suffixOf(path) == QLatin1String("zst") && !startsAsOtherCompression(path)) {
+        if (hasSuffix(path, QLatin1String("zst")) && !startsAsOtherCompression(path)) {
             parseZstdFile(path, limits, result); // streamed, never whole in memory
             return;
         }

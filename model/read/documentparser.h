@@ -66,6 +66,9 @@ struct LineOrigin
 {
     std::shared_ptr<const RawSource> source;
     qint64 fileOffset = 0; // of `begin`
+    // The bytes are a mapping of the file, which another process may change while they are read: each line is
+    // parsed from a copy (simdjson reads its input twice and must find it unchanged).
+    bool mapped = false;
 };
 
 // For the other readers (catalog, bundle, stream): JSON Lines of kernelindex documents in [begin, end), the first

@@ -36,11 +36,13 @@ constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
 
 bool isJsonLinesName(const QString& path)
 {
+    // no QString made: asked of every file the loader reads
     const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
-    if (dot < 0 || path.indexOf(QLatin1Char('/'), dot) >= 0)
+    if (dot < 0)
         return false;
-    const QString suffix = path.mid(dot + 1).toLower();
-    return suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson");
+    const QStringView suffix = QStringView(path).mid(dot + 1);
+    return suffix.compare(QLatin1String("jsonl"), Qt::CaseInsensitive) == 0
+        || suffix.compare(QLatin1String("ndjson"), Qt::CaseInsensitive) == 0;
 }
 
 // The first bytes are those of kernelindex JSON Lines: an object first, no binary data, not a catalog export, and
@@ -180,7 +182,7 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
     bool running = false;
     auto parse = [&](const MappedWindow& w) {
         ParseResult part;
-        const LineOrigin origin { shared, qint64(w.begin) };
+        const LineOrigin origin { shared, qint64(w.begin), true };
         parseDocumentLines(
             base + w.begin, base + w.end, w.firstLine, path, limits, part, &origin, w.padded, &w.newlines);
         return part;
