@@ -9,6 +9,7 @@
 #include "kix/config.h"
 
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -59,22 +60,35 @@ private slots:
     void streamedReadsAsReadWhole_data();
     void streamedReadsAsReadWhole();
     void notRefusedPastTheFileLimit();
+    void aLinePastItsLimitIsNamedTheRestLoads_data();
     void aLinePastItsLimitIsNamedTheRestLoads();
     void exportIsByteIdenticalToTheLines();
     void changedFileIsRefusedOnExport();
 };
 
+// The file is mapped; where it cannot be (KIX_STREAM_READ set here), it is read a window at a time: both read the
+// same.
 void TestJsonlStream::streamedReadsAsReadWhole_data()
 {
     QTest::addColumn<qint64>("window");
-    QTest::newRow("windows shorter than a line") << qint64(700);
-    QTest::newRow("a few lines a window") << qint64(5000);
-    QTest::newRow("many lines a window") << qint64(20000);
+    QTest::addColumn<bool>("mapped");
+    for (const bool mapped : { true, false }) {
+        const char* how = mapped ? "mapped" : "read";
+        QTest::addRow("%s, windows shorter than a line", how) << qint64(700) << mapped;
+        QTest::addRow("%s, a few lines a window", how) << qint64(5000) << mapped;
+        QTest::addRow("%s, many lines a window", how) << qint64(20000) << mapped;
+    }
 }
 
 void TestJsonlStream::streamedReadsAsReadWhole()
 {
     QFETCH(qint64, window);
+    QFETCH(bool, mapped);
+    if (mapped)
+        qunsetenv("KIX_STREAM_READ");
+    else
+        qputenv("KIX_STREAM_READ", "1");
+    const auto restore = qScopeGuard([] { qunsetenv("KIX_STREAM_READ"); });
     // compact lines, a blank line, a broken line, a line with spaces and a CRLF line: every path of the reader
     QByteArray bytes = lines(30);
     const QList<QByteArray> some = lines(3).split('\n');
@@ -129,8 +143,21 @@ void TestJsonlStream::notRefusedPastTheFileLimit()
     QVERIFY(refused.diagnostics.first().message.contains(QStringLiteral("limit")));
 }
 
+void TestJsonlStream::aLinePastItsLimitIsNamedTheRestLoads_data()
+{
+    QTest::addColumn<bool>("mapped");
+    QTest::newRow("mapped") << true;
+    QTest::newRow("read") << false;
+}
+
 void TestJsonlStream::aLinePastItsLimitIsNamedTheRestLoads()
 {
+    QFETCH(bool, mapped);
+    if (mapped)
+        qunsetenv("KIX_STREAM_READ");
+    else
+        qputenv("KIX_STREAM_READ", "1");
+    const auto restore = qScopeGuard([] { qunsetenv("KIX_STREAM_READ"); });
     const QList<QByteArray> some = lines(6).split('\n');
     QByteArray bytes;
     for (int i = 0; i < 6; ++i)
