@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <array>
 
 namespace kix {
 
@@ -71,7 +72,24 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
     QVector<Group> groups;
     // one per call, not a shared static: data builders run on worker threads
     const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?"));
+    // The notes of 100k pairs are mostly shared copies of a few strings: the last ones seen are recognised by
+    // their address (the notes stay alive meanwhile) before any hashing.
+    struct Recent
+    {
+        const QChar* data = nullptr;
+        qsizetype size = -1;
+        int group = -1;
+        QStringList numbers;
+    };
+    std::array<Recent, 8> recent;
+    int nextRecent = 0;
     for (const QString& note : notes) {
+        const auto hit = std::find_if(recent.begin(), recent.end(),
+            [&note](const Recent& r) { return r.data && r.data == note.constData() && r.size == note.size(); });
+        if (hit != recent.end()) {
+            groups[hit->group].numbers.append(hit->numbers);
+            continue;
+        }
         auto known = seen.constFind(note);
         if (known == seen.constEnd()) {
             QStringList numbers;
@@ -84,6 +102,8 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
             known = seen.insert(note, { *it, numbers });
         }
         groups[known->first].numbers.append(known->second);
+        recent[size_t(nextRecent)] = { note.constData(), note.size(), known->first, known->second };
+        nextRecent = (nextRecent + 1) % int(recent.size());
     }
     QVector<NoteKind> out;
     out.reserve(groups.size());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/quantiledata.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distincttext.h"
 #include "model/chartdata/latencyruns.h"
 #include "model/statistics.h"
 #include "model/workload.h"
@@ -54,6 +56,28 @@ void fillQuantiles(const Run& run, QuantileBox& box)
     }
 }
 
+const QString& gpuNameOf(const Run& run)
+{
+    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
+}
+
+// The numbers n for which `base + " (n)"` is one of `series`.
+QSet<int> repeatsNamed(const QStringList& series, const QString& base)
+{
+    QSet<int> out;
+    for (const QString& name : series) {
+        if (name.size() <= base.size() + 3 || !name.startsWith(base) || !name.endsWith(QLatin1Char(')'))
+            || QStringView(name).mid(base.size(), 2) != QLatin1String(" ("))
+            continue;
+        const QStringView digits = QStringView(name).mid(base.size() + 2, name.size() - base.size() - 3);
+        bool ok = false;
+        const int n = digits.toInt(&ok);
+        if (ok && QString::number(n) == digits)
+            out.insert(n);
+    }
+    return out;
+}
+
 } // namespace
 
 QString shortGpuName(const QString& gpu)
@@ -83,14 +107,22 @@ QStringList protocolFamilyWarnings(const RunList& runs)
 
 QString selectionTitle(const RunList& runs)
 {
-    QSet<QString> kernels;
-    QSet<QString> passes;
-    QSet<QString> gpus;
-    for (const RunPtr& run : runs) {
-        kernels.insert(run->kernel);
-        passes.insert(run->pass);
-        gpus.insert(shortGpuName(run->gpuDisplayName()));
+    DistinctText kernelNames;
+    DistinctText passNames;
+    DistinctText gpuNames;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return {}; // superseded: dropped by the caller
+        const Run& run = *runs[i];
+        kernelNames.insert(run.kernel);
+        passNames.insert(run.pass);
+        gpuNames.insert(gpuNameOf(run));
     }
+    const QSet<QString>& kernels = kernelNames.values();
+    const QSet<QString>& passes = passNames.values();
+    QSet<QString> gpus;
+    for (const QString& gpu : gpuNames.values())
+        gpus.insert(shortGpuName(gpu));
     if (kernels.isEmpty())
         return {};
     QStringList parts; // an empty part (runs without a pass) leaves no empty "· ·"
@@ -144,9 +176,9 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     for (int g : std::as_const(order)) {
         RunList& group = groups[g];
         std::stable_sort(group.begin(), group.end(), [](const RunPtr& a, const RunPtr& b) {
-            if (a->provider != b->provider)
+            if (!sameText(a->provider, b->provider))
                 return a->provider < b->provider;
-            return a->gpuDisplayName() < b->gpuDisplayName();
+            return !sameText(gpuNameOf(*a), gpuNameOf(*b)) && gpuNameOf(*a) < gpuNameOf(*b);
         });
         drawn += group;
     }
@@ -160,9 +192,30 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
         const RunList& group = groups[order[g]];
         data.groups << labeler.label(*group.front());
         QHash<QString, int> occurrences; // provider·GPU -> runs of this workload seen
-        for (const RunPtr& run : group) {
-            QString seriesName = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
-            const int n = ++occurrences[seriesName];
+        // The group is sorted by provider and GPU: the base name ("provider · GPU") is made once per stretch of
+        // runs that share them. Once every series is taken, the name " (n)" of a repeated run is only made when
+        // an existing series could bear it: a million runs repeat a few workloads thousands of times.
+        const Run* stretch = nullptr;
+        QString base;
+        int* seen = nullptr;
+        QSet<int> takenRepeats; // with every series taken: the n of the existing series named base + " (n)"
+        for (qsizetype i = 0; i < group.size(); ++i) {
+            if (buildCancelledEvery(i))
+                return data; // superseded: dropped by the caller
+            const RunPtr& run = group[i];
+            if (!stretch || !sameText(stretch->provider, run->provider)
+                || !sameText(gpuNameOf(*stretch), gpuNameOf(*run))) {
+                stretch = run.get();
+                base = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
+                seen = &occurrences[base];
+                takenRepeats = repeatsNamed(data.series, base);
+            }
+            const int n = ++*seen;
+            if (n > 1 && data.series.size() >= maxSeries && !takenRepeats.contains(n)) {
+                ++data.droppedRuns; // a new series, and no room for one
+                continue;
+            }
+            QString seriesName = base;
             if (n > 1)
                 seriesName += QStringLiteral(" (%1)").arg(n);
             auto s = seriesIndex.constFind(seriesName);
@@ -173,6 +226,8 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
                 }
                 s = seriesIndex.insert(seriesName, int(data.series.size()));
                 data.series << seriesName;
+                if (data.series.size() == maxSeries) // from here on no series is added
+                    takenRepeats = repeatsNamed(data.series, base);
             }
             QuantileBox box;
             box.group = g;

@@ -64,6 +64,26 @@ QString workloadDifference(const Run& b, const Run& r)
     return parts.join(QStringLiteral("; "));
 }
 
+// "same workload digest (b199535cdbfa…)". A comparison of a million runs against a few baselines makes the same
+// note a million times: the last one made per digest kind is kept (with its digest, so that the digest's
+// characters stay where they are and the same address is the same digest) and shared.
+QString sameDigestNote(int kind, QLatin1String name, const QString& digest)
+{
+    struct Made
+    {
+        QString digest;
+        QString note;
+    };
+    thread_local Made made[4];
+    Made& m = made[kind];
+    if (m.digest.isNull() || m.digest.constData() != digest.constData() || m.digest.size() != digest.size()) {
+        m.note
+            = QStringLiteral("same ") + name + QStringLiteral(" digest (") + shortDigest(digest) + QStringLiteral("…)");
+        m.digest = digest;
+    }
+    return m.note;
+}
+
 } // namespace
 
 Comparability assessComparability(const Run& b, const Run& r)
@@ -122,8 +142,7 @@ Comparability assessComparability(const Run& b, const Run& r)
             continue;
         }
         if (d.baseline == d.run) {
-            c.notes << QStringLiteral("same ") + name + QStringLiteral(" digest (") + shortDigest(d.baseline)
-                    + QStringLiteral("…)");
+            c.notes << sameDigestNote(int(&d - digests), name, d.baseline);
             continue;
         }
         if (name == QLatin1String("workload") && workload.isEmpty() && b.dtype == r.dtype && b.kernel == r.kernel)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/comparison.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distincttext.h"
 #include "model/compare/toolcomparison.h"
 #include "model/workload.h"
 
@@ -79,11 +81,14 @@ Baseline Baseline::ofRun(RunPtr run)
 
 Baseline Baseline::defaultFor(const RunList& runs)
 {
-    QSet<QString> providers;
-    for (const RunPtr& run : runs) {
-        if (run->isLatency())
-            providers.insert(run->provider);
+    DistinctText distinct;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return {}; // superseded: dropped by the caller
+        if (runs[i]->isLatency())
+            distinct.insert(runs[i]->provider);
     }
+    const QSet<QString>& providers = distinct.values();
     QStringList preferred;
     for (const QString& p : { QStringLiteral("huggingface"), QStringLiteral("torch") }) {
         if (providers.contains(p))
@@ -413,27 +418,50 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
                         }
                     }
                 }
-                for (const RunPtr& run : group) {
+                // The baseline a run gets depends on its protocol family alone (bestBaseline): chosen once per
+                // family, not once per run among every candidate (a year of nightly runs: thousands of each).
+                struct Chosen
+                {
+                    QString family;
+                    RunPtr base;
+                    QString newestNote; // "N huggingface runs for this workload: ...", empty when only one
+                };
+                QVector<Chosen> byFamily;
+                const QString crossNote = crossGpu
+                    ? QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen)
+                    : QString();
+                for (qsizetype i = 0; i < group.size(); ++i) {
+                    if (buildCancelledEvery(i, 1024))
+                        return result; // superseded: partial, dropped by the caller
+                    const RunPtr& run = group[i];
                     if (!chosen.isEmpty() && run->provider == chosen)
                         continue; // a baseline run itself
                     if (candidates.isEmpty()) {
                         result.unpaired.append(run);
                         continue;
                     }
-                    const RunPtr base = bestBaseline(candidates, *run);
+                    auto known = std::find_if(byFamily.cbegin(), byFamily.cend(),
+                        [&run](const Chosen& c) { return c.family == run->protocolFamily; });
+                    if (known == byFamily.cend()) {
+                        Chosen c { run->protocolFamily, bestBaseline(candidates, *run), {} };
+                        int sameGpu = 0;
+                        const QString baseGpu = gpuKey(*c.base);
+                        for (const RunPtr& other : std::as_const(candidates))
+                            sameGpu += gpuKey(*other) == baseGpu ? 1 : 0;
+                        if (sameGpu > 1)
+                            c.newestNote = QStringLiteral("%1 %2 runs for this workload: compared with the newest")
+                                               .arg(sameGpu)
+                                               .arg(chosen);
+                        byFamily.append(std::move(c));
+                        known = byFamily.cend() - 1;
+                    }
+                    const RunPtr& base = known->base;
                     usedBaselines.insert(base.get());
                     ComparisonPair pair = makePair(base, run, alpha);
                     if (crossGpu)
-                        pair.notes
-                            << QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen);
-                    int sameGpu = 0;
-                    const QString baseGpu = gpuKey(*base);
-                    for (const RunPtr& c : std::as_const(candidates))
-                        sameGpu += gpuKey(*c) == baseGpu ? 1 : 0;
-                    if (sameGpu > 1)
-                        pair.notes << QStringLiteral("%1 %2 runs for this workload: compared with the newest")
-                                          .arg(sameGpu)
-                                          .arg(chosen);
+                        pair.notes << crossNote;
+                    if (!known->newestNote.isEmpty())
+                        pair.notes << known->newestNote;
                     result.pairs.append(std::move(pair));
                 }
             }
