@@ -38,7 +38,8 @@ QString templateOf(const QString& note, const QRegularExpression& number, QStrin
 struct Group
 {
     QString pattern;
-    QVector<QStringList> numbers; // per note
+    QVector<QStringList> numbers; // per distinct note, in order of first appearance: a repeat changes no range
+    int count = 0; // notes
 };
 
 QString render(const Group& g)
@@ -79,7 +80,6 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
         const QChar* data = nullptr;
         qsizetype size = -1;
         int group = -1;
-        QStringList numbers;
     };
     std::array<Recent, 8> recent;
     int nextRecent = 0;
@@ -87,7 +87,7 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
         const auto hit = std::find_if(recent.begin(), recent.end(),
             [&note](const Recent& r) { return r.data && r.data == note.constData() && r.size == note.size(); });
         if (hit != recent.end()) {
-            groups[hit->group].numbers.append(hit->numbers);
+            ++groups[hit->group].count;
             continue;
         }
         auto known = seen.constFind(note);
@@ -97,18 +97,19 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
             auto it = index.constFind(pattern);
             if (it == index.constEnd()) {
                 it = index.insert(pattern, int(groups.size()));
-                groups.append({ pattern, {} });
+                groups.append({ pattern, {}, 0 });
             }
             known = seen.insert(note, { *it, numbers });
+            groups[*it].numbers.append(numbers);
         }
-        groups[known->first].numbers.append(known->second);
-        recent[size_t(nextRecent)] = { note.constData(), note.size(), known->first, known->second };
+        ++groups[known->first].count;
+        recent[size_t(nextRecent)] = { note.constData(), note.size(), known->first };
         nextRecent = (nextRecent + 1) % int(recent.size());
     }
     QVector<NoteKind> out;
     out.reserve(groups.size());
     for (const Group& g : std::as_const(groups))
-        out.append({ render(g), int(g.numbers.size()) });
+        out.append({ render(g), g.count });
     return out;
 }
 

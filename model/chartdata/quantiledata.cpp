@@ -3,6 +3,7 @@
 
 #include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
+#include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/latencyruns.h"
 #include "model/statistics.h"
 #include "model/workload.h"
@@ -183,7 +184,7 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
         drawn += group;
     }
 
-    const WorkloadLabeler labeler(drawn);
+    const WorkloadLabeler labeler(distinctWorkloads(drawn)); // the same variation, read off fewer runs
     const ParamVariation& variation = labeler.variation();
     data.groupTitle = labeler.title();
     QHash<QString, int> seriesIndex;

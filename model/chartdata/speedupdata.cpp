@@ -3,6 +3,7 @@
 
 #include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
+#include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/timescale.h"
@@ -45,7 +46,7 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
     paired.reserve(drawn);
     for (qsizetype i = 0; i < drawn; ++i)
         paired.append(pairs[i].run);
-    const WorkloadLabeler labeler(paired);
+    const WorkloadLabeler labeler(distinctWorkloads(paired)); // the same variation, read off fewer runs
     const ParamVariation& variation = labeler.variation();
     DistinctText gpuNames;
     for (const RunPtr& run : std::as_const(paired))

@@ -2,6 +2,7 @@
 #include "model/chartdata/sweep.h"
 
 #include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/latencyruns.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/workload.h"
@@ -74,7 +75,7 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
             data.notes << note;
     }
 
-    const ParamVariation variation = paramVariation(latency);
+    const ParamVariation variation = paramVariation(distinctWorkloads(latency)); // that of every run
     data.candidates = sweepCandidates(latency, variation.varying);
     data.fixed = variation.fixed;
     data.fixedDescription = variation.describeFixed();

@@ -254,21 +254,129 @@ const QString& gpuName(const Run& run)
     return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
 }
 
-bool pairLess(const ComparisonPair& a, const ComparisonPair& b)
+// Ranks that order as a text field does: runs in a row that share the text (the same address) skip the lookup.
+class TextRanks
 {
-    const Run& x = *a.run;
-    const Run& y = *b.run;
-    if (!sameText(x.kernel, y.kernel))
-        return x.kernel < y.kernel;
-    if (!sameText(x.pass, y.pass))
-        return x.pass < y.pass;
-    if (int c = compareWorkloads(x, y); c != 0)
-        return c < 0;
-    if (!sameText(x.provider, y.provider))
-        return x.provider < y.provider;
-    if (!sameText(gpuName(x), gpuName(y)))
-        return gpuName(x) < gpuName(y);
-    return x.externalId < y.externalId;
+public:
+    explicit TextRanks(const QSet<QString>& values)
+    {
+        QStringList sorted = values.values();
+        std::sort(sorted.begin(), sorted.end());
+        for (int i = 0; i < sorted.size(); ++i)
+            m_rank.insert(sorted[i], i);
+    }
+    int of(const QString& text)
+    {
+        if (!m_last || text.constData() != m_last || text.size() != m_lastSize) {
+            m_last = text.constData();
+            m_lastSize = text.size();
+            m_lastRank = m_rank.value(text, -1);
+        }
+        return m_lastRank;
+    }
+
+private:
+    QHash<QString, int> m_rank;
+    const QChar* m_last = nullptr;
+    qsizetype m_lastSize = -1;
+    int m_lastRank = -1;
+};
+
+// The class of a run's workload under compareWorkloads (equal classes compare 0): each parameter's key and its
+// number (or, when it has none, its value), then the dtype.
+QString workloadClass(const Run& run)
+{
+    QString out;
+    for (const WorkloadParam& p : run.workload) {
+        out += p.key;
+        out += QChar(0x1f);
+        if (std::isnan(p.number)) {
+            out += QLatin1Char('$') + p.value;
+        } else {
+            const double n = p.number == 0 ? 0.0 : p.number; // -0 == 0
+            out += QLatin1Char('#') + QString::number(n, 'g', 17);
+        }
+        out += QChar(0x1e);
+    }
+    return out + QChar(0x1d) + run.dtype;
+}
+
+// Pairs by kernel, pass, workload (compareWorkloads), provider, GPU name, externalId: std::sort with a comparison
+// of those fields (the plain way) makes the same comparisons' outcomes as this one, so the same order. Here each
+// pair's kernel, pass, workload, provider and GPU are ranks (integers that order as the fields do), then the
+// externalId is compared; the pairs themselves are moved once, at the end.
+void sortPairs(QVector<ComparisonPair>& pairs)
+{
+    DistinctText kernels, passes, providers, gpus;
+    for (const ComparisonPair& p : std::as_const(pairs)) {
+        kernels.insert(p.run->kernel);
+        passes.insert(p.run->pass);
+        providers.insert(p.run->provider);
+        gpus.insert(gpuName(*p.run));
+    }
+    TextRanks kernelRank(kernels.values()), passRank(passes.values()), providerRank(providers.values()),
+        gpuRank(gpus.values());
+    // Workload classes: a run in a row with the previous one's workload (compareWorkloads 0) shares its class.
+    QHash<QString, int> classOf;
+    RunList representatives;
+    std::vector<int> workloadOfPair(size_t(pairs.size()));
+    const Run* previous = nullptr;
+    int previousClass = -1;
+    for (qsizetype i = 0; i < pairs.size(); ++i) {
+        const Run& run = *pairs[i].run;
+        if (!previous || compareWorkloads(*previous, run) != 0) {
+            const QString key = workloadClass(run);
+            auto it = classOf.constFind(key);
+            if (it == classOf.constEnd()) {
+                it = classOf.insert(key, int(representatives.size()));
+                representatives << pairs[i].run;
+            }
+            previousClass = *it;
+            previous = &run;
+        }
+        workloadOfPair[size_t(i)] = previousClass;
+    }
+    std::vector<int> classOrder(size_t(representatives.size()));
+    for (size_t c = 0; c < classOrder.size(); ++c)
+        classOrder[c] = int(c);
+    std::sort(classOrder.begin(), classOrder.end(),
+        [&](int a, int b) { return compareWorkloads(*representatives[a], *representatives[b]) < 0; });
+    std::vector<int> workloadRank(classOrder.size());
+    for (size_t k = 0; k < classOrder.size(); ++k) // distinct classes never compare 0
+        workloadRank[size_t(classOrder[k])] = int(k);
+
+    struct Keyed
+    {
+        int kernel, pass, workload, provider, gpu;
+        const QString* externalId;
+        int index;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(size_t(pairs.size()));
+    for (qsizetype i = 0; i < pairs.size(); ++i) {
+        const Run& run = *pairs[i].run;
+        keyed.push_back(
+            { kernelRank.of(run.kernel), passRank.of(run.pass), workloadRank[size_t(workloadOfPair[size_t(i)])],
+                providerRank.of(run.provider), gpuRank.of(gpuName(run)), &run.externalId, int(i) });
+    }
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
+        if (x.kernel != y.kernel)
+            return x.kernel < y.kernel;
+        if (x.pass != y.pass)
+            return x.pass < y.pass;
+        if (x.workload != y.workload)
+            return x.workload < y.workload;
+        if (x.provider != y.provider)
+            return x.provider < y.provider;
+        if (x.gpu != y.gpu)
+            return x.gpu < y.gpu;
+        return *x.externalId < *y.externalId;
+    });
+    QVector<ComparisonPair> sorted;
+    sorted.reserve(pairs.size());
+    for (const Keyed& k : keyed)
+        sorted.append(std::move(pairs[k.index]));
+    pairs = std::move(sorted);
 }
 
 void summarize(Comparison& comparison)
@@ -276,14 +384,20 @@ void summarize(Comparison& comparison)
     struct Accumulator
     {
         ProviderSummary summary;
-        QSet<QString> gpus;
-        QSet<QString> passes;
+        DistinctText gpus; // the runs' own strings, alive meanwhile
+        DistinctText passes;
         double logSum = 0;
         int logCount = 0;
     };
     std::map<QString, Accumulator> byProvider;
+    const QString* lastProvider = nullptr;
+    Accumulator* last = nullptr; // std::map: stays where it is while others are added
     for (const ComparisonPair& pair : std::as_const(comparison.pairs)) {
-        Accumulator& acc = byProvider[pair.run->provider];
+        if (!lastProvider || !sameText(*lastProvider, pair.run->provider)) {
+            lastProvider = &pair.run->provider;
+            last = &byProvider[pair.run->provider];
+        }
+        Accumulator& acc = *last;
         ProviderSummary& s = acc.summary;
         ++s.pairs;
         switch (pair.verdict) {
@@ -314,8 +428,8 @@ void summarize(Comparison& comparison)
         summary.provider = provider;
         if (acc.logCount > 0)
             summary.geomean = std::exp(acc.logSum / acc.logCount);
-        summary.gpus = acc.gpus.values();
-        summary.passes = acc.passes.values();
+        summary.gpus = acc.gpus.values().values();
+        summary.passes = acc.passes.values().values();
         std::sort(summary.gpus.begin(), summary.gpus.end());
         std::sort(summary.passes.begin(), summary.passes.end());
         comparison.providers.append(summary);
@@ -468,7 +582,9 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
         }
         result.baselineRuns = usedBaselines.size();
     }
-    std::sort(result.pairs.begin(), result.pairs.end(), pairLess);
+    if (buildCancelled())
+        return result;
+    sortPairs(result.pairs);
     std::sort(result.unpaired.begin(), result.unpaired.end(), [](const RunPtr& a, const RunPtr& b) {
         if (a->kernel != b->kernel)
             return a->kernel < b->kernel;

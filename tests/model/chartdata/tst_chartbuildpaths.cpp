@@ -377,6 +377,25 @@ void TestChartBuildPaths::sharedAndUnsharedAgree()
     const QStringList sweep = dumpSweep(runs, maxSeries);
     QVERIFY(sweep.size() > 10);
     QCOMPARE(dumpSweep(copies, maxSeries), sweep);
+    // The pairs' order, as the comparison says: kernel, pass, workload, provider, GPU, externalId.
+    const Comparison comparison = compareRuns(runs, Baseline::defaultFor(runs));
+    QVERIFY(comparison.pairs.size() > 100);
+    QVERIFY(std::is_sorted(
+        comparison.pairs.begin(), comparison.pairs.end(), [](const ComparisonPair& a, const ComparisonPair& b) {
+            const Run& x = *a.run;
+            const Run& y = *b.run;
+            if (x.kernel != y.kernel)
+                return x.kernel < y.kernel;
+            if (x.pass != y.pass)
+                return x.pass < y.pass;
+            if (const int c = compareWorkloads(x, y); c != 0)
+                return c < 0;
+            if (x.provider != y.provider)
+                return x.provider < y.provider;
+            if (x.gpuDisplayName() != y.gpuDisplayName())
+                return x.gpuDisplayName() < y.gpuDisplayName();
+            return x.externalId < y.externalId;
+        }));
     const QStringList speedup = dumpSpeedup(runs, maxSeries);
     QVERIFY(speedup.size() > 100); // pairs
     QCOMPARE(dumpSpeedup(copies, maxSeries), speedup);
