@@ -5,6 +5,8 @@
 
 #include <QSet>
 
+#include <array>
+
 namespace kix {
 
 namespace {
@@ -35,11 +37,22 @@ RunList distinctWorkloads(const RunList& runs)
 {
     RunList out;
     QSet<QString> seen;
-    const Run* previous = nullptr;
+    // The workloads met last, compared field by field (texts the runs share compare by address) before any text
+    // is made: runs in a row, or cycling through a few workloads, skip the hashing.
+    std::array<const Run*, 16> recent {};
+    size_t next = 0;
     for (const RunPtr& run : runs) {
-        if (previous && sameWorkloadText(*previous, *run))
-            continue; // the common case: runs in a row of one workload
-        previous = run.get();
+        bool known = false; // the newest first: runs in a row of one workload find it at once
+        for (size_t k = 1; k <= recent.size() && !known; ++k) {
+            const Run* r = recent[(next + recent.size() - k) % recent.size()];
+            if (!r)
+                break;
+            known = sameWorkloadText(*r, *run);
+        }
+        if (known)
+            continue;
+        recent[next] = run.get();
+        next = (next + 1) % recent.size();
         const QString text = workloadText(*run);
         if (seen.contains(text))
             continue;

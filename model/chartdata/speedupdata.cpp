@@ -62,6 +62,8 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
     // A set's label is a function of the provider, GPU and pass: pairs in a row that share them share the set.
     const Run* previous = nullptr;
     int previousSet = -1; // -1: beyond maxSeries
+    qint64 lastSlot = -1;
+    int lastBar = -1;
     for (int i = 0; i < drawn; ++i) {
         if (buildCancelledEvery(i))
             return {}; // superseded: dropped by the caller
@@ -95,12 +97,17 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
         // One bar per set and workload: a later pair of both (the same series measured again) takes the bar, as
         // the chart draws one there; labels and markers of bars never drawn would cost per pair, not per bar.
         const qint64 slot = qint64(set) << 32 | category;
-        const auto taken = barOf.constFind(slot);
-        if (taken != barOf.constEnd()) {
-            data.bars[*taken] = { set, category, i, ratio, pairs[i].verdict };
+        if (slot != lastSlot) { // pairs in a row of one set and workload share the bar: one lookup
+            lastSlot = slot;
+            const auto taken = barOf.constFind(slot);
+            lastBar = taken == barOf.constEnd() ? -1 : *taken;
+        }
+        if (lastBar >= 0) {
+            data.bars[lastBar] = { set, category, i, ratio, pairs[i].verdict };
             ++data.shared;
         } else {
-            barOf.insert(slot, int(data.bars.size()));
+            lastBar = int(data.bars.size());
+            barOf.insert(slot, lastBar);
             data.bars.append({ set, category, i, ratio, pairs[i].verdict });
         }
         if (std::isfinite(ratio))

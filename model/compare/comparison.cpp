@@ -138,19 +138,19 @@ void decideVerdict(const Run& b, const Run& r, double alpha, ComparisonPair& pai
     decideVerdictCore(b, r, alpha, pair);
     const QStringList noise = noiseReasons(b, r);
     pair.noisy = !noise.isEmpty();
-    QStringList why;
+    QString why;
     if (pair.method == VerdictMethod::MannWhitney)
-        why << (pair.verdict == Verdict::Same ? QStringLiteral("Mann–Whitney U: no significant difference (p = %1)")
-                                              : QStringLiteral("Mann–Whitney U: p = %1"))
-                   .arg(pair.pValue, 0, 'g', 3);
+        why = (pair.verdict == Verdict::Same ? QStringLiteral("Mann–Whitney U: no significant difference (p = %1)")
+                                             : QStringLiteral("Mann–Whitney U: p = %1"))
+                  .arg(pair.pValue, 0, 'g', 3);
     else if (pair.method == VerdictMethod::NoSpread)
-        why << QStringLiteral("no p20/p80 spread to decide by");
+        why = QStringLiteral("no p20/p80 spread to decide by");
     else if (pair.verdict == Verdict::Ambiguous)
-        why << QStringLiteral("p20–p80 intervals overlap");
+        why = QStringLiteral("p20–p80 intervals overlap");
     else
-        why << QStringLiteral("p20–p80 intervals apart");
-    why += noise;
-    pair.reason = why.join(QStringLiteral("; "));
+        why = QStringLiteral("p20–p80 intervals apart");
+    // The first reason, then the noise's: one string per pair, not a list joined (a million pairs).
+    pair.reason = noise.isEmpty() ? why : (QStringList { why } + noise).join(QStringLiteral("; "));
     for (const QString& n : noise)
         pair.notes << n;
 }
