@@ -66,13 +66,13 @@ QString render(const Group& g)
 
 } // namespace
 
-QVector<NoteKind> noteKinds(const QStringList& notes)
+struct NoteKindCounter::State
 {
     QHash<QString, int> index; // pattern -> group
     QHash<QString, QPair<int, QStringList>> seen; // note -> group and numbers: 100k pairs share a few notes
     QVector<Group> groups;
-    // one per call, not a shared static: data builders run on worker threads
-    const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?"));
+    // one per counter, not a shared static: data builders run on worker threads
+    const QRegularExpression number { QStringLiteral("\\d+(?:\\.\\d+)?") };
     // The notes of 100k pairs are mostly shared copies of a few strings: the last ones seen are recognised by
     // their address (the notes stay alive meanwhile) before any hashing.
     struct Recent
@@ -83,34 +83,55 @@ QVector<NoteKind> noteKinds(const QStringList& notes)
     };
     std::array<Recent, 8> recent;
     int nextRecent = 0;
-    for (const QString& note : notes) {
-        const auto hit = std::find_if(recent.begin(), recent.end(),
-            [&note](const Recent& r) { return r.data && r.data == note.constData() && r.size == note.size(); });
-        if (hit != recent.end()) {
-            ++groups[hit->group].count;
-            continue;
-        }
-        auto known = seen.constFind(note);
-        if (known == seen.constEnd()) {
-            QStringList numbers;
-            const QString pattern = templateOf(note, number, numbers);
-            auto it = index.constFind(pattern);
-            if (it == index.constEnd()) {
-                it = index.insert(pattern, int(groups.size()));
-                groups.append({ pattern, {}, 0 });
-            }
-            known = seen.insert(note, { *it, numbers });
-            groups[*it].numbers.append(numbers);
-        }
-        ++groups[known->first].count;
-        recent[size_t(nextRecent)] = { note.constData(), note.size(), known->first };
-        nextRecent = (nextRecent + 1) % int(recent.size());
+};
+
+NoteKindCounter::NoteKindCounter()
+    : m(std::make_unique<State>())
+{
+}
+
+NoteKindCounter::~NoteKindCounter() = default;
+
+void NoteKindCounter::add(const QString& note)
+{
+    const auto hit = std::find_if(m->recent.begin(), m->recent.end(),
+        [&note](const State::Recent& r) { return r.data && r.data == note.constData() && r.size == note.size(); });
+    if (hit != m->recent.end()) {
+        ++m->groups[hit->group].count;
+        return;
     }
+    auto known = m->seen.constFind(note);
+    if (known == m->seen.constEnd()) {
+        QStringList numbers;
+        const QString pattern = templateOf(note, m->number, numbers);
+        auto it = m->index.constFind(pattern);
+        if (it == m->index.constEnd()) {
+            it = m->index.insert(pattern, int(m->groups.size()));
+            m->groups.append({ pattern, {}, 0 });
+        }
+        known = m->seen.insert(note, { *it, numbers });
+        m->groups[*it].numbers.append(numbers);
+    }
+    ++m->groups[known->first].count;
+    m->recent[size_t(m->nextRecent)] = { note.constData(), note.size(), known->first };
+    m->nextRecent = (m->nextRecent + 1) % int(m->recent.size());
+}
+
+QVector<NoteKind> NoteKindCounter::kinds() const
+{
     QVector<NoteKind> out;
-    out.reserve(groups.size());
-    for (const Group& g : std::as_const(groups))
+    out.reserve(m->groups.size());
+    for (const Group& g : std::as_const(m->groups))
         out.append({ render(g), g.count });
     return out;
+}
+
+QVector<NoteKind> noteKinds(const QStringList& notes)
+{
+    NoteKindCounter counter;
+    for (const QString& note : notes)
+        counter.add(note);
+    return counter.kinds();
 }
 
 QStringList aggregateNotes(const QStringList& notes)

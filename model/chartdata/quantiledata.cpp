@@ -62,6 +62,76 @@ const QString& gpuNameOf(const Run& run)
     return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
 }
 
+// A run's workload group by the addresses of its kernel, pass and workload slug: runs share interned strings.
+struct KeyTexts
+{
+    const QChar* data[3];
+    qsizetype size[3];
+
+    static KeyTexts of(const Run& run)
+    {
+        return { { run.kernel.constData(), run.pass.constData(), run.workloadSlug.constData() },
+            { run.kernel.size(), run.pass.size(), run.workloadSlug.size() } };
+    }
+    bool operator==(const KeyTexts& o) const
+    {
+        return std::equal(data, data + 3, o.data) && std::equal(size, size + 3, o.size);
+    }
+};
+
+size_t qHash(const KeyTexts& k, size_t seed = 0)
+{
+    return qHashMulti(
+        seed, quintptr(k.data[0]), quintptr(k.data[1]), quintptr(k.data[2]), k.size[0], k.size[1], k.size[2]);
+}
+
+// Ranks that order as a text does (the same address: no lookup).
+template<typename Text>
+std::vector<int> ranksOf(const RunList& runs, Text text)
+{
+    DistinctText distinct;
+    for (const RunPtr& run : runs)
+        distinct.insert(text(*run));
+    QStringList sorted = distinct.values().values();
+    std::sort(sorted.begin(), sorted.end());
+    QHash<QString, int> rank;
+    for (int i = 0; i < sorted.size(); ++i)
+        rank.insert(sorted[i], i);
+    std::vector<int> out;
+    out.reserve(size_t(runs.size()));
+    const QString* last = nullptr;
+    int lastRank = -1;
+    for (const RunPtr& run : runs) {
+        const QString& t = text(*run);
+        if (!last || !sameText(*last, t)) {
+            last = &t;
+            lastRank = rank.value(t);
+        }
+        out.push_back(lastRank);
+    }
+    return out;
+}
+
+// A stable sort by provider, then GPU name: the same order as comparing the texts, with each run's two ranks
+// computed once (the comparisons read no run).
+void sortByProviderAndGpu(RunList& group)
+{
+    const std::vector<int> provider = ranksOf(group, [](const Run& r) -> const QString& { return r.provider; });
+    const std::vector<int> gpu = ranksOf(group, [](const Run& r) -> const QString& { return gpuNameOf(r); });
+    std::vector<int> order(size_t(group.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        if (provider[size_t(a)] != provider[size_t(b)])
+            return provider[size_t(a)] < provider[size_t(b)];
+        return gpu[size_t(a)] < gpu[size_t(b)];
+    });
+    RunList sorted;
+    sorted.reserve(group.size());
+    for (int i : order)
+        sorted.append(std::move(group[i]));
+    group = std::move(sorted);
+}
+
 // The numbers n for which `base + " (n)"` is one of `series`.
 QSet<int> repeatsNamed(const QStringList& series, const QString& base)
 {
@@ -92,11 +162,16 @@ QString shortGpuName(const QString& gpu)
 
 QStringList protocolFamilyWarnings(const RunList& runs)
 {
-    QStringList families;
+    DistinctText distinct;
     for (const RunPtr& run : runs) {
-        const QString family = run->protocolFamily.isEmpty() ? QStringLiteral("(none)") : run->protocolFamily;
-        if (run->isLatency() && !families.contains(family))
-            families << family;
+        if (run->isLatency())
+            distinct.insert(run->protocolFamily);
+    }
+    QStringList families;
+    for (const QString& family : distinct.values()) {
+        const QString name = family.isEmpty() ? QStringLiteral("(none)") : family;
+        if (!families.contains(name))
+            families << name;
     }
     if (families.size() < 2)
         return {};
@@ -147,15 +222,24 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
     // whole chart.
     QHash<WorkloadKey, int> groupOf;
+    QHash<KeyTexts, int> groupByTexts; // the same, found by the addresses of the key's texts (no text hashed)
     QVector<RunList> groups;
-    for (const RunPtr& run : std::as_const(latency)) {
-        const WorkloadKey key = WorkloadKey::of(*run);
-        auto it = groupOf.constFind(key);
-        if (it == groupOf.constEnd()) {
-            it = groupOf.insert(key, int(groups.size()));
-            groups.append(RunList());
+    for (qsizetype i = 0; i < latency.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return data; // superseded: dropped by the caller
+        const RunPtr& run = latency[i];
+        const KeyTexts texts = KeyTexts::of(*run);
+        auto known = groupByTexts.constFind(texts);
+        if (known == groupByTexts.constEnd()) {
+            const WorkloadKey key = WorkloadKey::of(*run);
+            auto it = groupOf.constFind(key);
+            if (it == groupOf.constEnd()) {
+                it = groupOf.insert(key, int(groups.size()));
+                groups.append(RunList());
+            }
+            known = groupByTexts.insert(texts, *it);
         }
-        groups[*it].append(run);
+        groups[*known].append(run);
     }
     QVector<int> order(groups.size());
     std::iota(order.begin(), order.end(), 0);
@@ -175,12 +259,10 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     }
     RunList drawn;
     for (int g : std::as_const(order)) {
+        if (buildCancelled())
+            return data;
         RunList& group = groups[g];
-        std::stable_sort(group.begin(), group.end(), [](const RunPtr& a, const RunPtr& b) {
-            if (!sameText(a->provider, b->provider))
-                return a->provider < b->provider;
-            return !sameText(gpuNameOf(*a), gpuNameOf(*b)) && gpuNameOf(*a) < gpuNameOf(*b);
-        });
+        sortByProviderAndGpu(group);
         drawn += group;
     }
 

@@ -172,12 +172,14 @@ QStringList summarizePairWarnings(const Comparison& comparison)
 
 QStringList summarizePairNotes(const Comparison& comparison)
 {
-    QStringList all;
-    for (const ComparisonPair& p : comparison.pairs)
-        all += p.notes;
+    NoteKindCounter counter; // the pairs' notes, not a list of them all (a million pairs hold several each)
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& note : p.notes)
+            counter.add(note);
+    }
     QStringList out;
     const int total = int(comparison.pairs.size());
-    for (const NoteKind& k : noteKinds(all))
+    for (const NoteKind& k : counter.kinds())
         out << QStringLiteral("%1: %2 of %3 pairs").arg(k.text).arg(k.count).arg(total);
     return out;
 }

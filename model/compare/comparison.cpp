@@ -10,6 +10,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -88,7 +89,11 @@ Baseline Baseline::defaultFor(const RunList& runs)
         if (runs[i]->isLatency())
             distinct.insert(runs[i]->provider);
     }
-    const QSet<QString>& providers = distinct.values();
+    return defaultForProviders(distinct.values());
+}
+
+Baseline Baseline::defaultForProviders(const QSet<QString>& providers)
+{
     QStringList preferred;
     for (const QString& p : { QStringLiteral("huggingface"), QStringLiteral("torch") }) {
         if (providers.contains(p))
@@ -345,11 +350,21 @@ void sortPairs(QVector<ComparisonPair>& pairs)
     for (size_t k = 0; k < classOrder.size(); ++k) // distinct classes never compare 0
         workloadRank[size_t(classOrder[k])] = int(k);
 
+    // Within a block of pairs of one kernel, pass, workload, provider and GPU the externalIds often share a long
+    // prefix (a producer's path): each pair also keeps the eight characters after the block's common prefix,
+    // compared as two numbers; only when those agree are the whole ids compared. Both comparisons order as the
+    // ids do (code unit by code unit, a shorter id first).
     struct Keyed
     {
         int kernel, pass, workload, provider, gpu;
+        quint64 id0 = 0, id1 = 0; // characters [common, common + 8) of the externalId, 0 past its end
         const QString* externalId;
         int index;
+        bool sameBlock(const Keyed& o) const
+        {
+            return kernel == o.kernel && pass == o.pass && workload == o.workload && provider == o.provider
+                && gpu == o.gpu;
+        }
     };
     std::vector<Keyed> keyed;
     keyed.reserve(size_t(pairs.size()));
@@ -357,7 +372,44 @@ void sortPairs(QVector<ComparisonPair>& pairs)
         const Run& run = *pairs[i].run;
         keyed.push_back(
             { kernelRank.of(run.kernel), passRank.of(run.pass), workloadRank[size_t(workloadOfPair[size_t(i)])],
-                providerRank.of(run.provider), gpuRank.of(gpuName(run)), &run.externalId, int(i) });
+                providerRank.of(run.provider), gpuRank.of(gpuName(run)), 0, 0, &run.externalId, int(i) });
+    }
+    struct Block
+    {
+        const QString* first;
+        qsizetype common;
+    };
+    auto blockKey = [](const Keyed& k) {
+        return std::array<int, 5> { k.kernel, k.pass, k.workload, k.provider, k.gpu };
+    };
+    std::map<std::array<int, 5>, Block> blocks;
+    const Keyed* previousKeyed = nullptr;
+    Block* block = nullptr;
+    for (const Keyed& k : keyed) { // the common prefix of each block's ids
+        if (!previousKeyed || !previousKeyed->sameBlock(k)) {
+            block = &blocks.try_emplace(blockKey(k), Block { k.externalId, k.externalId->size() }).first->second;
+            previousKeyed = &k;
+        }
+        const QString& a = *block->first;
+        const QString& b = *k.externalId;
+        qsizetype n = std::min({ block->common, a.size(), b.size() });
+        qsizetype c = 0;
+        while (c < n && a[c] == b[c])
+            ++c;
+        block->common = c;
+    }
+    previousKeyed = nullptr;
+    for (Keyed& k : keyed) {
+        if (!previousKeyed || !previousKeyed->sameBlock(k)) {
+            block = &blocks.find(blockKey(k))->second;
+            previousKeyed = &k;
+        }
+        const QString& id = *k.externalId;
+        auto unit = [&id](qsizetype at) { return at < id.size() ? quint64(id[at].unicode()) : quint64(0); };
+        for (qsizetype j = 0; j < 4; ++j) {
+            k.id0 = k.id0 << 16 | unit(block->common + j);
+            k.id1 = k.id1 << 16 | unit(block->common + 4 + j);
+        }
     }
     std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
         if (x.kernel != y.kernel)
@@ -370,6 +422,10 @@ void sortPairs(QVector<ComparisonPair>& pairs)
             return x.provider < y.provider;
         if (x.gpu != y.gpu)
             return x.gpu < y.gpu;
+        if (x.id0 != y.id0)
+            return x.id0 < y.id0;
+        if (x.id1 != y.id1)
+            return x.id1 < y.id1;
         return *x.externalId < *y.externalId;
     });
     QVector<ComparisonPair> sorted;

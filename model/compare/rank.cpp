@@ -238,7 +238,11 @@ int RankCohort::runCount() const
 QStringList RankCohort::protocolFamilies() const
 {
     QStringList out;
-    auto add = [&out](const Run& run) {
+    const QString* last = nullptr; // runs in a row of one family: no search of the list
+    auto add = [&out, &last](const Run& run) {
+        if (last && sameText(*last, run.protocolFamily))
+            return;
+        last = &run.protocolFamily;
         if (!out.contains(run.protocolFamily))
             out << run.protocolFamily;
     };
@@ -360,6 +364,8 @@ Ranking rankRuns(const RunList& runs, double alpha)
     }
 
     for (RankCohort& cohort : ranking.cohorts) {
+        if (buildCancelled())
+            return ranking; // superseded: partial, dropped by the caller
         // Two implementations that share a name are told apart by their digest.
         QHash<QString, int> names;
         for (const RankEntry& e : std::as_const(cohort.entries))
@@ -398,8 +404,11 @@ Ranking rankRuns(const RunList& runs, double alpha)
     }
     std::stable_sort(ranking.cohorts.begin(), ranking.cohorts.end(), cohortLess);
     int families = 0;
-    for (const RankCohort& c : std::as_const(ranking.cohorts))
+    for (const RankCohort& c : std::as_const(ranking.cohorts)) {
+        if (buildCancelled())
+            return ranking;
         families += c.protocolFamilies().size() > 1 ? 1 : 0;
+    }
     if (families > 0)
         ranking.notes << QStringLiteral(
             "%1 cohort(s) rank kix engine runs with liger_kernel_bench runs: both time with the do_bench protocol")

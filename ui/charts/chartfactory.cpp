@@ -53,7 +53,9 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     }
     out.providers = providers.values().values();
     std::sort(out.providers.begin(), out.providers.end());
-    p.defaultBaseline = Baseline::defaultFor(allRuns);
+    const bool allInScope = runs.size() == allRuns.size() && runs.constData() == allRuns.constData();
+    p.defaultBaseline = allInScope ? Baseline::defaultForProviders(providers.values()) // no second pass
+                                   : Baseline::defaultFor(allRuns);
 
     switch (kind) {
     case ChartKind::Quantiles:
