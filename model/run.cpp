@@ -172,6 +172,8 @@ QString Run::metricName() const
 
 bool Run::isFailureStatus(const QString& s)
 {
+    if (s == QLatin1String("passed")) // nearly every run: one comparison, not thirteen
+        return false;
     static const char* const failures[] = { "incorrect_shape", "incorrect_dtype", "incorrect_numerical",
         "compile_error", "runtime_error", "timeout", "resource_exceeded", "invalid_reference", "policy_violation",
         "suspected_reward_hack", "incomplete_evidence", "revoked", "failed" };

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/chartscope.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/workload.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -25,15 +28,40 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
     RunList usable;
     QHash<QString, int> metricCounts;
     QHash<QString, QPair<QString, QString>> metricOf;
-    for (const RunPtr& run : runs) {
+    // Runs in a row of the same metric and unit share the label: counted without building it again.
+    QString lastMetric;
+    QString lastUnit;
+    int* lastCount = nullptr;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return scope; // superseded: dropped by the caller
+        const RunPtr& run = runs[i];
         if (run->failed()) {
             ++scope.failedRuns;
             continue;
         }
-        usable.append(run);
-        const QString label = metricLabel(run->metricName(), run->unit);
-        if (++metricCounts[label] == 1)
-            metricOf.insert(label, { run->metricName(), run->unit });
+        const QString metric = run->metricName();
+        if (lastCount && sameText(metric, lastMetric) && sameText(run->unit, lastUnit)) {
+            ++*lastCount;
+            continue;
+        }
+        const QString label = metricLabel(metric, run->unit);
+        int& count = metricCounts[label];
+        if (++count == 1)
+            metricOf.insert(label, { metric, run->unit });
+        lastMetric = metric;
+        lastUnit = run->unit;
+        lastCount = &count;
+    }
+    // The runs that are not failed: all of them, or (made only then) those left once the failed are out.
+    if (scope.failedRuns == 0) {
+        usable = runs;
+    } else {
+        usable.reserve(runs.size() - scope.failedRuns);
+        for (const RunPtr& run : runs) {
+            if (!run->failed())
+                usable.append(run);
+        }
     }
     QStringList metrics = metricCounts.keys();
     std::sort(metrics.begin(), metrics.end(), [&](const QString& a, const QString& b) {
@@ -51,7 +79,7 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
         scope.metric = metric;
         scope.unit = unit;
         for (const RunPtr& run : std::as_const(usable)) {
-            if (run->metricName() == metric && run->unit == unit)
+            if (sameText(run->metricName(), metric) && sameText(run->unit, unit))
                 sameMetric.append(run);
         }
     }
@@ -69,8 +97,15 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
         notes << QStringLiteral("%1 failed run(s) not charted").arg(scope.failedRuns);
 
     QHash<QString, int> counts;
-    for (const RunPtr& run : std::as_const(sameMetric))
-        ++counts[run->kernel];
+    const QString* lastKernel = nullptr;
+    int* kernelCount = nullptr;
+    for (const RunPtr& run : std::as_const(sameMetric)) {
+        if (!lastKernel || !sameText(*lastKernel, run->kernel)) {
+            lastKernel = &run->kernel;
+            kernelCount = &counts[run->kernel];
+        }
+        ++*kernelCount;
+    }
     // The chart builders chart latency and name what they leave out; another metric is handed over alone.
     const RunList& charted = scope.metric == QLatin1String("latency") ? usable : sameMetric;
     if (counts.size() <= maxKernels) {
@@ -86,7 +121,7 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
     });
     scope.kernel = scope.kernels.front();
     for (const RunPtr& run : charted) {
-        if (run->kernel == scope.kernel)
+        if (sameText(run->kernel, scope.kernel))
             scope.runs.append(run);
     }
     notes.prepend(QStringLiteral("%1 kernels in scope: charting %2 (%3 of %4 runs), the one with the most runs; "

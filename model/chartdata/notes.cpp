@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <array>
 
 namespace kix {
 
@@ -37,7 +38,8 @@ QString templateOf(const QString& note, const QRegularExpression& number, QStrin
 struct Group
 {
     QString pattern;
-    QVector<QStringList> numbers; // per note
+    QVector<QStringList> numbers; // per distinct note, in order of first appearance: a repeat changes no range
+    int count = 0; // notes
 };
 
 QString render(const Group& g)
@@ -64,32 +66,72 @@ QString render(const Group& g)
 
 } // namespace
 
-QVector<NoteKind> noteKinds(const QStringList& notes)
+struct NoteKindCounter::State
 {
     QHash<QString, int> index; // pattern -> group
     QHash<QString, QPair<int, QStringList>> seen; // note -> group and numbers: 100k pairs share a few notes
     QVector<Group> groups;
-    // one per call, not a shared static: data builders run on worker threads
-    const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?"));
-    for (const QString& note : notes) {
-        auto known = seen.constFind(note);
-        if (known == seen.constEnd()) {
-            QStringList numbers;
-            const QString pattern = templateOf(note, number, numbers);
-            auto it = index.constFind(pattern);
-            if (it == index.constEnd()) {
-                it = index.insert(pattern, int(groups.size()));
-                groups.append({ pattern, {} });
-            }
-            known = seen.insert(note, { *it, numbers });
-        }
-        groups[known->first].numbers.append(known->second);
+    // one per counter, not a shared static: data builders run on worker threads
+    const QRegularExpression number { QStringLiteral("\\d+(?:\\.\\d+)?") };
+    // The notes of 100k pairs are mostly shared copies of a few strings: the last ones seen are recognised by
+    // their address (the notes stay alive meanwhile) before any hashing.
+    struct Recent
+    {
+        const QChar* data = nullptr;
+        qsizetype size = -1;
+        int group = -1;
+    };
+    std::array<Recent, 8> recent;
+    int nextRecent = 0;
+};
+
+NoteKindCounter::NoteKindCounter()
+    : m(std::make_unique<State>())
+{
+}
+
+NoteKindCounter::~NoteKindCounter() = default;
+
+void NoteKindCounter::add(const QString& note)
+{
+    const auto hit = std::find_if(m->recent.begin(), m->recent.end(),
+        [&note](const State::Recent& r) { return r.data && r.data == note.constData() && r.size == note.size(); });
+    if (hit != m->recent.end()) {
+        ++m->groups[hit->group].count;
+        return;
     }
+    auto known = m->seen.constFind(note);
+    if (known == m->seen.constEnd()) {
+        QStringList numbers;
+        const QString pattern = templateOf(note, m->number, numbers);
+        auto it = m->index.constFind(pattern);
+        if (it == m->index.constEnd()) {
+            it = m->index.insert(pattern, int(m->groups.size()));
+            m->groups.append({ pattern, {}, 0 });
+        }
+        known = m->seen.insert(note, { *it, numbers });
+        m->groups[*it].numbers.append(numbers);
+    }
+    ++m->groups[known->first].count;
+    m->recent[size_t(m->nextRecent)] = { note.constData(), note.size(), known->first };
+    m->nextRecent = (m->nextRecent + 1) % int(m->recent.size());
+}
+
+QVector<NoteKind> NoteKindCounter::kinds() const
+{
     QVector<NoteKind> out;
-    out.reserve(groups.size());
-    for (const Group& g : std::as_const(groups))
-        out.append({ render(g), int(g.numbers.size()) });
+    out.reserve(m->groups.size());
+    for (const Group& g : std::as_const(m->groups))
+        out.append({ render(g), g.count });
     return out;
+}
+
+QVector<NoteKind> noteKinds(const QStringList& notes)
+{
+    NoteKindCounter counter;
+    for (const QString& note : notes)
+        counter.add(note);
+    return counter.kinds();
 }
 
 QStringList aggregateNotes(const QStringList& notes)

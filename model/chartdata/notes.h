@@ -4,6 +4,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <memory>
+
 namespace kix {
 
 // Notes of one kind fold into one line: notes that differ only in their numbers ("liger is noisy (p20–p80 spread
@@ -18,6 +20,23 @@ struct NoteKind
 // The kinds in order of first appearance. A note that starts with "same " loses a parenthesised detail (a digest:
 // "same workload digest (b199535c…)" is the kind "same workload digest").
 QVector<NoteKind> noteKinds(const QStringList& notes);
+
+// noteKinds() one note at a time, for notes spread over many lists (the pairs of a comparison). Each note added
+// must stay alive until kinds(): notes are recognised by their address.
+class NoteKindCounter
+{
+public:
+    NoteKindCounter();
+    ~NoteKindCounter();
+    NoteKindCounter(const NoteKindCounter&) = delete;
+    NoteKindCounter& operator=(const NoteKindCounter&) = delete;
+    void add(const QString& note);
+    QVector<NoteKind> kinds() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> m;
+};
 
 // noteKinds as lines: a kind seen once is its note; a kind seen n > 1 times gets " (×n)".
 QStringList aggregateNotes(const QStringList& notes);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/overviewdata.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distincttext.h"
 #include "model/filter/runfilter.h"
+#include "model/workload.h"
 
 #include <QHash>
 #include <QSet>
@@ -13,26 +16,21 @@ namespace kix {
 
 namespace {
 
-QString implementationOf(const Run& run)
-{
-    return run.provider.isEmpty() ? run.implementationDigest : run.provider;
-}
-
 struct Tally
 {
     int runs = 0;
     int failed = 0;
-    QSet<QString> implementations;
+    DistinctText implementations; // the runs' own strings: alive while the overview is built
 
-    void add(const Run& run)
+    void add(const Run& run, bool isFailed)
     {
         ++runs;
-        failed += run.failed() ? 1 : 0;
-        const QString impl = implementationOf(run);
+        failed += isFailed ? 1 : 0;
+        const QString& impl = run.provider.isEmpty() ? run.implementationDigest : run.provider;
         if (!impl.isEmpty())
             implementations.insert(impl);
     }
-    OverviewCell cell() const { return { runs, int(implementations.size()), failed }; }
+    OverviewCell cell() const { return { runs, int(implementations.values().size()), failed }; }
 };
 
 // Indices of `names` ordered by their runs, most first, then by name.
@@ -112,22 +110,50 @@ OverviewData buildOverview(const RunList& runs)
     RunList gpuReps;
     QSet<QPair<QString, QString>> gpuNames;
     QHash<QString, QStringList> namesOfGpu; // display name -> its slugs, product and the product after the vendor
-    for (const RunPtr& ptr : runs) {
+    // Runs in a row of the same kernel, or of the same GPU names, skip the lookups (the same strings in memory).
+    const Run* lastKernel = nullptr;
+    const Run* lastGpu = nullptr;
+    int k = -1;
+    int g = -1;
+    Tally* cell = nullptr;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return {}; // superseded: dropped by the caller
+        const RunPtr& ptr = runs[i];
         const Run& run = *ptr;
-        auto k = kernelIndex.constFind(run.kernel);
-        if (k == kernelIndex.constEnd()) {
-            k = kernelIndex.insert(run.kernel, int(kernels.size()));
-            kernels << run.kernel;
-            kernelTally.append(Tally {});
-            kernelReps << ptr;
+        const bool sameKernel = lastKernel && sameText(lastKernel->kernel, run.kernel);
+        const bool sameGpu
+            = lastGpu && sameText(lastGpu->gpuSlug, run.gpuSlug) && sameText(lastGpu->gpuProduct, run.gpuProduct);
+        if (!sameKernel) {
+            lastKernel = &run;
+            auto it = kernelIndex.constFind(run.kernel);
+            if (it == kernelIndex.constEnd()) {
+                it = kernelIndex.insert(run.kernel, int(kernels.size()));
+                kernels << run.kernel;
+                kernelTally.append(Tally {});
+                kernelReps << ptr;
+            }
+            k = *it;
         }
+        if (sameGpu) {
+            const bool isFailed = run.failed();
+            kernelTally[k].add(run, isFailed);
+            gpuTally[g].add(run, isFailed);
+            if (!sameKernel)
+                cell = &cellTally[qint64(k) << 32 | g];
+            cell->add(run, isFailed);
+            total.add(run, isFailed);
+            continue;
+        }
+        lastGpu = &run;
         const QString gpu = run.gpuDisplayName();
-        auto g = gpuIndex.constFind(gpu);
-        if (g == gpuIndex.constEnd()) {
-            g = gpuIndex.insert(gpu, int(gpus.size()));
+        auto gi = gpuIndex.constFind(gpu);
+        if (gi == gpuIndex.constEnd()) {
+            gi = gpuIndex.insert(gpu, int(gpus.size()));
             gpus << gpu;
             gpuTally.append(Tally {});
         }
+        g = *gi;
         const QPair<QString, QString> names { run.gpuSlug, run.gpuProduct };
         if (!gpuNames.contains(names)) {
             gpuNames.insert(names);
@@ -138,10 +164,12 @@ OverviewData buildOverview(const RunList& runs)
                 known << run.gpuProduct.mid(space + 1);
             known << run.gpuSlug << run.gpuProduct;
         }
-        kernelTally[*k].add(run);
-        gpuTally[*g].add(run);
-        cellTally[qint64(*k) << 32 | *g].add(run);
-        total.add(run);
+        const bool isFailed = run.failed();
+        kernelTally[k].add(run, isFailed);
+        gpuTally[g].add(run, isFailed);
+        cell = &cellTally[qint64(k) << 32 | g];
+        cell->add(run, isFailed);
+        total.add(run, isFailed);
     }
 
     OverviewData out;
@@ -179,12 +207,15 @@ OverviewData buildOverview(const RunList& runs)
 
 bool overviewIsFirstView(const RunList& runs, int maxKernels, int maxGpus)
 {
-    QSet<QString> kernels;
-    QSet<QString> gpus;
-    for (const RunPtr& run : runs) {
-        kernels.insert(run->kernel);
-        gpus.insert(run->gpuDisplayName());
-        if (kernels.size() > maxKernels || gpus.size() > maxGpus)
+    DistinctText kernels;
+    DistinctText gpus;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return false; // superseded: dropped by the caller
+        const Run& run = *runs[i];
+        kernels.insert(run.kernel);
+        gpus.insert(run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct); // gpuDisplayName(), not a copy
+        if (kernels.values().size() > maxKernels || gpus.values().size() > maxGpus)
             return true;
     }
     return false;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/quantiledata.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distincttext.h"
+#include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/latencyruns.h"
 #include "model/statistics.h"
 #include "model/workload.h"
@@ -54,6 +57,98 @@ void fillQuantiles(const Run& run, QuantileBox& box)
     }
 }
 
+const QString& gpuNameOf(const Run& run)
+{
+    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
+}
+
+// A run's workload group by the addresses of its kernel, pass and workload slug: runs share interned strings.
+struct KeyTexts
+{
+    const QChar* data[3];
+    qsizetype size[3];
+
+    static KeyTexts of(const Run& run)
+    {
+        return { { run.kernel.constData(), run.pass.constData(), run.workloadSlug.constData() },
+            { run.kernel.size(), run.pass.size(), run.workloadSlug.size() } };
+    }
+    bool operator==(const KeyTexts& o) const
+    {
+        return std::equal(data, data + 3, o.data) && std::equal(size, size + 3, o.size);
+    }
+};
+
+size_t qHash(const KeyTexts& k, size_t seed = 0)
+{
+    return qHashMulti(
+        seed, quintptr(k.data[0]), quintptr(k.data[1]), quintptr(k.data[2]), k.size[0], k.size[1], k.size[2]);
+}
+
+// Ranks that order as a text does (the same address: no lookup).
+template<typename Text>
+std::vector<int> ranksOf(const RunList& runs, Text text)
+{
+    DistinctText distinct;
+    for (const RunPtr& run : runs)
+        distinct.insert(text(*run));
+    QStringList sorted = distinct.values().values();
+    std::sort(sorted.begin(), sorted.end());
+    QHash<QString, int> rank;
+    for (int i = 0; i < sorted.size(); ++i)
+        rank.insert(sorted[i], i);
+    std::vector<int> out;
+    out.reserve(size_t(runs.size()));
+    const QString* last = nullptr;
+    int lastRank = -1;
+    for (const RunPtr& run : runs) {
+        const QString& t = text(*run);
+        if (!last || !sameText(*last, t)) {
+            last = &t;
+            lastRank = rank.value(t);
+        }
+        out.push_back(lastRank);
+    }
+    return out;
+}
+
+// A stable sort by provider, then GPU name: the same order as comparing the texts, with each run's two ranks
+// computed once (the comparisons read no run).
+void sortByProviderAndGpu(RunList& group)
+{
+    const std::vector<int> provider = ranksOf(group, [](const Run& r) -> const QString& { return r.provider; });
+    const std::vector<int> gpu = ranksOf(group, [](const Run& r) -> const QString& { return gpuNameOf(r); });
+    std::vector<int> order(size_t(group.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        if (provider[size_t(a)] != provider[size_t(b)])
+            return provider[size_t(a)] < provider[size_t(b)];
+        return gpu[size_t(a)] < gpu[size_t(b)];
+    });
+    RunList sorted;
+    sorted.reserve(group.size());
+    for (int i : order)
+        sorted.append(std::move(group[i]));
+    group = std::move(sorted);
+}
+
+// The numbers n for which `base + " (n)"` is one of `series`.
+QSet<int> repeatsNamed(const QStringList& series, const QString& base)
+{
+    QSet<int> out;
+    for (const QString& name : series) {
+        if (name.size() <= base.size() + 3 || !name.startsWith(base) || !name.endsWith(QLatin1Char(')'))
+            || QStringView(name).mid(base.size(), 2) != QLatin1String(" ("))
+            continue;
+        const QStringView digits = QStringView(name).mid(base.size() + 2, name.size() - base.size() - 3);
+        bool ok = false;
+        const int n = digits.toInt(&ok);
+        if (ok && QString::number(n) == digits)
+            out.insert(n);
+    }
+    return out;
+}
+
 } // namespace
 
 QString shortGpuName(const QString& gpu)
@@ -67,11 +162,16 @@ QString shortGpuName(const QString& gpu)
 
 QStringList protocolFamilyWarnings(const RunList& runs)
 {
-    QStringList families;
+    DistinctText distinct;
     for (const RunPtr& run : runs) {
-        const QString family = run->protocolFamily.isEmpty() ? QStringLiteral("(none)") : run->protocolFamily;
-        if (run->isLatency() && !families.contains(family))
-            families << family;
+        if (run->isLatency())
+            distinct.insert(run->protocolFamily);
+    }
+    QStringList families;
+    for (const QString& family : distinct.values()) {
+        const QString name = family.isEmpty() ? QStringLiteral("(none)") : family;
+        if (!families.contains(name))
+            families << name;
     }
     if (families.size() < 2)
         return {};
@@ -83,14 +183,22 @@ QStringList protocolFamilyWarnings(const RunList& runs)
 
 QString selectionTitle(const RunList& runs)
 {
-    QSet<QString> kernels;
-    QSet<QString> passes;
-    QSet<QString> gpus;
-    for (const RunPtr& run : runs) {
-        kernels.insert(run->kernel);
-        passes.insert(run->pass);
-        gpus.insert(shortGpuName(run->gpuDisplayName()));
+    DistinctText kernelNames;
+    DistinctText passNames;
+    DistinctText gpuNames;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return {}; // superseded: dropped by the caller
+        const Run& run = *runs[i];
+        kernelNames.insert(run.kernel);
+        passNames.insert(run.pass);
+        gpuNames.insert(gpuNameOf(run));
     }
+    const QSet<QString>& kernels = kernelNames.values();
+    const QSet<QString>& passes = passNames.values();
+    QSet<QString> gpus;
+    for (const QString& gpu : gpuNames.values())
+        gpus.insert(shortGpuName(gpu));
     if (kernels.isEmpty())
         return {};
     QStringList parts; // an empty part (runs without a pass) leaves no empty "· ·"
@@ -114,15 +222,24 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
     // whole chart.
     QHash<WorkloadKey, int> groupOf;
+    QHash<KeyTexts, int> groupByTexts; // the same, found by the addresses of the key's texts (no text hashed)
     QVector<RunList> groups;
-    for (const RunPtr& run : std::as_const(latency)) {
-        const WorkloadKey key = WorkloadKey::of(*run);
-        auto it = groupOf.constFind(key);
-        if (it == groupOf.constEnd()) {
-            it = groupOf.insert(key, int(groups.size()));
-            groups.append(RunList());
+    for (qsizetype i = 0; i < latency.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return data; // superseded: dropped by the caller
+        const RunPtr& run = latency[i];
+        const KeyTexts texts = KeyTexts::of(*run);
+        auto known = groupByTexts.constFind(texts);
+        if (known == groupByTexts.constEnd()) {
+            const WorkloadKey key = WorkloadKey::of(*run);
+            auto it = groupOf.constFind(key);
+            if (it == groupOf.constEnd()) {
+                it = groupOf.insert(key, int(groups.size()));
+                groups.append(RunList());
+            }
+            known = groupByTexts.insert(texts, *it);
         }
-        groups[*it].append(run);
+        groups[*known].append(run);
     }
     QVector<int> order(groups.size());
     std::iota(order.begin(), order.end(), 0);
@@ -142,16 +259,14 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     }
     RunList drawn;
     for (int g : std::as_const(order)) {
+        if (buildCancelled())
+            return data;
         RunList& group = groups[g];
-        std::stable_sort(group.begin(), group.end(), [](const RunPtr& a, const RunPtr& b) {
-            if (a->provider != b->provider)
-                return a->provider < b->provider;
-            return a->gpuDisplayName() < b->gpuDisplayName();
-        });
+        sortByProviderAndGpu(group);
         drawn += group;
     }
 
-    const WorkloadLabeler labeler(drawn);
+    const WorkloadLabeler labeler(distinctWorkloads(drawn)); // the same variation, read off fewer runs
     const ParamVariation& variation = labeler.variation();
     data.groupTitle = labeler.title();
     QHash<QString, int> seriesIndex;
@@ -160,9 +275,30 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
         const RunList& group = groups[order[g]];
         data.groups << labeler.label(*group.front());
         QHash<QString, int> occurrences; // provider·GPU -> runs of this workload seen
-        for (const RunPtr& run : group) {
-            QString seriesName = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
-            const int n = ++occurrences[seriesName];
+        // The group is sorted by provider and GPU: the base name ("provider · GPU") is made once per stretch of
+        // runs that share them. Once every series is taken, the name " (n)" of a repeated run is only made when
+        // an existing series could bear it: a million runs repeat a few workloads thousands of times.
+        const Run* stretch = nullptr;
+        QString base;
+        int* seen = nullptr;
+        QSet<int> takenRepeats; // with every series taken: the n of the existing series named base + " (n)"
+        for (qsizetype i = 0; i < group.size(); ++i) {
+            if (buildCancelledEvery(i))
+                return data; // superseded: dropped by the caller
+            const RunPtr& run = group[i];
+            if (!stretch || !sameText(stretch->provider, run->provider)
+                || !sameText(gpuNameOf(*stretch), gpuNameOf(*run))) {
+                stretch = run.get();
+                base = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
+                seen = &occurrences[base];
+                takenRepeats = repeatsNamed(data.series, base);
+            }
+            const int n = ++*seen;
+            if (n > 1 && data.series.size() >= maxSeries && !takenRepeats.contains(n)) {
+                ++data.droppedRuns; // a new series, and no room for one
+                continue;
+            }
+            QString seriesName = base;
             if (n > 1)
                 seriesName += QStringLiteral(" (%1)").arg(n);
             auto s = seriesIndex.constFind(seriesName);
@@ -173,6 +309,8 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
                 }
                 s = seriesIndex.insert(seriesName, int(data.series.size()));
                 data.series << seriesName;
+                if (data.series.size() == maxSeries) // from here on no series is added
+                    takenRepeats = repeatsNamed(data.series, base);
             }
             QuantileBox box;
             box.group = g;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/speedupdata.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distincttext.h"
+#include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/timescale.h"
@@ -43,11 +46,12 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
     paired.reserve(drawn);
     for (qsizetype i = 0; i < drawn; ++i)
         paired.append(pairs[i].run);
-    const WorkloadLabeler labeler(paired);
+    const WorkloadLabeler labeler(distinctWorkloads(paired)); // the same variation, read off fewer runs
     const ParamVariation& variation = labeler.variation();
-    QSet<QString> gpus;
+    DistinctText gpuNames;
     for (const RunPtr& run : std::as_const(paired))
-        gpus.insert(run->gpuDisplayName());
+        gpuNames.insert(run->gpuDisplayName());
+    const QSet<QString>& gpus = gpuNames.values();
 
     // Sets: provider (·GPU when GPUs vary) (·pass when passes vary). Colour = provider; a provider's further sets
     // get a pattern.
@@ -55,37 +59,56 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
     QHash<QString, int> variants;
     QHash<qint64, int> barOf; // (set, category) -> index into data.bars
     int category = -1;
+    // A set's label is a function of the provider, GPU and pass: pairs in a row that share them share the set.
+    const Run* previous = nullptr;
+    int previousSet = -1; // -1: beyond maxSeries
+    qint64 lastSlot = -1;
+    int lastBar = -1;
     for (int i = 0; i < drawn; ++i) {
+        if (buildCancelledEvery(i))
+            return {}; // superseded: dropped by the caller
         const Run& run = *pairs[i].run;
         if (i == 0 || !sameWorkload(*pairs[i - 1].run, run)) {
             ++category;
             data.categories << labeler.label(run);
         }
-        QString setLabel = run.provider;
-        if (gpus.size() > 1)
-            setLabel += QStringLiteral(" · ") + shortGpuName(run.gpuDisplayName());
-        if (variation.passVaries)
-            setLabel += QStringLiteral(" · ") + run.pass;
-        auto s = setIndex.constFind(setLabel);
-        if (s == setIndex.constEnd()) {
-            if (data.sets.size() >= maxSeries) {
-                ++data.dropped;
-                continue;
+        if (!previous || !sameText(previous->provider, run.provider)
+            || (gpus.size() > 1 && !sameText(previous->gpuDisplayName(), run.gpuDisplayName()))
+            || (variation.passVaries && !sameText(previous->pass, run.pass))) {
+            QString setLabel = run.provider;
+            if (gpus.size() > 1)
+                setLabel += QStringLiteral(" · ") + shortGpuName(run.gpuDisplayName());
+            if (variation.passVaries)
+                setLabel += QStringLiteral(" · ") + run.pass;
+            previous = &run;
+            auto s = setIndex.constFind(setLabel);
+            if (s == setIndex.constEnd() && data.sets.size() < maxSeries) {
+                s = setIndex.insert(setLabel, int(data.sets.size()));
+                data.sets.append({ setLabel, run.provider, variants[run.provider]++ });
             }
-            s = setIndex.insert(setLabel, int(data.sets.size()));
-            data.sets.append({ setLabel, run.provider, variants[run.provider]++ });
+            previousSet = s == setIndex.constEnd() ? -1 : *s;
         }
+        if (previousSet < 0) {
+            ++data.dropped;
+            continue;
+        }
+        const int set = previousSet;
         const double ratio = pairs[i].ratio;
         // One bar per set and workload: a later pair of both (the same series measured again) takes the bar, as
         // the chart draws one there; labels and markers of bars never drawn would cost per pair, not per bar.
-        const qint64 slot = qint64(*s) << 32 | category;
-        const auto taken = barOf.constFind(slot);
-        if (taken != barOf.constEnd()) {
-            data.bars[*taken] = { *s, category, i, ratio, pairs[i].verdict };
+        const qint64 slot = qint64(set) << 32 | category;
+        if (slot != lastSlot) { // pairs in a row of one set and workload share the bar: one lookup
+            lastSlot = slot;
+            const auto taken = barOf.constFind(slot);
+            lastBar = taken == barOf.constEnd() ? -1 : *taken;
+        }
+        if (lastBar >= 0) {
+            data.bars[lastBar] = { set, category, i, ratio, pairs[i].verdict };
             ++data.shared;
         } else {
-            barOf.insert(slot, int(data.bars.size()));
-            data.bars.append({ *s, category, i, ratio, pairs[i].verdict });
+            lastBar = int(data.bars.size());
+            barOf.insert(slot, lastBar);
+            data.bars.append({ set, category, i, ratio, pairs[i].verdict });
         }
         if (std::isfinite(ratio))
             data.top = std::max(data.top, ratio);
@@ -149,12 +172,14 @@ QStringList summarizePairWarnings(const Comparison& comparison)
 
 QStringList summarizePairNotes(const Comparison& comparison)
 {
-    QStringList all;
-    for (const ComparisonPair& p : comparison.pairs)
-        all += p.notes;
+    NoteKindCounter counter; // the pairs' notes, not a list of them all (a million pairs hold several each)
+    for (const ComparisonPair& p : comparison.pairs) {
+        for (const QString& note : p.notes)
+            counter.add(note);
+    }
     QStringList out;
     const int total = int(comparison.pairs.size());
-    for (const NoteKind& k : noteKinds(all))
+    for (const NoteKind& k : counter.kinds())
         out << QStringLiteral("%1: %2 of %3 pairs").arg(k.text).arg(k.count).arg(total);
     return out;
 }

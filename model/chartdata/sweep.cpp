@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/sweep.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/latencyruns.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/workload.h"
@@ -73,7 +75,7 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
             data.notes << note;
     }
 
-    const ParamVariation variation = paramVariation(latency);
+    const ParamVariation variation = paramVariation(distinctWorkloads(latency)); // that of every run
     data.candidates = sweepCandidates(latency, variation.varying);
     data.fixed = variation.fixed;
     data.fixedDescription = variation.describeFixed();
@@ -98,10 +100,58 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
     int missingX = 0;
     data.logXPossible = true;
     std::vector<double> medians;
-    for (const RunPtr& run : std::as_const(latency)) {
+    // Adds a run's point to its series (-1: a series beyond maxSeries, not drawn).
+    auto addPoint = [&](int series, const RunPtr& run, const WorkloadParam* xp) {
+        if (series < 0) {
+            ++data.droppedRuns;
+            return;
+        }
+        SweepPoint point;
+        point.x = xp->number;
+        point.median = run->median;
+        point.p20 = std::isfinite(run->p20) ? run->p20 : run->median;
+        point.p80 = std::isfinite(run->p80) ? run->p80 : run->median;
+        point.run = run;
+        auto& seriesPoints = points[size_t(series)];
+        auto existing = seriesPoints.find(point.x);
+        if (existing != seriesPoints.end()) {
+            ++data.duplicates;
+            if (run->observedAt <= existing->second.run->observedAt)
+                return;
+        }
+        seriesPoints[point.x] = point;
+        if (point.x <= 0)
+            data.logXPossible = false;
+    };
+    // A series' label is a function of what it names: runs in a row that name the same get the previous run's
+    // series without building the label again (a million runs, a few series).
+    const Run* previous = nullptr;
+    auto sameSeries = [&](const Run& a, const Run& b) {
+        if (!sameText(a.provider, b.provider) || !sameText(a.gpuDisplayName(), b.gpuDisplayName())
+            || (variation.passVaries && !sameText(a.pass, b.pass))
+            || (variation.kernelVaries && !sameText(a.kernel, b.kernel))
+            || (variation.dtypeVaries && !sameText(a.dtype, b.dtype)))
+            return false;
+        for (const QString& key : std::as_const(data.splitBy)) {
+            const WorkloadParam* pa = findParam(a, key);
+            const WorkloadParam* pb = findParam(b, key);
+            if (!pa != !pb || (pa && !sameText(pa->value, pb->value)))
+                return false;
+        }
+        return true;
+    };
+    int previousSeries = -1;
+    for (qsizetype i = 0; i < latency.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return data; // superseded: dropped by the caller
+        const RunPtr& run = latency[i];
         const WorkloadParam* xp = findParam(*run, data.xParam);
         if (!xp || std::isnan(xp->number)) {
             ++missingX;
+            continue;
+        }
+        if (previous && sameSeries(*previous, *run)) {
+            addPoint(previousSeries, run, xp);
             continue;
         }
         QStringList labelParts { run->provider, shortGpuName(run->gpuDisplayName()) };
@@ -117,6 +167,8 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
         }
         const QString label = labelParts.join(QStringLiteral(" · "));
         auto it = seriesIndex.constFind(label);
+        previous = run.get();
+        previousSeries = -1;
         if (it == seriesIndex.constEnd()) {
             if (data.series.size() >= maxSeries) {
                 ++data.droppedRuns;
@@ -131,22 +183,8 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
             data.series.append(s);
             points.emplace_back();
         }
-        SweepPoint point;
-        point.x = xp->number;
-        point.median = run->median;
-        point.p20 = std::isfinite(run->p20) ? run->p20 : run->median;
-        point.p80 = std::isfinite(run->p80) ? run->p80 : run->median;
-        point.run = run;
-        auto& seriesPoints = points[size_t(*it)];
-        auto existing = seriesPoints.find(point.x);
-        if (existing != seriesPoints.end()) {
-            ++data.duplicates;
-            if (run->observedAt <= existing->second.run->observedAt)
-                continue;
-        }
-        seriesPoints[point.x] = point;
-        if (point.x <= 0)
-            data.logXPossible = false;
+        previousSeries = *it;
+        addPoint(*it, run, xp);
     }
     for (int i = 0; i < data.series.size(); ++i) {
         for (const auto& [x, point] : points[size_t(i)]) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/comparability.h"
 
+#include "model/workload.h"
+
 namespace kix {
 
 namespace {
@@ -35,10 +37,15 @@ bool sameWorkload(const Run& b, const Run& r)
     if (b.workload.size() != r.workload.size())
         return false;
     for (qsizetype i = 0; i < b.workload.size(); ++i) {
-        if (b.workload[i].key != r.workload[i].key || b.workload[i].value != r.workload[i].value)
+        if (!sameText(b.workload[i].key, r.workload[i].key) || !sameText(b.workload[i].value, r.workload[i].value))
             return false;
     }
-    return !b.workload.isEmpty() || b.workloadSlug == r.workloadSlug;
+    return !b.workload.isEmpty() || sameText(b.workloadSlug, r.workloadSlug);
+}
+
+const QString& gpuName(const Run& run)
+{
+    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
 }
 
 QString workloadDifference(const Run& b, const Run& r)
@@ -64,25 +71,45 @@ QString workloadDifference(const Run& b, const Run& r)
     return parts.join(QStringLiteral("; "));
 }
 
+// "same workload digest (b199535cdbfa…)". A comparison of a million runs against a few baselines makes the same
+// note a million times: the last one made per digest kind is kept (with its digest, so that the digest's
+// characters stay where they are and the same address is the same digest) and shared.
+QString sameDigestNote(int kind, QLatin1String name, const QString& digest)
+{
+    struct Made
+    {
+        QString digest;
+        QString note;
+    };
+    thread_local Made made[4];
+    Made& m = made[kind];
+    if (m.digest.isNull() || m.digest.constData() != digest.constData() || m.digest.size() != digest.size()) {
+        m.note
+            = QStringLiteral("same ") + name + QStringLiteral(" digest (") + shortDigest(digest) + QStringLiteral("…)");
+        m.digest = digest;
+    }
+    return m.note;
+}
+
 } // namespace
 
 Comparability assessComparability(const Run& b, const Run& r)
 {
     Comparability c;
-    if (b.kernel != r.kernel)
+    if (!sameText(b.kernel, r.kernel))
         c.warnings << difference(QStringLiteral("kernel"), b.kernel, r.kernel);
-    if (b.gpuDisplayName() != r.gpuDisplayName())
+    if (!sameText(gpuName(b), gpuName(r)))
         c.warnings << difference(QStringLiteral("GPU"), b.gpuDisplayName(), r.gpuDisplayName());
     const QString workload = workloadDifference(b, r);
     if (!workload.isEmpty())
         c.warnings << QStringLiteral("different workload: ") + workload;
-    if (b.pass != r.pass)
+    if (!sameText(b.pass, r.pass))
         c.warnings << difference(QStringLiteral("pass"), b.pass, r.pass);
-    if (b.dtype != r.dtype)
+    if (!sameText(b.dtype, r.dtype))
         c.warnings << difference(QStringLiteral("dtype"), b.dtype, r.dtype);
-    if (b.protocolFamily != r.protocolFamily)
+    if (!sameText(b.protocolFamily, r.protocolFamily))
         c.warnings << difference(QStringLiteral("protocol family"), b.protocolFamily, r.protocolFamily);
-    if (b.metricName() != r.metricName() || b.unit != r.unit)
+    if (!sameText(b.metricName(), r.metricName()) || !sameText(b.unit, r.unit))
         c.warnings << difference(QStringLiteral("metric"), b.metricName() + QLatin1Char(' ') + b.unit,
             r.metricName() + QLatin1Char(' ') + r.unit);
     if (b.failed() || r.failed())
@@ -121,9 +148,8 @@ Comparability assessComparability(const Run& b, const Run& r)
             unknownImplementation = unknownImplementation || name == QLatin1String("implementation");
             continue;
         }
-        if (d.baseline == d.run) {
-            c.notes << QStringLiteral("same ") + name + QStringLiteral(" digest (") + shortDigest(d.baseline)
-                    + QStringLiteral("…)");
+        if (sameText(d.baseline, d.run)) {
+            c.notes << sameDigestNote(int(&d - digests), name, d.baseline);
             continue;
         }
         if (name == QLatin1String("workload") && workload.isEmpty() && b.dtype == r.dtype && b.kernel == r.kernel)

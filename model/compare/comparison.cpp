@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/comparison.h"
 
+#include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distincttext.h"
+#include "model/compare/pairorder.h"
 #include "model/compare/toolcomparison.h"
 #include "model/workload.h"
 
@@ -79,11 +82,18 @@ Baseline Baseline::ofRun(RunPtr run)
 
 Baseline Baseline::defaultFor(const RunList& runs)
 {
-    QSet<QString> providers;
-    for (const RunPtr& run : runs) {
-        if (run->isLatency())
-            providers.insert(run->provider);
+    DistinctText distinct;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return {}; // superseded: dropped by the caller
+        if (runs[i]->isLatency())
+            distinct.insert(runs[i]->provider);
     }
+    return defaultForProviders(distinct.values());
+}
+
+Baseline Baseline::defaultForProviders(const QSet<QString>& providers)
+{
     QStringList preferred;
     for (const QString& p : { QStringLiteral("huggingface"), QStringLiteral("torch") }) {
         if (providers.contains(p))
@@ -133,19 +143,19 @@ void decideVerdict(const Run& b, const Run& r, double alpha, ComparisonPair& pai
     decideVerdictCore(b, r, alpha, pair);
     const QStringList noise = noiseReasons(b, r);
     pair.noisy = !noise.isEmpty();
-    QStringList why;
+    QString why;
     if (pair.method == VerdictMethod::MannWhitney)
-        why << (pair.verdict == Verdict::Same ? QStringLiteral("Mann–Whitney U: no significant difference (p = %1)")
-                                              : QStringLiteral("Mann–Whitney U: p = %1"))
-                   .arg(pair.pValue, 0, 'g', 3);
+        why = (pair.verdict == Verdict::Same ? QStringLiteral("Mann–Whitney U: no significant difference (p = %1)")
+                                             : QStringLiteral("Mann–Whitney U: p = %1"))
+                  .arg(pair.pValue, 0, 'g', 3);
     else if (pair.method == VerdictMethod::NoSpread)
-        why << QStringLiteral("no p20/p80 spread to decide by");
+        why = QStringLiteral("no p20/p80 spread to decide by");
     else if (pair.verdict == Verdict::Ambiguous)
-        why << QStringLiteral("p20–p80 intervals overlap");
+        why = QStringLiteral("p20–p80 intervals overlap");
     else
-        why << QStringLiteral("p20–p80 intervals apart");
-    why += noise;
-    pair.reason = why.join(QStringLiteral("; "));
+        why = QStringLiteral("p20–p80 intervals apart");
+    // The first reason, then the noise's: one string per pair, not a list joined (a million pairs).
+    pair.reason = noise.isEmpty() ? why : (QStringList { why } + noise).join(QStringLiteral("; "));
     for (const QString& n : noise)
         pair.notes << n;
 }
@@ -249,36 +259,25 @@ const QString& gpuName(const Run& run)
     return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
 }
 
-bool pairLess(const ComparisonPair& a, const ComparisonPair& b)
-{
-    const Run& x = *a.run;
-    const Run& y = *b.run;
-    if (!sameText(x.kernel, y.kernel))
-        return x.kernel < y.kernel;
-    if (!sameText(x.pass, y.pass))
-        return x.pass < y.pass;
-    if (int c = compareWorkloads(x, y); c != 0)
-        return c < 0;
-    if (!sameText(x.provider, y.provider))
-        return x.provider < y.provider;
-    if (!sameText(gpuName(x), gpuName(y)))
-        return gpuName(x) < gpuName(y);
-    return x.externalId < y.externalId;
-}
-
 void summarize(Comparison& comparison)
 {
     struct Accumulator
     {
         ProviderSummary summary;
-        QSet<QString> gpus;
-        QSet<QString> passes;
+        DistinctText gpus; // the runs' own strings, alive meanwhile
+        DistinctText passes;
         double logSum = 0;
         int logCount = 0;
     };
     std::map<QString, Accumulator> byProvider;
+    const QString* lastProvider = nullptr;
+    Accumulator* last = nullptr; // std::map: stays where it is while others are added
     for (const ComparisonPair& pair : std::as_const(comparison.pairs)) {
-        Accumulator& acc = byProvider[pair.run->provider];
+        if (!lastProvider || !sameText(*lastProvider, pair.run->provider)) {
+            lastProvider = &pair.run->provider;
+            last = &byProvider[pair.run->provider];
+        }
+        Accumulator& acc = *last;
         ProviderSummary& s = acc.summary;
         ++s.pairs;
         switch (pair.verdict) {
@@ -309,8 +308,8 @@ void summarize(Comparison& comparison)
         summary.provider = provider;
         if (acc.logCount > 0)
             summary.geomean = std::exp(acc.logSum / acc.logCount);
-        summary.gpus = acc.gpus.values();
-        summary.passes = acc.passes.values();
+        summary.gpus = acc.gpus.values().values();
+        summary.passes = acc.passes.values().values();
         std::sort(summary.gpus.begin(), summary.gpus.end());
         std::sort(summary.passes.begin(), summary.passes.end());
         comparison.providers.append(summary);
@@ -413,34 +412,59 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
                         }
                     }
                 }
-                for (const RunPtr& run : group) {
+                // The baseline a run gets depends on its protocol family alone (bestBaseline): chosen once per
+                // family, not once per run among every candidate (a year of nightly runs: thousands of each).
+                struct Chosen
+                {
+                    QString family;
+                    RunPtr base;
+                    QString newestNote; // "N huggingface runs for this workload: ...", empty when only one
+                };
+                QVector<Chosen> byFamily;
+                const QString crossNote = crossGpu
+                    ? QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen)
+                    : QString();
+                for (qsizetype i = 0; i < group.size(); ++i) {
+                    if (buildCancelledEvery(i, 1024))
+                        return result; // superseded: partial, dropped by the caller
+                    const RunPtr& run = group[i];
                     if (!chosen.isEmpty() && run->provider == chosen)
                         continue; // a baseline run itself
                     if (candidates.isEmpty()) {
                         result.unpaired.append(run);
                         continue;
                     }
-                    const RunPtr base = bestBaseline(candidates, *run);
+                    auto known = std::find_if(byFamily.cbegin(), byFamily.cend(),
+                        [&run](const Chosen& c) { return c.family == run->protocolFamily; });
+                    if (known == byFamily.cend()) {
+                        Chosen c { run->protocolFamily, bestBaseline(candidates, *run), {} };
+                        int sameGpu = 0;
+                        const QString baseGpu = gpuKey(*c.base);
+                        for (const RunPtr& other : std::as_const(candidates))
+                            sameGpu += gpuKey(*other) == baseGpu ? 1 : 0;
+                        if (sameGpu > 1)
+                            c.newestNote = QStringLiteral("%1 %2 runs for this workload: compared with the newest")
+                                               .arg(sameGpu)
+                                               .arg(chosen);
+                        byFamily.append(std::move(c));
+                        known = byFamily.cend() - 1;
+                    }
+                    const RunPtr& base = known->base;
                     usedBaselines.insert(base.get());
                     ComparisonPair pair = makePair(base, run, alpha);
                     if (crossGpu)
-                        pair.notes
-                            << QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen);
-                    int sameGpu = 0;
-                    const QString baseGpu = gpuKey(*base);
-                    for (const RunPtr& c : std::as_const(candidates))
-                        sameGpu += gpuKey(*c) == baseGpu ? 1 : 0;
-                    if (sameGpu > 1)
-                        pair.notes << QStringLiteral("%1 %2 runs for this workload: compared with the newest")
-                                          .arg(sameGpu)
-                                          .arg(chosen);
+                        pair.notes << crossNote;
+                    if (!known->newestNote.isEmpty())
+                        pair.notes << known->newestNote;
                     result.pairs.append(std::move(pair));
                 }
             }
         }
         result.baselineRuns = usedBaselines.size();
     }
-    std::sort(result.pairs.begin(), result.pairs.end(), pairLess);
+    if (buildCancelled())
+        return result;
+    sortComparisonPairs(result.pairs);
     std::sort(result.unpaired.begin(), result.unpaired.end(), [](const RunPtr& a, const RunPtr& b) {
         if (a->kernel != b->kernel)
             return a->kernel < b->kernel;

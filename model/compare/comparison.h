@@ -5,6 +5,7 @@
 #include "model/run.h"
 #include "model/statistics.h"
 
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -39,6 +40,8 @@ struct Baseline
     static Baseline ofRun(RunPtr run);
     // huggingface, then torch, when present among the runs; else the alphabetically first provider.
     static Baseline defaultFor(const RunList& runs);
+    // The same from the providers of the runs' latency runs, when the caller has them.
+    static Baseline defaultForProviders(const QSet<QString>& latencyProviders);
 
     bool isRun() const { return run != nullptr; }
     bool isEmpty() const { return !run && providers.isEmpty(); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/rank.h"
 
+#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/timescale.h"
 #include "model/statistics.h"
 #include "model/workload.h"
@@ -9,6 +10,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace kix {
@@ -128,6 +130,42 @@ QString keyWithoutMetric(const CohortKey& k)
     return QStringList { k.kernel, k.pass, k.workload, k.dtype, k.gpu, k.protocol }.join(QLatin1Char('\x1f'));
 }
 
+// The cohort and implementation of a run by the addresses of the texts their keys are made of: runs share
+// interned strings, so most runs find their entry without building and hashing the key's text (CohortKey::id).
+// Two addresses hold the same text while the runs are alive: the table lives for one ranking.
+constexpr size_t keyTexts = 13;
+
+struct KeyTexts
+{
+    std::array<const QChar*, keyTexts> data {};
+    std::array<qsizetype, keyTexts> size {};
+    int metric = 0;
+
+    static KeyTexts of(const Run& run)
+    {
+        KeyTexts k;
+        // Every field CohortKey::of, implementationName and implementationKeyOf read.
+        const QString* texts[keyTexts] = { &run.kernel, &run.pass, &run.workloadSlug, &run.dtype, &run.gpuSlug,
+            &run.gpuProduct, &run.protocolFamily, &run.protocolNotes, &run.headlineMetric, &run.headlineStatistic,
+            &run.unit, &run.implementationDigest, &run.provider };
+        for (size_t i = 0; i < keyTexts; ++i) {
+            k.data[i] = texts[i]->constData();
+            k.size[i] = texts[i]->size();
+        }
+        k.metric = int(run.metric);
+        return k;
+    }
+    bool operator==(const KeyTexts& o) const { return data == o.data && size == o.size && metric == o.metric; }
+};
+
+size_t qHash(const KeyTexts& k, size_t seed = 0)
+{
+    size_t h = qHashMulti(seed, k.metric);
+    for (size_t i = 0; i < keyTexts; ++i)
+        h = qHashMulti(h, quintptr(k.data[i]), k.size[i]);
+    return h;
+}
+
 } // namespace
 
 QString rankProtocolFamily(const Run& run)
@@ -200,7 +238,11 @@ int RankCohort::runCount() const
 QStringList RankCohort::protocolFamilies() const
 {
     QStringList out;
-    auto add = [&out](const Run& run) {
+    const QString* last = nullptr; // runs in a row of one family: no search of the list
+    auto add = [&out, &last](const Run& run) {
+        if (last && sameText(*last, run.protocolFamily))
+            return;
+        last = &run.protocolFamily;
         if (!out.contains(run.protocolFamily))
             out << run.protocolFamily;
     };
@@ -259,10 +301,24 @@ Ranking rankRuns(const RunList& runs, double alpha)
     QHash<QString, int> cohortIndex;
     QHash<QString, QHash<QString, int>> entryIndex; // cohort id -> implementation key -> entry
     RunList failedRuns;
-    for (const RunPtr& run : runs) {
+    // A passed run with a headline value -> its cohort and entry, by the addresses of its key's texts.
+    QHash<KeyTexts, QPair<int, int>> byTexts;
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        if (buildCancelledEvery(r))
+            return ranking; // superseded: partial, dropped by the caller
+        const RunPtr& run = runs[r];
         if (run->failed()) {
             failedRuns << run;
             continue;
+        }
+        const bool ranked = std::isfinite(run->median);
+        const KeyTexts texts = ranked ? KeyTexts::of(*run) : KeyTexts {};
+        if (ranked) {
+            const auto known = byTexts.constFind(texts);
+            if (known != byTexts.constEnd()) {
+                ranking.cohorts[known->first].entries[known->second].runs.append(run);
+                continue;
+            }
         }
         const CohortKey key = CohortKey::of(*run);
         const QString id = key.id();
@@ -287,6 +343,7 @@ Ranking rankRuns(const RunList& runs, double alpha)
             cohort.entries.append(entry);
         }
         cohort.entries[*e].runs.append(run);
+        byTexts.insert(texts, { *c, *e });
     }
     // A failed run joins the cohort of its key, else the one of its workload, GPU and protocol, else its own.
     QHash<QString, int> byWorkload;
@@ -307,6 +364,8 @@ Ranking rankRuns(const RunList& runs, double alpha)
     }
 
     for (RankCohort& cohort : ranking.cohorts) {
+        if (buildCancelled())
+            return ranking; // superseded: partial, dropped by the caller
         // Two implementations that share a name are told apart by their digest.
         QHash<QString, int> names;
         for (const RankEntry& e : std::as_const(cohort.entries))
@@ -345,8 +404,11 @@ Ranking rankRuns(const RunList& runs, double alpha)
     }
     std::stable_sort(ranking.cohorts.begin(), ranking.cohorts.end(), cohortLess);
     int families = 0;
-    for (const RankCohort& c : std::as_const(ranking.cohorts))
+    for (const RankCohort& c : std::as_const(ranking.cohorts)) {
+        if (buildCancelled())
+            return ranking;
         families += c.protocolFamilies().size() > 1 ? 1 : 0;
+    }
     if (families > 0)
         ranking.notes << QStringLiteral(
             "%1 cohort(s) rank kix engine runs with liger_kernel_bench runs: both time with the do_bench protocol")

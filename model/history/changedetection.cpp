@@ -101,6 +101,8 @@ private:
     };
 
     Window window(std::vector<int> indices) const;
+    // Window::level of the points at `indices` (the same value), without making the window.
+    double levelOf(const int* indices, int count) const;
     // Is the step from `before` to `after` (levels in log) real? `adjacentBefore/After`: the two runs either side.
     Verdict judge(const Window& before, const Window& after, int adjacentBefore, int adjacentAfter) const;
     bool verifyAt(const std::vector<int>& clean, int begin, int k, int end, LevelChange* change) const;
@@ -132,6 +134,18 @@ Detector::Window Detector::window(std::vector<int> indices) const
     if (w.hasSpread)
         w.spread = medianOf(spreads);
     return w;
+}
+
+double Detector::levelOf(const int* indices, int count) const
+{
+    thread_local std::vector<double> medians; // no allocation per point: a series may hold a million
+    medians.clear();
+    for (int j = 0; j < count; ++j)
+        medians.push_back(m_points[size_t(indices[j])].median);
+    if (medians.empty())
+        return std::log(std::numeric_limits<double>::quiet_NaN());
+    std::sort(medians.begin(), medians.end());
+    return std::log(sortedQuantile(medians, 0.5));
 }
 
 // The variance factor of a window's level: its median costs pi/2 over a mean from three runs on.
@@ -224,20 +238,26 @@ void Detector::findOutliers(QVector<LevelChange>& out, std::vector<int>& clean)
             kept.push_back(i);
             continue;
         }
-        std::vector<int> prev(kept.end() - std::min<int>(kNeighbours, int(kept.size())), kept.end());
-        std::vector<int> next;
-        for (int j = i + 1; j < n && int(next.size()) < kNeighbours; ++j)
-            next.push_back(j);
-        const Window before = window(prev);
-        const Window after = window(next);
-        const double d1 = m_log[size_t(i)] - before.level;
-        const double d2 = m_log[size_t(i)] - after.level;
+        // The levels alone decide whether this is a spike (almost never): the windows are made only then.
+        const int prevCount = std::min<int>(kNeighbours, int(kept.size()));
+        const int nextCount = std::min(kNeighbours, n - i - 1);
+        int nextIndices[kNeighbours];
+        for (int j = 0; j < nextCount; ++j)
+            nextIndices[j] = i + 1 + j;
+        const double beforeLevel = levelOf(kept.data() + kept.size() - prevCount, prevCount);
+        const double afterLevel = levelOf(nextIndices, nextCount);
+        const double d1 = m_log[size_t(i)] - beforeLevel;
+        const double d2 = m_log[size_t(i)] - afterLevel;
         const bool spike = std::abs(d1) >= m_logThreshold && std::abs(d2) >= m_logThreshold && (d1 > 0) == (d2 > 0)
-            && std::abs(before.level - after.level) < m_logThreshold;
+            && std::abs(beforeLevel - afterLevel) < m_logThreshold;
         if (!spike) {
             kept.push_back(i);
             continue;
         }
+        std::vector<int> prev(kept.end() - prevCount, kept.end());
+        std::vector<int> next(nextIndices, nextIndices + nextCount);
+        const Window before = window(prev);
+        const Window after = window(next);
         const Window self = window({ i });
         const Verdict left = judge(before, self, prev.back(), i);
         const Verdict right = judge(after, self, next.front(), i);

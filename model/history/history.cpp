@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/history/history.h"
 
+#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/quantiledata.h"
 
 #include <QDate>
 #include <QHash>
 
-#include <QHash>
 #include <algorithm>
+#include <array>
 #include <cmath>
-
 #include <map>
 
 namespace kix {
@@ -105,13 +105,66 @@ bool resolveSince(const QString& text, const RunList& runs, QDateTime* since, QS
 
 namespace {
 
-bool pointLess(const HistoryPoint& a, const HistoryPoint& b)
+// A point and its time as a number: the order of pointLess (time, label, externalId) without a QDateTime
+// comparison per step of the sort (two valid times compare as their instants do).
+struct TimedPoint
 {
-    if (a.run->observedAt != b.run->observedAt)
-        return a.run->observedAt < b.run->observedAt;
-    if (a.label != b.label)
-        return a.label < b.label;
-    return a.run->externalId < b.run->externalId;
+    qint64 ms;
+    int index;
+};
+
+void sortPoints(QVector<HistoryPoint>& points)
+{
+    std::vector<TimedPoint> timed;
+    timed.reserve(size_t(points.size()));
+    for (int i = 0; i < points.size(); ++i)
+        timed.push_back({ points[i].run->observedAt.toMSecsSinceEpoch(), i });
+    std::sort(timed.begin(), timed.end(), [&points](const TimedPoint& x, const TimedPoint& y) {
+        if (x.ms != y.ms)
+            return x.ms < y.ms;
+        const HistoryPoint& a = points[x.index];
+        const HistoryPoint& b = points[y.index];
+        if (a.label != b.label)
+            return a.label < b.label;
+        return a.run->externalId < b.run->externalId;
+    });
+    QVector<HistoryPoint> sorted;
+    sorted.reserve(points.size());
+    for (const TimedPoint& t : timed)
+        sorted.append(std::move(points[t.index]));
+    points = std::move(sorted);
+}
+
+// The series of a run by the addresses of the texts its key is made of: runs share interned strings, so most
+// runs find their series without building and hashing the key's text (SeriesKey::id). Two addresses hold the
+// same text only while the runs are alive: the table lives for one build.
+struct KeyTexts
+{
+    std::array<const QChar*, 7> data {};
+    std::array<qsizetype, 7> size {};
+    bool latency = false;
+
+    static KeyTexts of(const Run& run)
+    {
+        KeyTexts k;
+        const QString* texts[] = { &run.kernel, &run.pass, &run.provider, &run.gpuSlug, &run.gpuProduct,
+            &run.workloadSlug, &run.protocolFamily };
+        for (size_t i = 0; i < 7; ++i) {
+            k.data[i] = texts[i]->constData();
+            k.size[i] = texts[i]->size();
+        }
+        k.latency = run.isLatency();
+        return k;
+    }
+    bool operator==(const KeyTexts& o) const { return data == o.data && size == o.size && latency == o.latency; }
+};
+
+size_t qHash(const KeyTexts& k, size_t seed = 0)
+{
+    size_t h = seed ^ (k.latency ? 0x9e3779b9u : 0u);
+    for (size_t i = 0; i < 7; ++i)
+        h = qHashMulti(h, quintptr(k.data[i]), k.size[i]);
+    return h;
 }
 
 QString seriesTitle(const Run& run)
@@ -131,7 +184,11 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
     QHash<QString, int> index; // key id -> series
     std::vector<HistorySeries> series;
     std::vector<QString> ids;
-    for (const RunPtr& run : runs) {
+    QHash<KeyTexts, int> byTexts; // the same series as `index`, found by the key's addresses
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        if (buildCancelledEvery(r))
+            return history; // superseded: dropped by the caller
+        const RunPtr& run = runs[r];
         if (!run->observedAt.isValid()) {
             history.unplaceable.append(run);
             continue;
@@ -140,19 +197,24 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
             ++history.skippedRuns;
             continue;
         }
-        const SeriesKey key = SeriesKey::of(*run);
-        const QString id = key.id();
-        auto it = index.constFind(id);
-        if (it == index.constEnd()) {
-            it = index.insert(id, int(series.size()));
-            ids.push_back(id);
-            HistorySeries s;
-            s.key = key;
-            s.title = seriesTitle(*run);
-            s.unit = run->unit;
-            series.push_back(std::move(s));
+        const KeyTexts texts = KeyTexts::of(*run);
+        auto known = byTexts.constFind(texts);
+        if (known == byTexts.constEnd()) {
+            const SeriesKey key = SeriesKey::of(*run);
+            const QString id = key.id();
+            auto it = index.constFind(id);
+            if (it == index.constEnd()) {
+                it = index.insert(id, int(series.size()));
+                ids.push_back(id);
+                HistorySeries s;
+                s.key = key;
+                s.title = seriesTitle(*run);
+                s.unit = run->unit;
+                series.push_back(std::move(s));
+            }
+            known = byTexts.insert(texts, *it);
         }
-        series[size_t(*it)].points.append({ run, historyLabel(*run), false });
+        series[size_t(*known)].points.append({ run, historyLabel(*run), false });
     }
     std::vector<int> order(series.size()); // series in key order
     for (size_t i = 0; i < order.size(); ++i)
@@ -164,7 +226,9 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
 
     for (int s = 0; s < history.series.size(); ++s) {
         HistorySeries& hs = history.series[s];
-        std::sort(hs.points.begin(), hs.points.end(), pointLess);
+        if (buildCancelled())
+            return history;
+        sortPoints(hs.points);
         for (int i = 1; i < hs.points.size(); ++i) {
             if (hs.points[i].run->observedAt == hs.points[i - 1].run->observedAt) {
                 history.sameTimeRuns += hs.points[i - 1].sameTime ? 1 : 2;

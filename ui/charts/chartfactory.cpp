@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/chartfactory.h"
 
+#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/chartscope.h"
+#include "model/chartdata/distincttext.h"
 #include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
@@ -16,11 +18,15 @@
 #include <QSet>
 
 #include <algorithm>
+#include <optional>
 
 namespace kix {
 
 PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options)
 {
+    std::optional<ScopedBuildCancel> cancel; // the builders poll it (else the caller's, see ChartPanel)
+    if (options.cancel.latest)
+        cancel.emplace(options.cancel);
     PreparedChart p;
     p.kind = kind;
     ChartInfo& out = p.info;
@@ -36,16 +42,20 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     else
         p.scope = focusChartScope(allRuns);
     const RunList& runs = p.scope.runs;
+    if (buildCancelled())
+        return p; // superseded: dropped by the caller
     out.focusKernel = p.scope.kernel;
     out.kernels = p.scope.kernels;
-    QSet<QString> providers;
+    DistinctText providers;
     for (const RunPtr& run : runs) {
         if (run->isLatency())
             providers.insert(run->provider);
     }
-    out.providers = providers.values();
+    out.providers = providers.values().values();
     std::sort(out.providers.begin(), out.providers.end());
-    p.defaultBaseline = Baseline::defaultFor(allRuns);
+    const bool allInScope = runs.size() == allRuns.size() && runs.constData() == allRuns.constData();
+    p.defaultBaseline = allInScope ? Baseline::defaultForProviders(providers.values()) // no second pass
+                                   : Baseline::defaultFor(allRuns);
 
     switch (kind) {
     case ChartKind::Quantiles:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/chartdata/buildcancel.h"
 #include "model/compare/comparison.h"
 
 #include <QString>
@@ -31,6 +32,7 @@ struct ChartOptions
     QString cohort; // rank: a cohort's id, or text its description contains; empty = cohortRun's, else the largest
     RunPtr cohortRun; // rank: the run whose cohort is shown when no cohort is chosen (the current run)
     RunPtr currentRun; // the run selected in the table: every chart marks it (ChartStyle::markCurrentRun)
+    BuildCancel cancel; // a build superseded by a newer one stops soon (prepareChart; its result is dropped)
 };
 
 // What the chart's surroundings show: the banner (warnings first), the choosers and the pairs table.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/comparisonmodel.h"
 
+#include "model/chartdata/distinctworkloads.h"
 #include "model/filter/runtablemodel.h"
 #include "model/workload.h"
 #include "ui/charts/chartstyle.h"
@@ -158,7 +159,7 @@ QStringList ComparisonModel::workloadKeys(const Comparison& comparison)
     runs.reserve(comparison.pairs.size());
     for (const ComparisonPair& p : comparison.pairs)
         runs.append(p.run);
-    const ParamVariation variation = paramVariation(runs);
+    const ParamVariation variation = paramVariation(distinctWorkloads(runs)); // that of every run
     QStringList keys = variation.varying;
     if (keys.isEmpty()) // one workload: show its parameters rather than the slug
         for (const KeyValue& kv : variation.fixed)

@@ -519,11 +519,13 @@ void ChartPanel::startBuild(bool chooseKind)
         Build build { generation, chooseKind, {}, nullptr, {} };
         if (latest->load() != generation) // superseded while it waited for a thread
             return build;
+        const BuildCancel cancel { latest.get(), generation };
+        const ScopedBuildCancel polled(cancel); // superseded while it runs: the builders stop soon (buildCancelled)
         const ChartKind built = chooseKind ? firstViewKind(runs) : kind;
         build.options = opts[int(built)];
         if (latest->load() == generation) // the choice may have taken a while
             build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options));
-        if (chip && build.prepared)
+        if (chip && build.prepared && !cancel.cancelled())
             build.varying = paramVariation(runs).varying;
         return build;
     }));
