@@ -3,11 +3,17 @@
 
 #include "model/filter/runtablemodel.h"
 
+#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace kix {
 
 namespace {
+
+// The row builds run on a pool of their own, so that they never queue behind the charts' and other views' jobs on
+// the global pool (at 1M runs those take seconds, and a keystroke's rows must not wait for them). Old rows are
+// freed there too: a million shared runs cost tens of milliseconds to release.
+Q_GLOBAL_STATIC(QThreadPool, rowJobPool)
 
 bool sameFacets(const RunFilter& a, const RunFilter& b)
 {
@@ -199,6 +205,7 @@ RowMappingInput RunFilterProxy::makeInput() const
     if (sameFacets(m_applied, m_filter) && filterTextNarrows(m_applied, m_filter) && !m_applied.isEmpty())
         in.narrowFrom = std::make_shared<const std::vector<int>>(m_fromSource);
     // The same sort over the same rows: a filter change picks the rows out of it.
+    in.index = m_index;
     if (m_sortedAll && m_sortColumn == m_appliedColumn && m_sortOrder == m_appliedOrder
         && qsizetype(m_sortedAll->size()) == in.runs.size())
         in.sortedAll = m_sortedAll;
@@ -235,7 +242,7 @@ void RunFilterProxy::startJob()
     base.sourceRows = in.runs.size();
     m_latest->store(m_generation);
     const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    m_watcher->setFuture(QtConcurrent::run([in = std::move(in), base, latest]() -> Result {
+    m_watcher->setFuture(QtConcurrent::run(rowJobPool(), [in = std::move(in), base, latest]() -> Result {
         Result result = base;
         const int generation = base.generation;
         result.mapping = std::make_shared<RowMapping>(
@@ -279,11 +286,16 @@ void RunFilterProxy::apply(RowMapping&& mapping, const RunFilter& filter, int so
     // One reset, no per-row work: views keep their current run and selection by the runs (RunTableView).
     if (!m_resetting)
         beginResetModel();
+    RunList old = std::move(m_visible);
     m_toSource = std::move(mapping.toSource);
     m_fromSource = std::move(mapping.fromSource);
     m_visibleValid = mapping.complete && qsizetype(m_toSource.size()) == mapping.visible.size();
     m_visible = m_visibleValid ? std::move(mapping.visible) : RunList();
     m_sortedAll = std::move(mapping.sortedAll);
+    if (mapping.index)
+        m_index = std::move(mapping.index);
+    if (old.size() > 10'000 && old.isDetached()) // the last reference to a big list: freed there
+        rowJobPool()->start([old = std::move(old)]() mutable { old = RunList(); });
     m_applied = filter;
     m_appliedColumn = sortColumn;
     m_appliedOrder = order;
@@ -339,6 +351,7 @@ void RunFilterProxy::sourceReset()
     ++m_generation;
     m_latest->store(m_generation);
     m_sortedAll.reset();
+    m_index.reset();
     m_fromSource.clear(); // of the old rows: nothing to narrow from
     const RunList& runs = sourceRuns();
     const bool wasPending = m_pending;

@@ -98,6 +98,7 @@ private:
     std::vector<int> m_toSource; // proxy row -> source row
     std::vector<int> m_fromSource; // source row -> proxy row (-1: hidden); a job gets a copy
     std::shared_ptr<const std::vector<int>> m_sortedAll; // every source row in the applied sort, for m_epoch
+    std::shared_ptr<const FilterIndex> m_index; // the filter's columns over the first source rows, for m_epoch
     mutable RunList m_visible; // the runs shown, while m_visibleValid
     mutable bool m_visibleValid = false;
     bool m_pending = false;

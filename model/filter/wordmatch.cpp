@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -147,17 +148,28 @@ bool wordInSharedField(const FilterClause& c, const QString& field, bool asciiWo
 
 } // namespace
 
-bool wordClauseMatches(const FilterClause& c, const Run& run)
+bool wordClauseMatches(const FilterClause& c, const Run& run, unsigned groups)
 {
     const bool ascii = isAscii(c.word);
     // the fields that runs share first (mostly answered from the cache), then those of the run alone
-    for (const QString* s : { &run.kernel, &run.provider, &run.pass, &run.gpuProduct, &run.gpuSlug, &run.status,
-             &run.source, &run.title, &run.benchmark, &run.gpuArchitecture, &run.workloadSlug, &run.file }) {
-        if (wordInSharedField(c, *s, ascii))
-            return true;
-    }
-    if (wordInField(c, run.externalId, ascii) || wordInField(c, run.name, ascii))
+    const auto shared = [&](unsigned group, std::initializer_list<const QString*> fields) {
+        if (!(groups & group))
+            return false;
+        for (const QString* s : fields) {
+            if (wordInSharedField(c, *s, ascii))
+                return true;
+        }
+        return false;
+    };
+    if (shared(WhatFields, { &run.kernel, &run.provider, &run.pass, &run.title, &run.benchmark })
+        || shared(GpuFields, { &run.gpuProduct, &run.gpuSlug, &run.gpuArchitecture })
+        || shared(WorkloadFields, { &run.workloadSlug })
+        || shared(ContextFields, { &run.status, &run.source, &run.file }))
         return true;
+    if ((groups & OwnFields) && (wordInField(c, run.externalId, ascii) || wordInField(c, run.name, ascii)))
+        return true;
+    if (!(groups & ContextFields))
+        return false;
     if (!run.isLatency() && wordInField(c, run.metricName(), ascii))
         return true;
     if (run.failed() && wordIn(c, "failed"))
