@@ -83,6 +83,23 @@ size_t hashInGroup(int group, const Run& r)
     }
 }
 
+// The same over where the fields' text is held: interned fields (the loader's) share it, so that most runs find
+// their value without hashing any text.
+size_t addressKey(int group, const Run& r)
+{
+    auto at = [](const auto& s) { return quintptr(s.constData()) ^ (quintptr(s.size()) << 48); };
+    switch (group) {
+    case 0:
+        return qHashMulti(0, at(r.kernel), at(r.pass), at(r.provider), at(r.title), at(r.benchmark));
+    case 1:
+        return qHashMulti(0, at(r.gpuProduct), at(r.gpuSlug), at(r.gpuArchitecture));
+    case 2:
+        return qHashMulti(0, at(r.workloadSlug), at(r.dtype), at(r.workload));
+    default:
+        return qHashMulti(0, at(r.status), at(r.source), at(r.file), int(r.metric), at(r.headlineMetric), at(r.labels));
+    }
+}
+
 } // namespace
 
 void FilterIndex::IdColumn::push(quint32 id)
@@ -121,14 +138,26 @@ std::shared_ptr<const FilterIndex> FilterIndex::extend(
 void FilterIndex::append(const RunList& runs, qsizetype from)
 {
     const qsizetype n = runs.size();
+    constexpr size_t kCached = 4096;
+    qint64 previous[GroupCount]; // the value of the run before: neighbours mostly share it
+    std::vector<qint64> byAddress[GroupCount]; // a value whose fields' text is held where this run's is
     for (int g = 0; g < GroupCount; ++g) {
-        Group& group = m_groups[g];
-        group.ids.reserve(size_t(n));
-        qint64 previous = -1; // the value of the run before: neighbours mostly share it
-        for (qsizetype i = from; i < n; ++i) {
-            const Run& run = *runs[i];
-            if (previous >= 0 && sameInGroup(g, *group.values[qsizetype(previous)], run)) {
-                group.ids.push(quint32(previous));
+        m_groups[g].ids.reserve(size_t(n));
+        previous[g] = -1;
+        byAddress[g].assign(kCached, -1);
+    }
+    for (qsizetype i = from; i < n; ++i) { // one pass: each run is read once
+        const Run& run = *runs[i];
+        for (int g = 0; g < GroupCount; ++g) {
+            Group& group = m_groups[g];
+            if (previous[g] >= 0 && sameInGroup(g, *group.values[qsizetype(previous[g])], run)) {
+                group.ids.push(quint32(previous[g]));
+                continue;
+            }
+            qint64& cached = byAddress[g][addressKey(g, run) % kCached];
+            if (cached >= 0 && sameInGroup(g, *group.values[qsizetype(cached)], run)) {
+                group.ids.push(quint32(cached));
+                previous[g] = cached;
                 continue;
             }
             const size_t h = hashInGroup(g, run);
@@ -145,7 +174,7 @@ void FilterIndex::append(const RunList& runs, qsizetype from)
                 group.byHash.insert(h, quint32(id));
             }
             group.ids.push(quint32(id));
-            previous = id;
+            previous[g] = cached = id;
         }
     }
     m_size = n;
@@ -185,6 +214,75 @@ FilterIndex::Matcher::Matcher(const FilterIndex& index, const RunFilter& filter)
             }
         }
         m_clauses.push_back(std::move(clause));
+    }
+}
+
+int FilterIndex::Matcher::sharedAnswer(qsizetype row) const
+{
+    if (m_never)
+        return 0;
+    quint32 id[GroupCount];
+    for (int g = 0; g < GroupCount; ++g) {
+        id[g] = m_index.valueOf(g, row);
+        if (!m_facetOk[g].empty() && !m_facetOk[g][id[g]])
+            return 0;
+    }
+    int answer = 1;
+    for (const Clause& c : m_clauses) {
+        quint8 any = 0;
+        quint8 all = 7;
+        for (int g = 0; g < GroupCount; ++g) {
+            const quint8 code = c.codes[g][id[g]];
+            any |= code;
+            all &= code;
+        }
+        switch (c.kind) {
+        case Clause::Word:
+            if (!(any & 1))
+                answer = 2;
+            break;
+        case Clause::NotEquals:
+            if (!(any & 2) || !(all & 4))
+                return 0;
+            break;
+        case Clause::Other:
+            if (!(any & 1))
+                return 0;
+            break;
+        }
+    }
+    return answer;
+}
+
+void FilterIndex::Matcher::filterRows(qsizetype begin, qsizetype end, const RunList& runs, char* accepted) const
+{
+    // First by the ids alone; then the rows a word is still to be found in, in their own fields, with the runs
+    // and their text fetched ahead (a million runs are scattered over the heap: the misses cost more than the test).
+    thread_local std::vector<qsizetype> pending;
+    pending.clear();
+    for (qsizetype i = begin; i < end; ++i) {
+        if (!accepted[i])
+            continue;
+        const int answer = sharedAnswer(i);
+        if (answer == 0)
+            accepted[i] = 0;
+        else if (answer == 2)
+            pending.push_back(i);
+    }
+    constexpr size_t kAhead = 8;
+    const size_t count = pending.size();
+    for (size_t j = 0; j < count; ++j) {
+        if (j + 2 * kAhead < count) {
+            const char* run = reinterpret_cast<const char*>(runs[pending[j + 2 * kAhead]].get());
+            __builtin_prefetch(run);
+            __builtin_prefetch(run + 64);
+        }
+        if (j + kAhead < count) {
+            const Run* run = runs[pending[j + kAhead]].get();
+            __builtin_prefetch(run->externalId.constData());
+            __builtin_prefetch(run->name.constData());
+        }
+        accepted[pending[j]] = matches(pending[j], runs) ? 1 : 0;
     }
 }
 

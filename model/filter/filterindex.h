@@ -50,8 +50,12 @@ public:
     public:
         Matcher(const FilterIndex& index, const RunFilter& filter);
         bool matches(qsizetype row, const RunList& runs) const;
+        // accepted[i] = matches(i, runs) for the rows in [begin, end) where accepted[i] is set (the others stay 0).
+        void filterRows(qsizetype begin, qsizetype end, const RunList& runs, char* accepted) const;
 
     private:
+        int sharedAnswer(
+            qsizetype row) const; // by the ids alone: 0 no, 1 yes, 2 a word is to be found in its own fields
         struct Clause
         {
             const FilterClause* clause;

@@ -267,10 +267,9 @@ RowMapping computeRowMapping(const RowMappingInput& in, const std::function<bool
         QtConcurrent::blockingMap(filterChunkPool(), starts, [&](qsizetype start) {
             if (!(cancelled && cancelled())) {
                 const qsizetype end = std::min(n, start + chunk);
-                for (qsizetype i = start; i < end; ++i)
-                    accepted[size_t(i)] = (i < narrowed && (*previous)[size_t(i)] < 0) ? 0
-                        : matcher.matches(i, runs)                                     ? 1
-                                                                                       : 0;
+                for (qsizetype i = start; i < std::min(end, narrowed); ++i)
+                    accepted[size_t(i)] = (*previous)[size_t(i)] < 0 ? 0 : 1;
+                matcher.filterRows(start, end, runs, accepted.data());
             }
             chunksDone.fetch_add(1, std::memory_order_release);
         });

@@ -30,14 +30,36 @@ RunFilterProxy::RunFilterProxy(QObject* parent)
     : QAbstractProxyModel(parent)
     , m_latest(std::make_shared<std::atomic<int>>(0))
     , m_watcher(new QFutureWatcher<Result>(this))
+    , m_indexWatcher(new QFutureWatcher<std::shared_ptr<const FilterIndex>>(this))
 {
     connect(m_watcher, &QFutureWatcher<Result>::finished, this, &RunFilterProxy::onJobFinished);
+    connect(m_indexWatcher, &QFutureWatcher<std::shared_ptr<const FilterIndex>>::finished, this, [this] {
+        const bool current = m_indexEpoch == m_epoch && m_indexWatcher->future().resultCount() > 0;
+        m_indexEpoch = -1;
+        if (current) {
+            std::shared_ptr<const FilterIndex> index = m_indexWatcher->result();
+            if (index && (!m_index || index->size() > m_index->size()))
+                m_index = std::move(index);
+        }
+        prepareIndex(); // rows that came meanwhile
+    });
 }
 
 RunFilterProxy::~RunFilterProxy()
 {
     m_latest->store(-1); // a job in flight stops at its next check
     m_watcher->waitForFinished();
+    m_indexWatcher->waitForFinished();
+}
+
+void RunFilterProxy::prepareIndex()
+{
+    const RunList& runs = sourceRuns();
+    if (m_indexEpoch >= 0 || runs.size() < m_asyncThreshold || (m_index && m_index->size() == runs.size()))
+        return;
+    m_indexEpoch = m_epoch;
+    m_indexWatcher->setFuture(
+        QtConcurrent::run(rowJobPool(), [base = m_index, runs]() { return FilterIndex::extend(base, runs); }));
 }
 
 const RunList& RunFilterProxy::sourceRuns() const
@@ -292,7 +314,7 @@ void RunFilterProxy::apply(RowMapping&& mapping, const RunFilter& filter, int so
     m_visibleValid = mapping.complete && qsizetype(m_toSource.size()) == mapping.visible.size();
     m_visible = m_visibleValid ? std::move(mapping.visible) : RunList();
     m_sortedAll = std::move(mapping.sortedAll);
-    if (mapping.index)
+    if (mapping.index && (!m_index || mapping.index->size() >= m_index->size()))
         m_index = std::move(mapping.index);
     if (old.size() > 10'000 && old.isDetached()) // the last reference to a big list: freed there
         rowJobPool()->start([old = std::move(old)]() mutable { old = RunList(); });
@@ -312,6 +334,7 @@ void RunFilterProxy::appendSourceRows(int first, int last)
             added.push_back(i);
     }
     m_fromSource.resize(size_t(last) + 1, -1);
+    prepareIndex();
     if (added.empty())
         return;
     const int at = rowCount();
@@ -369,6 +392,7 @@ void RunFilterProxy::sourceReset()
     endResetModel();
     if (m_pending && !m_running)
         startJob();
+    prepareIndex();
     if (wasPending && !m_pending)
         emit filterApplied();
 }

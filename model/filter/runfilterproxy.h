@@ -88,6 +88,7 @@ private:
     void appendSourceRows(int first, int last);
     void sourceAboutToReset();
     void sourceReset();
+    void prepareIndex(); // over a large table, the filter's index is built (or extended) ahead of the first filter
 
     RunFilter m_filter; // asked for
     int m_sortColumn = -1;
@@ -109,6 +110,8 @@ private:
     int m_epoch = 0; // bumped when the source rows are renumbered; a result for older rows is dropped
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, read by workers to stop early
     QFutureWatcher<Result>* m_watcher;
+    QFutureWatcher<std::shared_ptr<const FilterIndex>>* m_indexWatcher;
+    int m_indexEpoch = -1; // of the index build in flight; -1: none
     QList<QMetaObject::Connection> m_sourceConnections;
 };
 
