@@ -220,5 +220,6 @@ int main(int argc, char** argv)
                    .arg(median(keys), 0, 'f', 1)
                    .arg(*std::max_element(keys.begin(), keys.end()), 0, 'f', 1);
     }
+    out.flush();
     std::_Exit(0); // the runs are not freed one by one
 }

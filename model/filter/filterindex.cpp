@@ -269,8 +269,13 @@ void FilterIndex::Matcher::filterRows(qsizetype begin, qsizetype end, const RunL
         else if (answer == 2)
             pending.push_back(i);
     }
-    constexpr size_t kAhead = 8;
+    constexpr size_t kAhead = 12;
     const size_t count = pending.size();
+    auto fetch = [](const QString& s) {
+        const char* p = reinterpret_cast<const char*>(s.constData());
+        for (qsizetype at = 0; at < s.size() * 2 && at < 256; at += 64)
+            __builtin_prefetch(p + at);
+    };
     for (size_t j = 0; j < count; ++j) {
         if (j + 2 * kAhead < count) {
             const char* run = reinterpret_cast<const char*>(runs[pending[j + 2 * kAhead]].get());
@@ -279,8 +284,8 @@ void FilterIndex::Matcher::filterRows(qsizetype begin, qsizetype end, const RunL
         }
         if (j + kAhead < count) {
             const Run* run = runs[pending[j + kAhead]].get();
-            __builtin_prefetch(run->externalId.constData());
-            __builtin_prefetch(run->name.constData());
+            fetch(run->externalId);
+            fetch(run->name);
         }
         accepted[pending[j]] = matches(pending[j], runs) ? 1 : 0;
     }
