@@ -31,8 +31,12 @@ RunFilterProxy::RunFilterProxy(QObject* parent)
     , m_latest(std::make_shared<std::atomic<int>>(0))
     , m_watcher(new QFutureWatcher<Result>(this))
     , m_indexWatcher(new QFutureWatcher<std::shared_ptr<const FilterIndex>>(this))
+    , m_indexTimer(new QTimer(this))
 {
     connect(m_watcher, &QFutureWatcher<Result>::finished, this, &RunFilterProxy::onJobFinished);
+    m_indexTimer->setSingleShot(true);
+    m_indexTimer->setInterval(400); // ms
+    connect(m_indexTimer, &QTimer::timeout, this, &RunFilterProxy::prepareIndex);
     connect(m_indexWatcher, &QFutureWatcher<std::shared_ptr<const FilterIndex>>::finished, this, [this] {
         const bool current = m_indexEpoch == m_epoch && m_indexWatcher->future().resultCount() > 0;
         m_indexEpoch = -1;
@@ -41,7 +45,7 @@ RunFilterProxy::RunFilterProxy(QObject* parent)
             if (index && (!m_index || index->size() > m_index->size()))
                 m_index = std::move(index);
         }
-        prepareIndex(); // rows that came meanwhile
+        prepareIndexSoon(); // rows that came meanwhile
     });
 }
 
@@ -50,6 +54,12 @@ RunFilterProxy::~RunFilterProxy()
     m_latest->store(-1); // a job in flight stops at its next check
     m_watcher->waitForFinished();
     m_indexWatcher->waitForFinished();
+}
+
+void RunFilterProxy::prepareIndexSoon()
+{
+    if (sourceRuns().size() >= m_asyncThreshold && !(m_index && m_index->size() == sourceRuns().size()))
+        m_indexTimer->start();
 }
 
 void RunFilterProxy::prepareIndex()
@@ -334,7 +344,7 @@ void RunFilterProxy::appendSourceRows(int first, int last)
             added.push_back(i);
     }
     m_fromSource.resize(size_t(last) + 1, -1);
-    prepareIndex();
+    prepareIndexSoon();
     if (added.empty())
         return;
     const int at = rowCount();
@@ -392,7 +402,7 @@ void RunFilterProxy::sourceReset()
     endResetModel();
     if (m_pending && !m_running)
         startJob();
-    prepareIndex();
+    prepareIndexSoon();
     if (wasPending && !m_pending)
         emit filterApplied();
 }
