@@ -100,6 +100,15 @@ size_t addressKey(int group, const Run& r)
     }
 }
 
+void prefetch(const void* at)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(at);
+#else
+    (void)at;
+#endif
+}
+
 } // namespace
 
 void FilterIndex::IdColumn::push(quint32 id)
@@ -274,13 +283,13 @@ void FilterIndex::Matcher::filterRows(qsizetype begin, qsizetype end, const RunL
     auto fetch = [](const QString& s) {
         const char* p = reinterpret_cast<const char*>(s.constData());
         for (qsizetype at = 0; at < s.size() * 2 && at < 256; at += 64)
-            __builtin_prefetch(p + at);
+            prefetch(p + at);
     };
     for (size_t j = 0; j < count; ++j) {
         if (j + 2 * kAhead < count) {
             const char* run = reinterpret_cast<const char*>(runs[pending[j + 2 * kAhead]].get());
-            __builtin_prefetch(run);
-            __builtin_prefetch(run + 64);
+            prefetch(run);
+            prefetch(run + 64);
         }
         if (j + kAhead < count) {
             const Run* run = runs[pending[j + kAhead]].get();
