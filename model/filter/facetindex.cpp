@@ -13,36 +13,33 @@ FacetIndex::FacetIndex(QVector<Facet> facets)
     : m_facets(std::move(facets))
 {
     m_values.resize(m_facets.size());
-    m_valueIds.resize(size_t(m_facets.size()));
+    m_valueOfGroupValue.resize(size_t(m_facets.size()));
+    for (Facet f : std::as_const(m_facets))
+        m_groupOf << FilterIndex::groupOf(facetGroup(f));
+    m_filterIndex = FilterIndex::extend(nullptr, RunList());
 }
 
 void FacetIndex::setRuns(const RunList& runs)
 {
     m_runs = runs;
     m_cacheValid = false;
-    const size_t n = size_t(runs.size());
+    m_filterIndex = FilterIndex::extend(nullptr, runs);
     for (int f = 0; f < m_facets.size(); ++f) {
-        // Collect distinct values first, then renumber them in sorted order.
+        // Each distinct value of the facet's group names one value of the facet: collect them, then renumber them
+        // in sorted order.
+        const int g = m_groupOf[f];
         QHash<QString, int> firstIds;
         QStringList firstOrder;
-        std::vector<int>& ids = m_valueIds[size_t(f)];
-        ids.assign(n, 0);
-        QString last;
-        int lastId = -1;
-        for (size_t i = 0; i < n; ++i) {
-            const QString value = facetValue(*runs[qsizetype(i)], m_facets[f]);
-            // Neighbouring runs mostly share values, and the loader interns them: skip the hash then.
-            if (lastId >= 0 && sameText(value, last)) {
-                ids[i] = lastId;
-                continue;
-            }
+        std::vector<int>& ids = m_valueOfGroupValue[size_t(f)];
+        ids.assign(size_t(m_filterIndex->valueCount(g)), 0);
+        for (int v = 0; v < m_filterIndex->valueCount(g); ++v) {
+            const QString value = facetValue(m_filterIndex->valueRun(g, v), m_facets[f]);
             auto it = firstIds.constFind(value);
             if (it == firstIds.constEnd()) {
                 it = firstIds.insert(value, int(firstOrder.size()));
                 firstOrder << value;
             }
-            ids[i] = lastId = *it;
-            last = value;
+            ids[size_t(v)] = *it;
         }
         QStringList sorted = firstOrder;
         std::sort(sorted.begin(), sorted.end(),
@@ -74,9 +71,10 @@ void FacetIndex::updateTextMatches(const QString& text) const
     if (!incremental)
         m_textMatches.assign(n, 1);
     if (!textOnly.isEmpty()) {
+        const FilterIndex::Matcher matcher(*m_filterIndex, textOnly);
         for (size_t i = 0; i < n; ++i) {
             if (m_textMatches[i])
-                m_textMatches[i] = textOnly.matches(*m_runs[qsizetype(i)]) ? 1 : 0;
+                m_textMatches[i] = matcher.matches(qsizetype(i), m_runs) ? 1 : 0;
         }
     }
     m_cachedText = text;
@@ -118,7 +116,7 @@ FacetIndex::Counts FacetIndex::count(const RunFilter& filter) const
         int failures = 0;
         int failedFacet = -1;
         for (const Selection& s : selections) {
-            if (!s.allowed[size_t(m_valueIds[size_t(s.facet)][i])]) {
+            if (!s.allowed[size_t(valueId(s.facet, i))]) {
                 failedFacet = s.facet;
                 if (++failures > 1)
                     break;
@@ -127,9 +125,9 @@ FacetIndex::Counts FacetIndex::count(const RunFilter& filter) const
         if (failures == 0) {
             ++counts.matching;
             for (int f = 0; f < facetCount; ++f)
-                ++counts.perFacet[f][m_valueIds[size_t(f)][i]];
+                ++counts.perFacet[f][valueId(f, i)];
         } else if (failures == 1) {
-            ++counts.perFacet[failedFacet][m_valueIds[size_t(failedFacet)][i]];
+            ++counts.perFacet[failedFacet][valueId(failedFacet, i)];
         }
     }
     return counts;

@@ -244,11 +244,17 @@ RowMapping computeRowMapping(const RowMappingInput& in, const std::function<bool
         std::iota(out.toSource.begin(), out.toSource.end(), 0);
         out.fromSource = out.toSource;
         out.visible = runs;
+        out.index = in.index;
         out.complete = !(cancelled && cancelled());
         return out;
     }
     std::vector<char> accepted(size_t(n), 1);
+    out.index = in.index;
     if (!in.filter.isEmpty()) {
+        // The filter over the index: each clause once per distinct value of the shared fields, then per run a few
+        // lookups (and its own fields for a word no shared field holds).
+        out.index = FilterIndex::extend(in.index, runs);
+        const FilterIndex::Matcher matcher(*out.index, in.filter);
         constexpr qsizetype chunk = 16384;
         QVector<qsizetype> starts;
         for (qsizetype s = 0; s < n; s += chunk)
@@ -261,10 +267,9 @@ RowMapping computeRowMapping(const RowMappingInput& in, const std::function<bool
         QtConcurrent::blockingMap(filterChunkPool(), starts, [&](qsizetype start) {
             if (!(cancelled && cancelled())) {
                 const qsizetype end = std::min(n, start + chunk);
-                for (qsizetype i = start; i < end; ++i)
-                    accepted[size_t(i)] = (i < narrowed && (*previous)[size_t(i)] < 0) ? 0
-                        : in.filter.matches(*runs[i])                                  ? 1
-                                                                                       : 0;
+                for (qsizetype i = start; i < std::min(end, narrowed); ++i)
+                    accepted[size_t(i)] = (*previous)[size_t(i)] < 0 ? 0 : 1;
+                matcher.filterRows(start, end, runs, accepted.data());
             }
             chunksDone.fetch_add(1, std::memory_order_release);
         });
@@ -299,6 +304,12 @@ RowMapping computeRowMapping(const RowMappingInput& in, const std::function<bool
     }
     if (cancelled && cancelled())
         return RowMapping();
+    if (!sorted && qsizetype(out.toSource.size()) == n) { // every row passed, in source order: nothing to copy
+        out.fromSource = out.toSource;
+        out.visible = runs;
+        out.complete = true;
+        return out;
+    }
     out.fromSource.assign(size_t(n), -1);
     out.visible.reserve(qsizetype(out.toSource.size()));
     for (size_t p = 0; p < out.toSource.size(); ++p) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/filter/filterindex.h"
 #include "model/filter/runfilter.h"
 
 #include <functional>
@@ -23,6 +24,9 @@ struct RowMappingInput
     // Optional: every source row in this sort's order, computed before for these same rows (a filter change keeps
     // the sort: the rows are then picked out of it in O(n)).
     std::shared_ptr<const std::vector<int>> sortedAll;
+    // Optional: the filter's columns over the first index->size() of these runs (extended over the rest when a
+    // filter is applied; RowMapping::index is the one used).
+    std::shared_ptr<const FilterIndex> index;
 };
 
 struct RowMapping
@@ -31,6 +35,7 @@ struct RowMapping
     std::vector<int> fromSource; // source row -> proxy row, -1: filtered out
     std::shared_ptr<const std::vector<int>> sortedAll; // every source row in the sort's order; null in source order
     RunList visible; // the accepted runs, in proxy order
+    std::shared_ptr<const FilterIndex> index; // over every row, when a filter was applied; else the input's
     bool complete = false; // false: cancelled part way (drop it)
 };
 

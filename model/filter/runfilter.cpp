@@ -123,21 +123,25 @@ double numberOf(QStringView text)
     return ok ? v : std::numeric_limits<double>::quiet_NaN();
 }
 
-// The values a key names on a run; false when the run has no such key.
+// The values a key names on a run, in the fields of `groups`; false when the run has no such key there.
 template<typename Visit>
-bool visitKey(const Run& run, const QByteArray& key, Visit&& visit)
+bool visitKey(const Run& run, const QByteArray& key, unsigned groups, Visit&& visit)
 {
-    auto one = [&](const QString& v) {
+    auto one = [&](unsigned group, const QString& v) {
+        if (!(groups & group))
+            return false;
         visit(QStringView(v), numberOf(v));
         return true;
     };
     if (key == "kernel")
-        return one(run.kernel);
+        return one(WhatFields, run.kernel);
     if (key == "pass")
-        return one(run.pass);
+        return one(WhatFields, run.pass);
     if (key == "provider")
-        return one(run.provider);
+        return one(WhatFields, run.provider);
     if (key == "gpu") {
+        if (!(groups & GpuFields))
+            return false;
         visit(QStringView(run.gpuSlug), std::numeric_limits<double>::quiet_NaN());
         visit(QStringView(run.gpuProduct), std::numeric_limits<double>::quiet_NaN());
         // "NVIDIA B200" answers gpu=b200 too
@@ -147,30 +151,34 @@ bool visitKey(const Run& run, const QByteArray& key, Visit&& visit)
         return true;
     }
     if (key == "dtype")
-        return one(run.dtype);
+        return one(WorkloadFields, run.dtype);
     if (key == "source")
-        return one(run.source);
+        return one(ContextFields, run.source);
     if (key == "status")
-        return one(run.status);
+        return one(ContextFields, run.status);
     if (key == "metric")
-        return one(run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"));
+        return one(ContextFields, run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"));
     if (key == "file")
-        return one(run.file);
+        return one(ContextFields, run.file);
     if (key == "workload")
-        return one(run.workloadSlug);
+        return one(WorkloadFields, run.workloadSlug);
     if (key == "arch" || key == "architecture")
-        return one(run.gpuArchitecture);
+        return one(GpuFields, run.gpuArchitecture);
     bool found = false;
-    for (const WorkloadParam& p : run.workload) {
-        if (foldedEquals(p.key, key)) {
-            visit(QStringView(p.value), p.number);
-            found = true;
+    if (groups & WorkloadFields) {
+        for (const WorkloadParam& p : run.workload) {
+            if (foldedEquals(p.key, key)) {
+                visit(QStringView(p.value), p.number);
+                found = true;
+            }
         }
     }
-    for (const KeyValue& label : run.labels) {
-        if (foldedEquals(label.key, key)) {
-            visit(QStringView(label.value), numberOf(label.value));
-            found = true;
+    if (groups & ContextFields) {
+        for (const KeyValue& label : run.labels) {
+            if (foldedEquals(label.key, key)) {
+                visit(QStringView(label.value), numberOf(label.value));
+                found = true;
+            }
         }
     }
     return found;
@@ -256,19 +264,45 @@ FilterClause RunFilter::parseClause(const QString& text)
 
 bool RunFilter::clauseMatches(const FilterClause& c, const Run& run)
 {
-    if (c.op == FilterClause::Op::Word)
-        return c.value.isEmpty() || wordClauseMatches(c, run);
-    bool any = false;
-    bool all = true;
-    const bool found = visitKey(run, c.key, [&](QStringView value, double number) {
-        const bool m = valueMatches(c, value, number);
-        any = any || m;
-        all = all && m;
-    });
-    if (!found)
-        return false;
+    const Parts parts = clauseParts(c, run, AllFieldGroups);
     // != must hold for every name of the field (gpu has several); the others for one of them
-    return c.op == FilterClause::Op::NotEquals ? all : any;
+    return c.op == FilterClause::Op::NotEquals ? parts.found && parts.all : parts.any;
+}
+
+RunFilter::Parts RunFilter::clauseParts(const FilterClause& c, const Run& run, unsigned groups)
+{
+    Parts parts;
+    if (c.op == FilterClause::Op::Word) {
+        parts.any = c.value.isEmpty() || wordClauseMatches(c, run, groups);
+        parts.found = parts.any;
+        parts.all = parts.any;
+        return parts;
+    }
+    parts.found = visitKey(run, c.key, groups, [&](QStringView value, double number) {
+        const bool m = valueMatches(c, value, number);
+        parts.any = parts.any || m;
+        parts.all = parts.all && m;
+    });
+    return parts;
+}
+
+FieldGroup facetGroup(Facet facet)
+{
+    switch (facet) {
+    case Facet::Kernel:
+    case Facet::Pass:
+    case Facet::Provider:
+        return WhatFields;
+    case Facet::Gpu:
+        return GpuFields;
+    case Facet::Dtype:
+        return WorkloadFields;
+    case Facet::Source:
+    case Facet::Metric:
+    case Facet::Status:
+        return ContextFields;
+    }
+    return ContextFields;
 }
 
 QString facetName(Facet facet)

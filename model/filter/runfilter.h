@@ -17,6 +17,19 @@ QString facetName(Facet facet);
 QString facetValue(const Run& run, Facet facet);
 const QVector<Facet>& allFacets();
 
+// The run's fields the filter reads, in groups that vary together (FilterIndex evaluates a clause once per distinct
+// value of a group). Own fields are unique to each run.
+enum FieldGroup : unsigned {
+    WhatFields = 1, // kernel, pass, provider, title, benchmark
+    GpuFields = 2, // gpuProduct, gpuSlug, gpuArchitecture
+    WorkloadFields = 4, // workloadSlug, dtype, workload parameters
+    ContextFields = 8, // status, source, file, metric (and headlineMetric), labels
+    OwnFields = 16, // externalId, name
+    AllFieldGroups = 31,
+};
+// The group a facet's value comes from.
+FieldGroup facetGroup(Facet facet);
+
 // One clause of the filter text: a bare word, or `key OP value` with OP one of = : != > >= < <=.
 struct FilterClause
 {
@@ -60,6 +73,16 @@ public:
     // Parses one clause ("channels>=1024"); a word when it has no operator or no key.
     static FilterClause parseClause(const QString& text);
     static bool clauseMatches(const FilterClause& clause, const Run& run);
+    // The clause over only the fields of `groups`: `found` (a key clause: the run has the key there), `any` (a value
+    // there matches; a word clause: the word is found there), `all` (every value there matches; true when none).
+    // clauseMatches() is found && all for !=, else any, over every group.
+    struct Parts
+    {
+        bool found = false;
+        bool any = false;
+        bool all = true;
+    };
+    static Parts clauseParts(const FilterClause& clause, const Run& run, unsigned groups);
 
 private:
     QString m_text;

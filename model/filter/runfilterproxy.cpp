@@ -3,11 +3,17 @@
 
 #include "model/filter/runtablemodel.h"
 
+#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace kix {
 
 namespace {
+
+// The row builds run on a pool of their own, so that they never queue behind the charts' and other views' jobs on
+// the global pool (at 1M runs those take seconds, and a keystroke's rows must not wait for them). Old rows are
+// freed there too: a million shared runs cost tens of milliseconds to release.
+Q_GLOBAL_STATIC(QThreadPool, rowJobPool)
 
 bool sameFacets(const RunFilter& a, const RunFilter& b)
 {
@@ -24,14 +30,46 @@ RunFilterProxy::RunFilterProxy(QObject* parent)
     : QAbstractProxyModel(parent)
     , m_latest(std::make_shared<std::atomic<int>>(0))
     , m_watcher(new QFutureWatcher<Result>(this))
+    , m_indexWatcher(new QFutureWatcher<std::shared_ptr<const FilterIndex>>(this))
+    , m_indexTimer(new QTimer(this))
 {
     connect(m_watcher, &QFutureWatcher<Result>::finished, this, &RunFilterProxy::onJobFinished);
+    m_indexTimer->setSingleShot(true);
+    m_indexTimer->setInterval(400); // ms
+    connect(m_indexTimer, &QTimer::timeout, this, &RunFilterProxy::prepareIndex);
+    connect(m_indexWatcher, &QFutureWatcher<std::shared_ptr<const FilterIndex>>::finished, this, [this] {
+        const bool current = m_indexEpoch == m_epoch && m_indexWatcher->future().resultCount() > 0;
+        m_indexEpoch = -1;
+        if (current) {
+            std::shared_ptr<const FilterIndex> index = m_indexWatcher->result();
+            if (index && (!m_index || index->size() > m_index->size()))
+                m_index = std::move(index);
+        }
+        prepareIndexSoon(); // rows that came meanwhile
+    });
 }
 
 RunFilterProxy::~RunFilterProxy()
 {
     m_latest->store(-1); // a job in flight stops at its next check
     m_watcher->waitForFinished();
+    m_indexWatcher->waitForFinished();
+}
+
+void RunFilterProxy::prepareIndexSoon()
+{
+    if (sourceRuns().size() >= m_asyncThreshold && !(m_index && m_index->size() == sourceRuns().size()))
+        m_indexTimer->start();
+}
+
+void RunFilterProxy::prepareIndex()
+{
+    const RunList& runs = sourceRuns();
+    if (m_indexEpoch >= 0 || runs.size() < m_asyncThreshold || (m_index && m_index->size() == runs.size()))
+        return;
+    m_indexEpoch = m_epoch;
+    m_indexWatcher->setFuture(
+        QtConcurrent::run(rowJobPool(), [base = m_index, runs]() { return FilterIndex::extend(base, runs); }));
 }
 
 const RunList& RunFilterProxy::sourceRuns() const
@@ -199,6 +237,7 @@ RowMappingInput RunFilterProxy::makeInput() const
     if (sameFacets(m_applied, m_filter) && filterTextNarrows(m_applied, m_filter) && !m_applied.isEmpty())
         in.narrowFrom = std::make_shared<const std::vector<int>>(m_fromSource);
     // The same sort over the same rows: a filter change picks the rows out of it.
+    in.index = m_index;
     if (m_sortedAll && m_sortColumn == m_appliedColumn && m_sortOrder == m_appliedOrder
         && qsizetype(m_sortedAll->size()) == in.runs.size())
         in.sortedAll = m_sortedAll;
@@ -235,7 +274,7 @@ void RunFilterProxy::startJob()
     base.sourceRows = in.runs.size();
     m_latest->store(m_generation);
     const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    m_watcher->setFuture(QtConcurrent::run([in = std::move(in), base, latest]() -> Result {
+    m_watcher->setFuture(QtConcurrent::run(rowJobPool(), [in = std::move(in), base, latest]() -> Result {
         Result result = base;
         const int generation = base.generation;
         result.mapping = std::make_shared<RowMapping>(
@@ -279,11 +318,16 @@ void RunFilterProxy::apply(RowMapping&& mapping, const RunFilter& filter, int so
     // One reset, no per-row work: views keep their current run and selection by the runs (RunTableView).
     if (!m_resetting)
         beginResetModel();
+    RunList old = std::move(m_visible);
     m_toSource = std::move(mapping.toSource);
     m_fromSource = std::move(mapping.fromSource);
     m_visibleValid = mapping.complete && qsizetype(m_toSource.size()) == mapping.visible.size();
     m_visible = m_visibleValid ? std::move(mapping.visible) : RunList();
     m_sortedAll = std::move(mapping.sortedAll);
+    if (mapping.index && (!m_index || mapping.index->size() >= m_index->size()))
+        m_index = std::move(mapping.index);
+    if (old.size() > 10'000 && old.isDetached()) // the last reference to a big list: freed there
+        rowJobPool()->start([old = std::move(old)]() mutable { old = RunList(); });
     m_applied = filter;
     m_appliedColumn = sortColumn;
     m_appliedOrder = order;
@@ -300,6 +344,7 @@ void RunFilterProxy::appendSourceRows(int first, int last)
             added.push_back(i);
     }
     m_fromSource.resize(size_t(last) + 1, -1);
+    prepareIndexSoon();
     if (added.empty())
         return;
     const int at = rowCount();
@@ -339,6 +384,7 @@ void RunFilterProxy::sourceReset()
     ++m_generation;
     m_latest->store(m_generation);
     m_sortedAll.reset();
+    m_index.reset();
     m_fromSource.clear(); // of the old rows: nothing to narrow from
     const RunList& runs = sourceRuns();
     const bool wasPending = m_pending;
@@ -356,6 +402,7 @@ void RunFilterProxy::sourceReset()
     endResetModel();
     if (m_pending && !m_running)
         startJob();
+    prepareIndexSoon();
     if (wasPending && !m_pending)
         emit filterApplied();
 }

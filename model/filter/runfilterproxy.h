@@ -6,6 +6,7 @@
 
 #include <QAbstractProxyModel>
 #include <QFutureWatcher>
+#include <QTimer>
 
 #include <atomic>
 #include <memory>
@@ -27,6 +28,10 @@ namespace kix {
 //
 // Rows appended to the source are tested as they come and appended (a sorted table then re-sorts, off the thread
 // when large); the cost of an append is that of its own rows.
+//
+// The workers filter through the filter's columns (FilterIndex): built over a large table once rows stop arriving,
+// extended by the next build after an append, dropped when the source's rows are renumbered. Row builds and the
+// index run on a thread pool of their own, never queued behind other views' jobs.
 class RunFilterProxy : public QAbstractProxyModel
 {
     Q_OBJECT
@@ -88,6 +93,10 @@ private:
     void appendSourceRows(int first, int last);
     void sourceAboutToReset();
     void sourceReset();
+    // Over a large table the filter's index is built (or extended) ahead of the first filter, once rows stop
+    // arriving for a moment (a job holding the rows while a load appends would make the model copy its list).
+    void prepareIndexSoon();
+    void prepareIndex();
 
     RunFilter m_filter; // asked for
     int m_sortColumn = -1;
@@ -98,6 +107,7 @@ private:
     std::vector<int> m_toSource; // proxy row -> source row
     std::vector<int> m_fromSource; // source row -> proxy row (-1: hidden); a job gets a copy
     std::shared_ptr<const std::vector<int>> m_sortedAll; // every source row in the applied sort, for m_epoch
+    std::shared_ptr<const FilterIndex> m_index; // the filter's columns over the first source rows, for m_epoch
     mutable RunList m_visible; // the runs shown, while m_visibleValid
     mutable bool m_visibleValid = false;
     bool m_pending = false;
@@ -108,6 +118,9 @@ private:
     int m_epoch = 0; // bumped when the source rows are renumbered; a result for older rows is dropped
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, read by workers to stop early
     QFutureWatcher<Result>* m_watcher;
+    QFutureWatcher<std::shared_ptr<const FilterIndex>>* m_indexWatcher;
+    int m_indexEpoch = -1; // of the index build in flight; -1: none
+    QTimer* m_indexTimer;
     QList<QMetaObject::Connection> m_sourceConnections;
 };
 

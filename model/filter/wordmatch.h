@@ -7,7 +7,8 @@ namespace kix {
 
 // Does the word clause `c` (op Word, a non-empty folded value) hold for the run? Exactly what testing the whole of
 // run.searchText() finds: the word as typed (c.word) or folded (c.value, '_' and '-' in the text skipped), in one
-// of the fields. Safe to call from several threads at once.
-bool wordClauseMatches(const FilterClause& c, const Run& run);
+// of the fields. Only the fields of `groups` (FieldGroup bits, runfilter.h) are searched. Safe to call from several
+// threads at once.
+bool wordClauseMatches(const FilterClause& c, const Run& run, unsigned groups = AllFieldGroups);
 
 } // namespace kix

@@ -5,9 +5,17 @@
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace kix {
+
+namespace {
+
+// Counting runs on a pool of its own: it never queues behind the charts' jobs on the global pool.
+Q_GLOBAL_STATIC(QThreadPool, facetJobPool)
+
+} // namespace
 
 // internalId: 0 for a facet row, facet row + 1 for a value row.
 FacetModel::FacetModel(QObject* parent)
@@ -49,7 +57,7 @@ void FacetModel::kick()
     const RunFilter filter = currentFilter();
     m_runsQueued = m_countQueued = false;
     m_queuedRuns.clear();
-    m_watcher->setFuture(QtConcurrent::run([job, runs, filter]() mutable {
+    m_watcher->setFuture(QtConcurrent::run(facetJobPool(), [job, runs, filter]() mutable {
         if (job.newIndex)
             job.index->setRuns(runs);
         job.counts = job.index->count(filter);

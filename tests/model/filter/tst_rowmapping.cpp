@@ -157,6 +157,7 @@ private slots:
     void proxyOffThreadEqualsReference();
     void olderRequestNeverLands();
     void appendedRowsAreSortedIn();
+    void indexFollowsAppendsAndResets();
 };
 
 void TestRowMapping::equalsSynchronousReference()
@@ -334,6 +335,36 @@ void TestRowMapping::appendedRowsAreSortedIn()
         QCOMPARE(rowsOf(proxy),
             referenceRows(
                 model, filterOf(QStringLiteral("backward")), RunTableModel::MedianColumn, Qt::AscendingOrder));
+    }
+}
+
+void TestRowMapping::indexFollowsAppendsAndResets()
+{
+    // The proxy's filter index is built ahead, extended after appends and dropped on a reset, whenever those come
+    // relative to the filter changes: the rows are always the reference's.
+    const RunList runs = variedRuns();
+    RunTableModel model;
+    RunFilterProxy proxy;
+    proxy.setAsyncThreshold(0);
+    proxy.setSourceModel(&model);
+    model.setRuns(runs.mid(0, runs.size() / 3));
+    QTest::qWait(500); // (the index may or may not be built ahead by now: the rows are right either way)
+    const QStringList texts = { QStringLiteral("backward"), QStringLiteral("b200"), QStringLiteral("liger b200"),
+        QStringLiteral("channels>=1024"), QString() };
+    for (int step = 0; step < 6; ++step) {
+        if (step == 3)
+            model.setRuns(runs.mid(runs.size() / 2)); // other rows: an index of the old ones must not be used
+        else
+            model.appendRuns(runs.mid(step * 50, 50));
+        if (step % 2)
+            QCoreApplication::processEvents();
+        for (const QString& text : texts) {
+            proxy.setFilterText(text);
+            QTRY_VERIFY(!proxy.isFilterPending());
+            QCOMPARE(rowsOf(proxy), referenceRows(model, filterOf(text), -1, Qt::AscendingOrder));
+        }
+        if (step == 4)
+            QTest::qWait(500);
     }
 }
 
