@@ -5,6 +5,7 @@
 #include "model/filter/runfilter.h"
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
+#include "model/workerpool.h"
 #include "model/workload.h"
 #include "ui/models/diagnosticsmodel.h"
 #include "ui/panels/chartpanel.h"
@@ -342,7 +343,7 @@ void MainWindow::updateScope()
             watcher->deleteLater();
             apply(watcher->result());
         });
-        watcher->setFuture(QtConcurrent::run([shownRuns] { return paramVariation(shownRuns); }));
+        watcher->setFuture(QtConcurrent::run(workerPool(), [shownRuns] { return paramVariation(shownRuns); }));
     }
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());

@@ -2,6 +2,7 @@
 #include "model/filter/runfilterproxy.h"
 
 #include "model/filter/runtablemodel.h"
+#include "model/workerpool.h"
 
 #include <QtConcurrent>
 
@@ -235,7 +236,7 @@ void RunFilterProxy::startJob()
     base.sourceRows = in.runs.size();
     m_latest->store(m_generation);
     const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    m_watcher->setFuture(QtConcurrent::run([in = std::move(in), base, latest]() -> Result {
+    m_watcher->setFuture(QtConcurrent::run(workerPool(), [in = std::move(in), base, latest]() -> Result {
         Result result = base;
         const int generation = base.generation;
         result.mapping = std::make_shared<RowMapping>(

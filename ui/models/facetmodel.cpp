@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/facetmodel.h"
 
+#include "model/workerpool.h"
+
 #include <QBrush>
 #include <QFont>
 #include <QGuiApplication>
@@ -49,7 +51,7 @@ void FacetModel::kick()
     const RunFilter filter = currentFilter();
     m_runsQueued = m_countQueued = false;
     m_queuedRuns.clear();
-    m_watcher->setFuture(QtConcurrent::run([job, runs, filter]() mutable {
+    m_watcher->setFuture(QtConcurrent::run(workerPool(), [job, runs, filter]() mutable {
         if (job.newIndex)
             job.index->setRuns(runs);
         job.counts = job.index->count(filter);
