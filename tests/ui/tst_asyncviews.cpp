@@ -102,6 +102,7 @@ private slots:
     void staleFirstViewNeverLands();
     void chartDataFreedOffThread();
     void windowChunkedAndAsync();
+    void windowFollowsAChunkedLoadOnceItIsIn();
     void tableKeepsCurrentRunAndSelection();
 
 private:
@@ -485,6 +486,38 @@ void TestAsyncViews::windowChunkedAndAsync()
     QCOMPARE(w.chartPanel()->info().isEmpty, false);
     w.searchBox()->clear();
     QTRY_COMPARE(w.session()->proxy()->rowCount(), runs.size());
+    QTRY_VERIFY(w.chartPanel()->runs().size() == runs.size() && !w.chartPanel()->isRebuildPending());
+}
+
+void TestAsyncViews::windowFollowsAChunkedLoadOnceItIsIn()
+{
+    // While a large batch goes in chunk by chunk, the charts keep what they had: following each chunk would rebuild
+    // them over the runs so far, again and again, and make the next chunk copy every run appended before it.
+    const RunList fixture = kixtest::allRuns();
+    QVERIFY(!fixture.isEmpty());
+    RunList runs;
+    for (int i = 0; runs.size() < 6000; ++i) { // more than the first chunk (5000): two chunks at least
+        auto run = std::make_shared<Run>(*fixture[i % fixture.size()]);
+        run->externalId = QStringLiteral("copy-%1").arg(i);
+        run->runDigest = CompactDigest(); // the identity is the run digest where there is one
+        run->finalize();
+        runs << run;
+    }
+    MainWindow w;
+    w.session()->setChunkThreshold(1);
+    w.show();
+    QList<qsizetype> chartedDuringAppend;
+    connect(w.session()->model(), &QAbstractItemModel::rowsInserted, this, [&] {
+        if (!w.session()->isAppending())
+            return;
+        QTest::qWait(300); // past the window's 150 ms coalescing of scope changes: it fires while appending
+        chartedDuringAppend << w.chartPanel()->runs().size();
+    });
+    w.addRuns(runs);
+    QTRY_VERIFY(!w.session()->isLoading());
+    QCOMPARE(w.session()->model()->rowCount(), runs.size());
+    QVERIFY(chartedDuringAppend.size() >= 1);
+    QCOMPARE(chartedDuringAppend, QList<qsizetype>(chartedDuringAppend.size(), 0));
     QTRY_VERIFY(w.chartPanel()->runs().size() == runs.size() && !w.chartPanel()->isRebuildPending());
 }
 
