@@ -2,6 +2,7 @@
 #include "ui/folderfollower.h"
 
 #include "model/read/runloader.h"
+#include "model/workerpool.h"
 #include "ui/mainwindow.h"
 #include "ui/models/diagnosticsmodel.h"
 #include "ui/runsession.h"
@@ -141,7 +142,7 @@ void FolderFollower::startLoad(const QStringList& files)
             rescan();
         }
     });
-    watcher->setFuture(QtConcurrent::run([files] { return loadPaths(files); }));
+    watcher->setFuture(QtConcurrent::run(workerPool(), [files] { return loadPaths(files); }));
 }
 
 FolderFollower* installFolderFollower(MainWindow& window)

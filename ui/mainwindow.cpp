@@ -5,6 +5,7 @@
 #include "model/filter/runfilter.h"
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
+#include "model/workerpool.h"
 #include "model/workload.h"
 #include "ui/models/diagnosticsmodel.h"
 #include "ui/panels/chartpanel.h"
@@ -312,10 +313,15 @@ void MainWindow::addRuns(const RunList& runs)
 
 void MainWindow::updateScope()
 {
-
+    m_scopeTimer->stop(); // a change queued before this one is in it (a load's last chunk, then its end)
+    m_status->setCounts(m_session->model()->rowCount(), m_session->proxy()->rowCount(), m_table->selectedCount());
+    // While a large load is appended chunk by chunk, only the counts follow: the charts and the Workload column
+    // follow once every run is in (onLoadFinished, runsChanged). Following each chunk would rebuild the chart over
+    // the runs so far every 150 ms, and the chart's copy of the run list would make the next chunk copy it all.
+    if (m_session->isAppending())
+        return;
     bool fromSelection = false;
     const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
-    m_status->setCounts(m_session->model()->rowCount(), m_session->proxy()->rowCount(), m_table->selectedCount());
     // The Workload column shows what varies among the shown runs ("channels=2048"); all parameters when none does.
     // Over many runs that is found off the GUI thread (the newest answer wins).
     const int generation = ++m_variationGeneration;
@@ -342,7 +348,7 @@ void MainWindow::updateScope()
             watcher->deleteLater();
             apply(watcher->result());
         });
-        watcher->setFuture(QtConcurrent::run([shownRuns] { return paramVariation(shownRuns); }));
+        watcher->setFuture(QtConcurrent::run(workerPool(), [shownRuns] { return paramVariation(shownRuns); }));
     }
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());

@@ -6,8 +6,11 @@
 #include "model/read/runloader.h"
 #include "ui/models/diagnosticsmodel.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace kix {
 
@@ -92,16 +95,22 @@ void RunSession::addRuns(const RunList& runs)
 
 void RunSession::appendChunk()
 {
-
     if (m_appends.isEmpty())
         return;
-    constexpr qsizetype chunk = 5000; // rows: a few ms of the GUI thread each
     Append& a = m_appends.front();
-    if (a.offset == 0)
+    if (a.offset == 0) {
         a.before = m_model->rowCount();
-    const qsizetype n = std::min(chunk, a.runs.size() - a.offset);
+        m_model->reserve(a.before + a.runs.size()); // no chunk pays for regrowing the rows or their keys
+    }
+    const qsizetype n = std::min(m_chunkRows, a.runs.size() - a.offset);
+    QElapsedTimer spent;
+    spent.start();
     a.duplicates += m_model->appendRuns(a.runs.mid(a.offset, n));
     a.offset += n;
+    // The next chunk is sized to take about kChunkNs of the GUI thread, whatever this machine's speed.
+    constexpr qint64 kChunkNs = 10'000'000;
+    const qint64 ns = std::max<qint64>(spent.nsecsElapsed(), 1);
+    m_chunkRows = std::clamp<qsizetype>(qsizetype(double(n) * kChunkNs / ns), 1000, 50'000);
     if (a.offset >= a.runs.size()) {
         Append done = m_appends.takeFirst();
         finishAppend(done);

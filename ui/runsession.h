@@ -44,6 +44,9 @@ public:
 
     QStringList openedPaths() const { return m_opened; }
     bool isLoading() const;
+    // Runs are being appended to the model in chunks (the end of a large load, a large addRuns): the model grows
+    // with every turn of the event loop until the last chunk is in and runsChanged or loadFinished says so.
+    bool isAppending() const { return !m_appends.isEmpty(); }
     // Runs in one batch from which appending is chunked (default 50,000; 0: always). Tests use a small one.
     void setChunkThreshold(int runs) { m_chunkThreshold = runs; }
 
@@ -78,6 +81,7 @@ private:
     QStringList m_pending;
     int m_job = 0;
     int m_chunkThreshold = 50'000;
+    qsizetype m_chunkRows = 5000; // rows per chunk, fitted to the time one takes
     QList<Append> m_appends;
     QTimer* m_appendTimer;
 };

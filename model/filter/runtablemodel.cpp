@@ -226,25 +226,32 @@ void RunTableModel::setRuns(const RunList& runs)
 
 int RunTableModel::appendRuns(const RunList& runs)
 {
+    // One hash lookup per run: the key is taken (with the row it will have) as it is found new.
     RunList fresh;
     fresh.reserve(runs.size());
-    QSet<RunIdentity> batch;
+    int row = int(m_runs.size());
     for (const RunPtr& run : runs) {
-        const RunIdentity key = run->identityHash();
-        if (m_rowByKey.contains(key) || batch.contains(key))
-            continue;
-        batch.insert(key);
+        const qsizetype known = m_rowByKey.size();
+        int& slot = m_rowByKey[run->identityHash()];
+        if (m_rowByKey.size() == known)
+            continue; // a duplicate of a row, or of a run earlier in this batch
+        slot = row++;
         fresh.append(run);
     }
     if (!fresh.isEmpty()) {
         beginInsertRows({}, m_runs.size(), m_runs.size() + fresh.size() - 1);
-        for (const RunPtr& run : fresh) {
-            m_rowByKey.insert(run->identityHash(), m_runs.size());
-            m_runs.append(run);
-        }
+        m_runs.append(fresh);
         endInsertRows();
     }
     return runs.size() - fresh.size();
+}
+
+void RunTableModel::reserve(qsizetype rows)
+{
+    if (rows > m_runs.capacity())
+        m_runs.reserve(rows);
+    if (rows > m_rowByKey.capacity())
+        m_rowByKey.reserve(rows);
 }
 
 void RunTableModel::clear()

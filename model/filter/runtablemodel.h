@@ -47,6 +47,8 @@ public:
     void setRuns(const RunList& runs);
     // Appends the runs not already present; returns how many were duplicates.
     int appendRuns(const RunList& runs);
+    // Room for this many rows in all, so that appending a large load in chunks never regrows (rehashes) at once.
+    void reserve(qsizetype rows);
     void clear();
 
     const RunList& runs() const { return m_runs; }

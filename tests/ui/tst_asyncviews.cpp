@@ -22,9 +22,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QThreadPool>
 
 #include <atomic>
 
@@ -102,6 +104,8 @@ private slots:
     void staleFirstViewNeverLands();
     void chartDataFreedOffThread();
     void windowChunkedAndAsync();
+    void windowFollowsAChunkedLoadOnceItIsIn();
+    void backgroundWorkNeedsNoGlobalPoolThread();
     void tableKeepsCurrentRunAndSelection();
 
 private:
@@ -486,6 +490,75 @@ void TestAsyncViews::windowChunkedAndAsync()
     w.searchBox()->clear();
     QTRY_COMPARE(w.session()->proxy()->rowCount(), runs.size());
     QTRY_VERIFY(w.chartPanel()->runs().size() == runs.size() && !w.chartPanel()->isRebuildPending());
+}
+
+void TestAsyncViews::windowFollowsAChunkedLoadOnceItIsIn()
+{
+    // While a large batch goes in chunk by chunk, the charts keep what they had: following each chunk would rebuild
+    // them over the runs so far, again and again, and make the next chunk copy every run appended before it.
+    const RunList fixture = kixtest::allRuns();
+    QVERIFY(!fixture.isEmpty());
+    RunList runs;
+    for (int i = 0; runs.size() < 6000; ++i) { // more than the first chunk (5000): two chunks at least
+        auto run = std::make_shared<Run>(*fixture[i % fixture.size()]);
+        run->externalId = QStringLiteral("copy-%1").arg(i);
+        run->runDigest = CompactDigest(); // the identity is the run digest where there is one
+        run->finalize();
+        runs << run;
+    }
+    MainWindow w;
+    w.session()->setChunkThreshold(1);
+    w.show();
+    QList<qsizetype> chartedDuringAppend;
+    connect(w.session()->model(), &QAbstractItemModel::rowsInserted, this, [&] {
+        if (!w.session()->isAppending())
+            return;
+        QTest::qWait(300); // past the window's 150 ms coalescing of scope changes: it fires while appending
+        chartedDuringAppend << w.chartPanel()->runs().size();
+    });
+    w.addRuns(runs);
+    QTRY_VERIFY(!w.session()->isLoading());
+    QCOMPARE(w.session()->model()->rowCount(), runs.size());
+    QVERIFY(chartedDuringAppend.size() >= 1);
+    QCOMPARE(chartedDuringAppend, QList<qsizetype>(chartedDuringAppend.size(), 0));
+    QTRY_VERIFY(w.chartPanel()->runs().size() == runs.size() && !w.chartPanel()->isRebuildPending());
+}
+
+void TestAsyncViews::backgroundWorkNeedsNoGlobalPoolThread()
+{
+    // Qt's raster engine (Qt 6.4) paints large fills on the global pool's threads and the GUI thread waits for
+    // them: kix's jobs must never be what keeps those threads busy. With every global thread held, filtering,
+    // counting facets and the charts still finish. (The window is not shown: a paint
+    // would wait for the held threads.)
+    QThreadPool* global = QThreadPool::globalInstance();
+    const int held = global->maxThreadCount();
+    QSemaphore gate;
+    std::atomic<int> holding { 0 };
+    struct Release
+    {
+        QSemaphore& gate;
+        int count;
+        ~Release() { gate.release(count); } // on failure too: the held threads end before the test does
+    } release { gate, held };
+    for (int i = 0; i < held; ++i)
+        global->start([&gate, &holding] {
+            ++holding;
+            gate.acquire();
+        });
+    QTRY_COMPARE(holding.load(), held);
+    MainWindow w;
+    w.session()->proxy()->setAsyncThreshold(0);
+    w.facetsPanel()->model()->setAsyncThreshold(0);
+    w.chartPanel()->setAsyncThreshold(0);
+    const RunList runs = kixtest::allRuns();
+    w.addRuns(runs);
+    QTRY_VERIFY(!w.session()->isLoading());
+    w.searchBox()->setText(QStringLiteral("backward b200"));
+    const int expected = expectedRows(runs, QStringLiteral("backward b200"));
+    QTRY_VERIFY(w.session()->proxy()->rowCount() == expected && !w.session()->proxy()->isFilterPending());
+    QTRY_COMPARE(w.facetsPanel()->model()->matchingCount(), expected);
+    QTRY_VERIFY(w.chartPanel()->runs().size() == expected && !w.chartPanel()->isRebuildPending());
+    QCOMPARE(holding.load(), held); // nothing of ours ran on, or waited for, the global pool
 }
 
 void TestAsyncViews::tableKeepsCurrentRunAndSelection()

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <map>
 
@@ -183,14 +184,24 @@ public:
         ++depth;
         QElapsedTimer t;
         t.start();
+        timespec cpu0 {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
         const int type = event->type();
         const QString name = QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ')
             + receiver->objectName(); // the receiver may be gone after the event (a deferred delete)
         const bool r = QApplication::notify(receiver, event);
         const double ms = t.nsecsElapsed() / 1e6;
+        timespec cpu1 {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+        const double cpuMs = (cpu1.tv_sec - cpu0.tv_sec) * 1e3 + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e6;
         --depth;
         if (ms > 40 && action)
-            slow << QStringLiteral("%1 ms  %2: event %3 to %4").arg(ms, 0, 'f', 0).arg(*action).arg(type).arg(name);
+            slow << QStringLiteral("%1 ms (GUI thread CPU %2 ms)  %3: event %4 to %5")
+                        .arg(ms, 0, 'f', 0)
+                        .arg(cpuMs, 0, 'f', 0)
+                        .arg(*action)
+                        .arg(type)
+                        .arg(name);
         return r;
     }
 };

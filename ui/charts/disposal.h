@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/workerpool.h"
+
 #include <QtConcurrent>
 
 #include <memory>
@@ -9,9 +11,10 @@
 
 namespace kix {
 
-// Frees `value` on a thread of the global pool, not on the caller's: a chart of a million runs holds a history or a
-// comparison whose freeing alone would block the GUI thread for tens of milliseconds. Small values are freed at
-// once. The value must be safe to free on another thread (implicitly shared Qt containers, shared_ptr: yes).
+// Frees `value` on a thread of the worker pool (model/workerpool.h), not on the caller's: a chart of a million runs
+// holds a history or a comparison whose freeing alone would block the GUI thread for tens of milliseconds. Small values
+// are freed at once. The value must be safe to free on another thread (implicitly shared Qt containers, shared_ptr:
+// yes).
 template<typename T>
 void disposeOffThread(T&& value, bool large = true)
 {
@@ -22,8 +25,8 @@ void disposeOffThread(T&& value, bool large = true)
     }
     auto holder = std::make_unique<Value>(std::forward<T>(value));
     // The task owns the only holder: it is freed there, never back here.
-    static_cast<void>(
-        QtConcurrent::run([holder = std::shared_ptr<Value>(std::move(holder))]() mutable { holder.reset(); }));
+    static_cast<void>(QtConcurrent::run(
+        workerPool(), [holder = std::shared_ptr<Value>(std::move(holder))]() mutable { holder.reset(); }));
 }
 
 } // namespace kix

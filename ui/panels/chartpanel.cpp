@@ -10,6 +10,7 @@
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/disposal.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/overviewmodel.h"
 #include "ui/panels/overviewtable.h"
@@ -315,7 +316,10 @@ void ChartPanel::setRuns(const RunList& runs, const QString& scope)
 {
     if (m_pinned && runs != m_runs)
         unpinReadout(); // a value pinned on other runs' chart would outlive what it describes
-    m_runs = runs;
+    // The list this replaces may be the last copy of a million runs: freeing it here would hold up this thread.
+    RunList previous = std::exchange(m_runs, runs);
+    const bool large = previous.size() > 5000;
+    disposeOffThread(std::move(previous), large);
     m_scope = scope;
     // A chosen baseline that the runs no longer contain falls back to the default (see effectiveBaseline); the
     // status bar says so once, when it happens.

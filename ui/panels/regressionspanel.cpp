@@ -4,6 +4,7 @@
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "model/history/historyreport.h"
+#include "model/workerpool.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/disposal.h"
 #include "ui/models/historychangesmodel.h"
@@ -162,7 +163,8 @@ void RegressionsPanel::startBuild()
             showHistory(std::move(history));
         }
     });
-    const QFuture<History> future = QtConcurrent::run([runs = m_runs, options] { return buildHistory(runs, options); });
+    const QFuture<History> future
+        = QtConcurrent::run(workerPool(), [runs = m_runs, options] { return buildHistory(runs, options); });
     m_running = future;
     watcher->setFuture(future);
 }

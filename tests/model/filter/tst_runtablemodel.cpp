@@ -104,6 +104,14 @@ void TestRunTableModel::duplicatesKeptOnce()
     model.setRuns(runs);
     QCOMPARE(model.appendRuns(runs), runs.size());
     QCOMPARE(model.rowCount(), runs.size());
+    // Duplicates within one batch too, into room reserved beforehand: each run once, in the order first seen.
+    model.clear();
+    model.reserve(2 * runs.size());
+    QCOMPARE(model.appendRuns(runs.mid(0, 2) + runs.mid(0, 2)), 2);
+    QCOMPARE(model.appendRuns(runs + runs.mid(1, 1)), 3);
+    QCOMPARE(model.rowCount(), runs.size());
+    for (int row = 0; row < runs.size(); ++row)
+        QCOMPARE(model.runAt(row), runs[row]);
 }
 
 void TestRunTableModel::proxyFiltersAndSorts()

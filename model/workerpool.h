@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The threads kix's own background work runs on (filtering, facet counts, the Workload column's keys, freeing
+// large values, history builds): never QThreadPool::globalInstance(). Qt's raster paint engine (Qt 6.4) splits a
+// large fill across the global pool's threads and the GUI thread waits for them, so a job of seconds there
+// (counting facets over a million runs) holds up every repaint of the window until it ends: a stall of hundreds
+// of milliseconds on the GUI thread that its own CPU time does not show.
+
+#include <QtGlobal>
+
+QT_BEGIN_NAMESPACE
+class QThreadPool;
+QT_END_NAMESPACE
+
+namespace kix {
+
+// As many threads as QThread::idealThreadCount(), at least two (a long job never starves a short one of its
+// kind on a one-core machine).
+QThreadPool* workerPool();
+
+} // namespace kix
