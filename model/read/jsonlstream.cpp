@@ -28,8 +28,8 @@ namespace kix {
 
 namespace {
 
-// Windows are parsed on a pool of their own: the loader reads files on the global pool, and a file's task that
-// waited there for its windows could wait forever once every global thread is such a task.
+// Windows are parsed on a pool of their own: the loader reads files on its file pool, and a file's task that
+// waited there for its windows could wait forever once every thread of that pool is such a task.
 Q_GLOBAL_STATIC(QThreadPool, windowPool)
 
 constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;

@@ -28,6 +28,11 @@ namespace kix {
 
 namespace {
 
+// The files of a folder are read on a pool of their own, never Qt's global one: Qt's raster engine splits a large
+// fill across the global pool's threads and the GUI thread waits for them, so a folder load there would hold up
+// the window's repaints (see model/workerpool.h). The caller reads batches too while it waits.
+Q_GLOBAL_STATIC(QThreadPool, fileBatchPool)
+
 bool isRunFileName(const char* name)
 {
     const char* dot = std::strrchr(name, '.');
@@ -269,7 +274,7 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
     };
     QList<BatchResult> parsed = batches.size() == 1
         ? QList<BatchResult> { parseBatch(batches.first()) }
-        : QtConcurrent::blockingMapped<QList<BatchResult>>(batches, parseBatch);
+        : QtConcurrent::blockingMapped<QList<BatchResult>>(fileBatchPool(), batches, parseBatch);
     if (cancel && cancel->load()) {
         result.cancelled = true;
         return result;
