@@ -352,7 +352,11 @@ HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& opti
     data.xParam = data.byLabel ? QStringLiteral("label") : QStringLiteral("time");
     data.title = QStringLiteral("History · ") + selectionTitle(drawnRuns);
 
-    placePoints(data, options.logY, options.maxPoints, options.keep);
+    int perLine = options.maxPoints;
+    if (perLine > 0 && options.maxTotalPoints > 0 && !data.drawn.isEmpty())
+        perLine
+            = std::min(perLine, std::max(options.minPointsPerLine, options.maxTotalPoints / int(data.drawn.size())));
+    placePoints(data, options.logY, perLine, options.keep);
     nameLines(data);
     data.subtitles << QStringLiteral("median over time, p20–p80 band; changes at a %1 % threshold: %2 regression(s), "
                                      "%3 improvement(s), %4 outlier(s)")

@@ -48,6 +48,11 @@ struct HistoryDataOptions
     QString xParam; // "time", "label", or empty: by label when every point has one
     bool logY = false;
     int maxPoints = 1200; // points drawn per line at most, besides change points (0: every point)
+    // Points drawn over all lines at most, besides change points (0: no budget): many long lines share it, each
+    // keeping at least minPointsPerLine. Qt Charts outlines every drawn point on the GUI thread when the chart is
+    // shown (16 lines of 1,200 points: about 25 ms at each show), so the budget bounds that, not only the data.
+    int maxTotalPoints = 6000;
+    int minPointsPerLine = 300;
     RunPtr keep; // a run whose point is always drawn (the current run, which the chart marks)
 };
 

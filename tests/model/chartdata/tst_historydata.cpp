@@ -88,6 +88,7 @@ private slots:
     void empty();
     void downsampleKeepsEachBucketsExtremes();
     void longLineIsCappedKeepingChanges();
+    void manyLongLinesShareThePointBudget();
 };
 
 void TestHistoryData::linesNamesAndPoints()
@@ -344,4 +345,54 @@ void TestHistoryData::longLineIsCappedKeepingChanges()
 }
 
 QTEST_GUILESS_MAIN(TestHistoryData)
+void TestHistoryData::manyLongLinesShareThePointBudget()
+{
+    // 16 series (one per workload) of 2,000 hourly runs each, flat with a little noise.
+    RunList runs;
+    for (int series = 0; series < 16; ++series) {
+        for (int i = 0; i < 2000; ++i) {
+            auto run = makeRun(
+                QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 64 * (series + 1), 1000 + (i * 37 % 11) - 5.0);
+            run->observedAt = day0.addSecs(3600LL * i);
+            run->externalId = QStringLiteral("run-%1-%2").arg(series).arg(i);
+            run->finalize();
+            runs << run;
+        }
+    }
+    auto drawnPoints = [](const HistoryData& data) {
+        qsizetype total = 0;
+        for (const HistoryLineData& line : data.lines)
+            total += line.x.size();
+        return total;
+    };
+    HistoryDataOptions options; // 1,200 a line, 6,000 in all
+    const HistoryData shared = buildHistoryData(runs, options);
+    QCOMPARE(shared.lines.size(), 16);
+    const qsizetype slack = 2 * shared.history.changes.size() + 3; // change points and the ends are kept
+    for (const HistoryLineData& line : shared.lines) {
+        QVERIFY(line.isCapped());
+        QVERIFY2(line.x.size() <= 6000 / 16 + slack, qPrintable(QString::number(line.x.size())));
+        QVERIFY(line.x.size() >= 6000 / 16 / 2); // each bucket's lowest and highest: about the share
+    }
+    QVERIFY2(drawnPoints(shared) <= 6000 + 16 * slack, qPrintable(QString::number(drawnPoints(shared))));
+    // Without the budget each line gets its own 1,200.
+    options.maxTotalPoints = 0;
+    const HistoryData own = buildHistoryData(runs, options);
+    QCOMPARE(own.lines.size(), 16);
+    for (const HistoryLineData& line : own.lines)
+        QVERIFY2(line.x.size() > 6000 / 16 + slack && line.x.size() <= 1200 + slack,
+            qPrintable(QString::number(line.x.size())));
+    // A floor per line: a budget smaller than the lines still draws minPointsPerLine of each.
+    options.maxTotalPoints = 160;
+    options.minPointsPerLine = 100;
+    const HistoryData floor = buildHistoryData(runs, options);
+    for (const HistoryLineData& line : floor.lines)
+        QVERIFY2(line.x.size() >= 100 / 2 && line.x.size() <= 100 + slack, qPrintable(QString::number(line.x.size())));
+    // One line keeps the whole per-line cap.
+    const RunList one = runs.mid(0, 2000);
+    const HistoryData single = buildHistoryData(one, HistoryDataOptions());
+    QCOMPARE(single.lines.size(), 1);
+    QVERIFY(single.lines.front().x.size() > 6000 / 16 + slack);
+}
+
 #include "tst_historydata.moc"
