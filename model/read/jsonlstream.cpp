@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -176,10 +177,14 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
     if (!streamable(base, base + std::min(window, size)))
         return Mapped::NotStreamable;
     const int threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
-    std::vector<MappedWindow> batch;
-    std::vector<MappedWindow> inFlight;
-    QFuture<ParseResult> parsing;
-    bool running = false;
+    // Each window is parsed as soon as it is found, up to 2 x threads in flight; the oldest is waited for and its
+    // runs taken, in file order. No barrier between batches: a thread that finishes its window takes the next.
+    struct Flight
+    {
+        MappedWindow window;
+        QFuture<ParseResult> parsed;
+    };
+    std::deque<Flight> flight; // a deque: a window in flight keeps its place while others are added
     auto parse = [&](const MappedWindow& w) {
         ParseResult part;
         const LineOrigin origin { shared, qint64(w.begin), true };
@@ -187,27 +192,25 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
             base + w.begin, base + w.end, w.firstLine, path, limits, part, &origin, w.padded, &w.newlines);
         return part;
     };
-    auto finish = [&]() {
-        if (!running)
-            return;
-        running = false;
-        parsing.waitForFinished();
-        for (const ParseResult& part : parsing.results()) {
-            result.runs += part.runs;
-            result.diagnostics += part.diagnostics;
-        }
-        parsing = QFuture<ParseResult>();
-        inFlight.clear();
+    auto takeOldest = [&](std::size_t next) {
+        Flight& f = flight.front();
+        f.parsed.waitForFinished();
+        const ParseResult& part = f.parsed.result();
+        result.runs += part.runs;
+        result.diagnostics += part.diagnostics;
+        flight.pop_front();
+        release(flight.empty() ? next : flight.front().window.begin);
     };
-    auto flush = [&](std::size_t next) {
-        finish();
-        release(batch.empty() ? next : batch.front().begin);
-        if (batch.empty())
-            return;
-        inFlight.swap(batch);
-        parsing = QtConcurrent::mapped(windowPool(), inFlight.cbegin(), inFlight.cend(), parse);
-        running = true;
+    auto submit = [&](MappedWindow&& w, std::size_t next) {
+        flight.push_back(Flight { std::move(w), {} });
+        Flight& f = flight.back();
+        f.parsed = QtConcurrent::run(windowPool(), [&parse, &f] { return parse(f.window); });
+        while (int(flight.size()) > 2 * threads)
+            takeOldest(next);
     };
+    auto oldestInFlight
+        = [&](std::size_t otherwise) { return flight.empty() ? otherwise : flight.front().window.begin; };
+    int submitted = 0;
     std::size_t pos = size >= 3 && std::memcmp(base, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     int line = 0;
     while (pos < size) {
@@ -238,8 +241,7 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
                     nl = static_cast<const char*>(std::memchr(base + at, '\n', next - at));
                     at = next;
                     if (!nl && qint64(at - pos) > limits.maxLineBytes) // not kept: no need to hold it
-                        release(std::min(
-                            { at, running ? inFlight.front().begin : at, batch.empty() ? at : batch.front().begin }));
+                        release(std::min(at, oldestInFlight(at)));
                 }
                 const std::size_t lineEnd = nl ? std::size_t(nl - base) : size;
                 if (qint64(lineEnd - pos) > limits.maxLineBytes) {
@@ -264,16 +266,13 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
             ++line;
             ++q;
         }
-        batch.push_back(std::move(w));
         pos = end;
-        if (int(batch.size()) >= 2 * threads || pos >= size) {
-            flush(pos); // parses this batch while the next one is found
-            if (limits.fileProgress)
-                limits.fileProgress(qint64(pos), qint64(size));
-        }
+        submit(std::move(w), pos); // parsed while the next windows are found
+        if (limits.fileProgress && (++submitted % (2 * threads) == 0 || pos >= size))
+            limits.fileProgress(qint64(pos), qint64(size));
     }
-    flush(pos);
-    finish();
+    while (!flight.empty())
+        takeOldest(pos);
     if (file.shrank())
         result.diagnostics.append(makeError(path, {},
             QStringLiteral(
