@@ -177,14 +177,16 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
     if (!streamable(base, base + std::min(window, size)))
         return Mapped::NotStreamable;
     const int threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
-    // Each window is parsed as soon as it is found, up to 2 x threads in flight; the oldest is waited for and its
-    // runs taken, in file order. No barrier between batches: a thread that finishes its window takes the next.
+    // Windows are parsed in batches of 2 x threads (QtConcurrent::mapped), two batches in flight: a thread done
+    // with its part of the older batch goes on with the newer one, so none waits at a batch's end. The older
+    // batch's runs are taken, in file order, before a third is started.
     struct Flight
     {
-        MappedWindow window;
+        std::vector<MappedWindow> windows;
         QFuture<ParseResult> parsed;
     };
-    std::deque<Flight> flight; // a deque: a window in flight keeps its place while others are added
+    std::deque<Flight> flight; // a deque: a batch in flight keeps its place while another is added
+    std::vector<MappedWindow> batch; // found, not yet started
     auto parse = [&](const MappedWindow& w) {
         ParseResult part;
         const LineOrigin origin { shared, qint64(w.begin), true };
@@ -192,25 +194,31 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
             base + w.begin, base + w.end, w.firstLine, path, limits, part, &origin, w.padded, &w.newlines);
         return part;
     };
+    auto oldestInFlight = [&](std::size_t otherwise) {
+        if (!flight.empty())
+            return flight.front().windows.front().begin;
+        return batch.empty() ? otherwise : batch.front().begin;
+    };
     auto takeOldest = [&](std::size_t next) {
         Flight& f = flight.front();
         f.parsed.waitForFinished();
-        const ParseResult& part = f.parsed.result();
-        result.runs += part.runs;
-        result.diagnostics += part.diagnostics;
+        for (const ParseResult& part : f.parsed.results()) {
+            result.runs += part.runs;
+            result.diagnostics += part.diagnostics;
+        }
         flight.pop_front();
-        release(flight.empty() ? next : flight.front().window.begin);
+        release(oldestInFlight(next));
     };
-    auto submit = [&](MappedWindow&& w, std::size_t next) {
-        flight.push_back(Flight { std::move(w), {} });
+    auto submit = [&](std::size_t next) {
+        if (batch.empty())
+            return;
+        flight.push_back(Flight { std::move(batch), {} });
+        batch.clear();
         Flight& f = flight.back();
-        f.parsed = QtConcurrent::run(windowPool(), [&parse, &f] { return parse(f.window); });
-        while (int(flight.size()) > 2 * threads)
+        f.parsed = QtConcurrent::mapped(windowPool(), f.windows.cbegin(), f.windows.cend(), parse);
+        while (flight.size() > 2)
             takeOldest(next);
     };
-    auto oldestInFlight
-        = [&](std::size_t otherwise) { return flight.empty() ? otherwise : flight.front().window.begin; };
-    int submitted = 0;
     std::size_t pos = size >= 3 && std::memcmp(base, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     int line = 0;
     while (pos < size) {
@@ -266,11 +274,15 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
             ++line;
             ++q;
         }
+        batch.push_back(std::move(w));
         pos = end;
-        submit(std::move(w), pos); // parsed while the next windows are found
-        if (limits.fileProgress && (++submitted % (2 * threads) == 0 || pos >= size))
-            limits.fileProgress(qint64(pos), qint64(size));
+        if (int(batch.size()) >= 2 * threads || pos >= size) {
+            submit(pos); // parsed while the next batch is found
+            if (limits.fileProgress)
+                limits.fileProgress(qint64(pos), qint64(size));
+        }
     }
+    submit(pos);
     while (!flight.empty())
         takeOldest(pos);
     if (file.shrank())
