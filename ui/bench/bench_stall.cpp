@@ -169,7 +169,8 @@ double median(QVector<double> v)
 
 namespace {
 
-// Every event that keeps the GUI thread longer than 40 ms, with its receiver: what a stall was doing.
+// Every event that keeps the GUI thread longer than 40 ms (KIX_STALL_EVENT_MS: another bound), with its receiver:
+// what a stall was doing.
 class TimedApplication : public QApplication
 {
 public:
@@ -195,7 +196,10 @@ public:
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
         const double cpuMs = (cpu1.tv_sec - cpu0.tv_sec) * 1e3 + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e6;
         --depth;
-        if (ms > 40 && action)
+        static const double bound = qEnvironmentVariableIsSet("KIX_STALL_EVENT_MS")
+            ? qEnvironmentVariable("KIX_STALL_EVENT_MS").toDouble()
+            : 40.0;
+        if (ms > bound && action)
             slow << QStringLiteral("%1 ms (GUI thread CPU %2 ms)  %3: event %4 to %5")
                         .arg(ms, 0, 'f', 0)
                         .arg(cpuMs, 0, 'f', 0)
@@ -464,7 +468,8 @@ int main(int argc, char** argv)
     out << "\nworst heartbeat gap per action (ms)\n";
     for (const QString& a : std::as_const(beat.order))
         out << QStringLiteral("%1 %2\n").arg(a, -40).arg(beat.worst[a], 8, 'f', 1);
-    out << "\nevents over 40 ms on the GUI thread (outermost only)\n";
+    out << "\nevents over " << qEnvironmentVariable("KIX_STALL_EVENT_MS", QStringLiteral("40"))
+        << " ms on the GUI thread (outermost only)\n";
     for (const QString& line : std::as_const(app.slow))
         out << "  " << line << "\n";
     out << QStringLiteral("\nWORST STALL %1 ms during \"%2\" (%3 runs; total %4 s)\n")
