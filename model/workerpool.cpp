@@ -21,11 +21,27 @@ struct WorkerPool : QThreadPool
 
 Q_GLOBAL_STATIC(WorkerPool, pool)
 
+struct LongJobPool : QThreadPool
+{
+    LongJobPool()
+    {
+        setObjectName(QStringLiteral("kix long jobs"));
+        setMaxThreadCount(4); // a benchmark job and the cluster's tools: they wait more than they compute
+    }
+};
+
+Q_GLOBAL_STATIC(LongJobPool, longJobs)
+
 } // namespace
 
 QThreadPool* workerPool()
 {
     return pool();
+}
+
+QThreadPool* longJobPool()
+{
+    return longJobs();
 }
 
 } // namespace kix

@@ -18,4 +18,9 @@ namespace kix {
 // kind on a one-core machine).
 QThreadPool* workerPool();
 
+// The threads for jobs that hold a thread for long without keeping a core busy, or keep one device busy: a
+// benchmark job (seconds to hours), the cluster's tools (sbatch, squeue, scancel). Kept off workerPool(), so a
+// benchmark never takes a thread the filter or the facet counts wait for.
+QThreadPool* longJobPool();
+
 } // namespace kix

@@ -3,6 +3,7 @@
 
 #include "engine/benchmarkspec.h"
 #include "engine/fleet/fleetsubmit.h"
+#include "model/workerpool.h"
 #include "ui/folderfollower.h"
 #include "ui/models/fleetjobmodel.h"
 #include "ui/panels/benchmarkpanel.h"
@@ -123,7 +124,7 @@ void FleetPanel::refresh()
     for (const JobStatus& j : m_model->jobs())
         if (j.finished())
             finished.insert(j.record.jobId + QLatin1Char('@') + j.record.resultsDir, j);
-    watcher->setFuture(QtConcurrent::run([finished] {
+    watcher->setFuture(QtConcurrent::run(longJobPool(), [finished] {
         QVector<JobStatus> jobs;
         for (const JobRecord& r : knownJobs()) {
             const auto known = finished.constFind(r.jobId + QLatin1Char('@') + r.resultsDir);
@@ -180,7 +181,7 @@ void FleetPanel::submit()
         emit submitted(ids, result.error);
         refresh();
     });
-    watcher->setFuture(QtConcurrent::run([jobs, options] { return submitJobs(jobs, options); }));
+    watcher->setFuture(QtConcurrent::run(longJobPool(), [jobs, options] { return submitJobs(jobs, options); }));
 }
 
 const JobStatus* FleetPanel::selected() const
@@ -203,7 +204,7 @@ void FleetPanel::cancelSelected()
         m_status->setText(r.ok() ? QStringLiteral("Cancelled job %1.").arg(id) : r.error);
         refresh();
     });
-    watcher->setFuture(QtConcurrent::run([id] { return runTool(QStringLiteral("scancel"), { id }); }));
+    watcher->setFuture(QtConcurrent::run(longJobPool(), [id] { return runTool(QStringLiteral("scancel"), { id }); }));
 }
 
 void FleetPanel::followSelected()
