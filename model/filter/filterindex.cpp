@@ -226,7 +226,8 @@ FilterIndex::Matcher::Matcher(const FilterIndex& index, const RunFilter& filter)
     }
 }
 
-int FilterIndex::Matcher::sharedAnswer(qsizetype row) const
+template<typename Word>
+int FilterIndex::Matcher::decide(qsizetype row, Word&& word) const
 {
     if (m_never)
         return 0;
@@ -247,10 +248,15 @@ int FilterIndex::Matcher::sharedAnswer(qsizetype row) const
         }
         switch (c.kind) {
         case Clause::Word:
-            if (!(any & 1))
-                answer = 2;
+            if (!(any & 1)) {
+                const int found = word(*c.clause);
+                if (found == 0)
+                    return 0;
+                if (found < 0)
+                    answer = 2;
+            }
             break;
-        case Clause::NotEquals:
+        case Clause::NotEquals: // found in some group, and every value in every group differs
             if (!(any & 2) || !(all & 4))
                 return 0;
             break;
@@ -261,6 +267,11 @@ int FilterIndex::Matcher::sharedAnswer(qsizetype row) const
         }
     }
     return answer;
+}
+
+int FilterIndex::Matcher::sharedAnswer(qsizetype row) const
+{
+    return decide(row, [](const FilterClause&) { return -1; });
 }
 
 void FilterIndex::Matcher::filterRows(qsizetype begin, qsizetype end, const RunList& runs, char* accepted) const
@@ -302,38 +313,9 @@ void FilterIndex::Matcher::filterRows(qsizetype begin, qsizetype end, const RunL
 
 bool FilterIndex::Matcher::matches(qsizetype row, const RunList& runs) const
 {
-    if (m_never)
-        return false;
-    quint32 id[GroupCount];
-    for (int g = 0; g < GroupCount; ++g) {
-        id[g] = m_index.valueOf(g, row);
-        if (!m_facetOk[g].empty() && !m_facetOk[g][id[g]])
-            return false;
-    }
-    for (const Clause& c : m_clauses) {
-        quint8 any = 0;
-        quint8 all = 7;
-        for (int g = 0; g < GroupCount; ++g) {
-            const quint8 code = c.codes[g][id[g]];
-            any |= code;
-            all &= code;
-        }
-        switch (c.kind) {
-        case Clause::Word:
-            if (!(any & 1) && !wordClauseMatches(*c.clause, *runs[row], OwnFields))
-                return false;
-            break;
-        case Clause::NotEquals: // found in some group, and every value in every group differs
-            if (!(any & 2) || !(all & 4))
-                return false;
-            break;
-        case Clause::Other:
-            if (!(any & 1))
-                return false;
-            break;
-        }
-    }
-    return true;
+    return decide(row, [&](const FilterClause& clause) {
+        return wordClauseMatches(clause, *runs[row], OwnFields) ? 1 : 0;
+    }) == 1;
 }
 
 } // namespace kix

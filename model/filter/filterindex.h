@@ -54,6 +54,10 @@ public:
         void filterRows(qsizetype begin, qsizetype end, const RunList& runs, char* accepted) const;
 
     private:
+        // By the row's ids: 0 no, 1 yes; a word clause its ids do not find is asked of word(clause): 1 found, 0 not,
+        // -1 not decided here (then the answer is 2, unless another clause says no).
+        template<typename Word>
+        int decide(qsizetype row, Word&& word) const;
         int sharedAnswer(
             qsizetype row) const; // by the ids alone: 0 no, 1 yes, 2 a word is to be found in its own fields
         struct Clause
