@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <vector>
 
 namespace kix {
@@ -175,23 +176,10 @@ void sortComparisonPairs(QVector<ComparisonPair>& pairs)
             k.id1 = k.id1 << 16 | unit(block->common + 4 + j);
         }
     }
-    std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
-        if (x.kernel != y.kernel)
-            return x.kernel < y.kernel;
-        if (x.pass != y.pass)
-            return x.pass < y.pass;
-        if (x.workload != y.workload)
-            return x.workload < y.workload;
-        if (x.provider != y.provider)
-            return x.provider < y.provider;
-        if (x.gpu != y.gpu)
-            return x.gpu < y.gpu;
-        if (x.id0 != y.id0)
-            return x.id0 < y.id0;
-        if (x.id1 != y.id1)
-            return x.id1 < y.id1;
-        return *x.externalId < *y.externalId;
-    });
+    const auto order = [](const Keyed& k) {
+        return std::tie(k.kernel, k.pass, k.workload, k.provider, k.gpu, k.id0, k.id1, *k.externalId);
+    };
+    std::sort(keyed.begin(), keyed.end(), [&order](const Keyed& x, const Keyed& y) { return order(x) < order(y); });
     QVector<ComparisonPair> sorted;
     sorted.reserve(pairs.size());
     for (const Keyed& k : keyed)

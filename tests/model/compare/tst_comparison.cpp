@@ -3,6 +3,7 @@
 #include "model/chartdata/quantiledata.h"
 #include "model/compare/comparison.h"
 #include "model/compare/comparisonreport.h"
+#include "model/compare/pairorder.h"
 #include "model/workload.h"
 
 #include "tests/model/runfactory.h"
@@ -11,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 using namespace kix;
 using kixtest::makeRun;
@@ -57,6 +60,7 @@ private slots:
     void noiseAndBandwidth();
     void workloadKey();
     void pairsFollowTheChartGroups();
+    void pairOrderIsThePlainSort();
 };
 
 void TestComparison::mannWhitney_data()
@@ -429,6 +433,63 @@ void TestComparison::pairsFollowTheChartGroups()
     }
     QCOMPARE(distinct.size(), chart.groups.size()); // one group per key
     QCOMPARE(withBaseline, paired); // the comparison pairs exactly the chart's groups that hold a baseline
+}
+
+void TestComparison::pairOrderIsThePlainSort()
+{
+    // sortComparisonPairs ranks the fields instead of comparing them; its order is std::sort's with the plain
+    // comparison of kernel, pass, workload (compareWorkloads), provider, GPU and externalId. Pairs whose fields
+    // collide on purpose: equal workloads written differently ("1024" and "1024.0"), externalIds that share long
+    // prefixes and differ past the first eight characters after them, GPUs known by slug only.
+    std::mt19937 random(23);
+    auto pick = [&random](const QStringList& from) { return from[int(random() % unsigned(from.size()))]; };
+    const QStringList providers { QStringLiteral("liger"), QStringLiteral("huggingface"), QStringLiteral("apex") };
+    const QStringList gpus { QStringLiteral("NVIDIA H200"), QStringLiteral("NVIDIA B200"), QString() };
+    const QStringList passes { QStringLiteral("forward"), QStringLiteral("backward") };
+    QVector<ComparisonPair> pairs;
+    for (int i = 0; i < 600; ++i) {
+        const double channels = double(256 << (random() % 4));
+        auto run = kixtest::makeRun(pick(providers), pick(gpus), channels, 1000 + i, 0.01, pick(passes));
+        if (random() % 3 == 0)
+            run->workload[1].value += QStringLiteral(".0"); // the same number, another text
+        if (run->gpuProduct.isEmpty())
+            run->gpuSlug = QStringLiteral("gpu-%1").arg(random() % 3);
+        run->kernel = random() % 5 == 0 ? QStringLiteral("layer_norm") : QStringLiteral("group_norm");
+        run->externalId = QStringLiteral("group_norm/run/2026-01-01/%1/%2")
+                              .arg(random() % 4 == 0 ? QStringLiteral("same-prefix-x") : QStringLiteral("y"))
+                              .arg(random() % 40, 6, 10, QLatin1Char('0'));
+        ComparisonPair pair;
+        pair.run = run;
+        pair.ratio = i; // which pair it was
+        pairs << pair;
+    }
+    auto gpu = [](const Run& r) { return r.gpuProduct.isEmpty() ? r.gpuSlug : r.gpuProduct; };
+    auto plainLess = [&gpu](const ComparisonPair& x, const ComparisonPair& y) {
+        const Run& a = *x.run;
+        const Run& b = *y.run;
+        if (a.kernel != b.kernel)
+            return a.kernel < b.kernel;
+        if (a.pass != b.pass)
+            return a.pass < b.pass;
+        if (const int w = compareWorkloads(a, b))
+            return w < 0;
+        if (a.provider != b.provider)
+            return a.provider < b.provider;
+        if (gpu(a) != gpu(b))
+            return gpu(a) < gpu(b);
+        return a.externalId < b.externalId;
+    };
+    QVector<ComparisonPair> expected = pairs;
+    std::sort(expected.begin(), expected.end(), plainLess);
+    sortComparisonPairs(pairs);
+    QCOMPARE(pairs.size(), expected.size());
+    for (qsizetype i = 0; i < pairs.size(); ++i) {
+        // Equal under the comparison means the same fields: compare the keys, not which of two equals came first.
+        QVERIFY2(!plainLess(pairs[i], expected[i]) && !plainLess(expected[i], pairs[i]),
+            qPrintable(QStringLiteral("at %1: %2 against %3")
+                           .arg(i)
+                           .arg(pairs[i].run->externalId, expected[i].run->externalId)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestComparison)
