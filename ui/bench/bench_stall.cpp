@@ -23,6 +23,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLineEdit>
 #include <QTest>
 #include <QTextStream>
@@ -34,6 +35,7 @@
 #include <ctime>
 #include <functional>
 #include <map>
+#include <utility>
 
 using namespace kix;
 
@@ -217,6 +219,21 @@ void quietHandler(QtMsgType type, const QMessageLogContext& context, const QStri
     qt_message_output(type, context, message);
 }
 
+// The process's resident memory now and at its peak, in MB, from /proc/self/status (Linux); -1 elsewhere.
+std::pair<double, double> residentMb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    double now = -1, peak = -1;
+    if (!status.open(QIODevice::ReadOnly))
+        return { now, peak };
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (f.size() >= 2 && (f[0] == "VmRSS:" || f[0] == "VmHWM:"))
+            (f[0] == "VmRSS:" ? now : peak) = f[1].toDouble() / 1024.0; // kB
+    }
+    return { now, peak };
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -333,7 +350,9 @@ int main(int argc, char** argv)
         settle(QStringLiteral("add runs"), t);
     }
     const int all = w.session()->model()->rowCount();
-    out << "window holds " << all << " runs\n";
+    const auto [loadedRss, loadedPeak] = residentMb();
+    out << "window holds " << all << " runs; resident " << qRound(loadedRss) << " MB, peak so far "
+        << qRound(loadedPeak) << " MB\n";
     out.flush();
 
     auto chartKinds = [&](const QString& when) {
@@ -472,6 +491,8 @@ int main(int argc, char** argv)
         << " ms on the GUI thread (outermost only)\n";
     for (const QString& line : std::as_const(app.slow))
         out << "  " << line << "\n";
+    const auto [endRss, endPeak] = residentMb();
+    out << "\nresident " << qRound(endRss) << " MB at the end, peak " << qRound(endPeak) << " MB\n";
     out << QStringLiteral("\nWORST STALL %1 ms during \"%2\" (%3 runs; total %4 s)\n")
                .arg(beat.worstGap, 0, 'f', 1)
                .arg(beat.worstAction)
