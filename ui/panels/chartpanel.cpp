@@ -29,7 +29,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QScatterSeries>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabBar>
@@ -219,10 +218,7 @@ ChartPanel::ChartPanel(QWidget* parent)
 
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(220);
-    auto* sorted = new QSortFilterProxyModel(this);
-    sorted->setSourceModel(m_pairsModel);
-    sorted->setSortRole(ComparisonModel::SortRole);
-    m_pairs->setModel(sorted);
+    m_pairs->setModel(m_pairsModel); // it sorts itself: no proxy to map a million pairs on each comparison
     m_pairs->setSortingEnabled(true);
     m_pairs->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_pairs->setWordWrap(false);
