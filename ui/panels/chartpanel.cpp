@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
 #include <QGuiApplication>
@@ -306,6 +307,7 @@ ChartPanel::~ChartPanel()
     m_latest->store(-1); // builds not yet started return at once
     for (QFutureWatcher<Build>* build : std::as_const(m_builds))
         build->waitForFinished();
+    flushPairs(); // the pairs' model lets go of the old comparison first: that is freed off this thread
 }
 
 void ChartPanel::setRuns(const RunList& runs, const QString& scope)
@@ -506,7 +508,7 @@ void ChartPanel::startBuild(bool chooseKind)
                 showKind(build.prepared->kind);
             }
             if (build.prepared->kind == m_kind)
-                applyBuild(std::move(*build.prepared), build.options);
+                applyBuild(std::move(*build.prepared), build.options, true);
             else
                 rebuildNow(); // the user chose a kind while this one was chosen for them: build theirs
         }
@@ -531,12 +533,16 @@ void ChartPanel::startBuild(bool chooseKind)
     }));
 }
 
-void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options)
+void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool deferPairs)
 {
+    flushPairs(); // the table of the build before, if still to be filled: the builds land in order
     auto previous = std::make_shared<ChartInfo>(std::move(m_info)); // freed off this thread, below
-    auto freePrevious = [&previous] { // once the pairs' model holds the new comparison, not the old
-        if (previous->comparison.pairs.size() > 1000)
-            static_cast<void>(QtConcurrent::run(chartPool(), [previous]() mutable { previous.reset(); }));
+    // Once the pairs' model holds the new comparison, not the old: this holds the only reference.
+    auto freePrevious = [previous = std::move(previous)]() mutable {
+        if (previous && previous->comparison.pairs.size() > 1000)
+            static_cast<void>(
+                QtConcurrent::run(chartPool(), [garbage = std::move(previous)]() mutable { garbage.reset(); }));
+        previous.reset();
     };
     if (prepared.kind == ChartKind::Overview) {
         m_overview->setOverview(std::move(prepared.overview)); // O(kernels × GPUs)
@@ -564,16 +570,18 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
     std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
     QChart* old = m_view->chart();
+    const bool pairsShown = m_kind == ChartKind::Speedup;
+    if (m_pairs->isVisibleTo(this) != pairsShown) {
+        // The table shows (or goes) before the chart is laid out, so that the chart is laid out once, at the size it
+        // keeps, not again when the splitter gives the table its share; meanwhile the view holds an empty chart, so
+        // that the old one is not laid out at the new size either.
+        if (!m_blank)
+            m_blank = std::make_unique<QChart>();
+        m_view->setChart(m_blank.get());
+        m_pairs->setVisible(pairsShown);
+        QCoreApplication::sendPostedEvents(m_splitter, QEvent::LayoutRequest);
+    }
     m_view->setChart(chart.release()); // the view does not delete the chart it replaces
-    // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one of its
-    // series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
-    if (old)
-        old->deleteLater();
-    m_pairsModel->setComparison(m_info.comparison, pairKeys);
-    freePrevious();
-    m_pairs->setVisible(m_kind == ChartKind::Speedup);
-    if (m_pairs->isVisibleTo(this))
-        fitPairColumns();
     static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
     if (QChart* shown = m_view->chart()) {
         ChartHover* hover = ChartHover::of(shown);
@@ -584,7 +592,37 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
         setReadout({}, false);
     updateChoosers();
     updateBanner();
-    emit rebuilt();
+    // The pairs' table (O(1) for the model, but the view's reset and fitting its columns) and freeing the old chart
+    // come on top of the chart's layout (about 20 ms whatever the runs): for a build from the worker, later.
+    if (old == m_blank.get())
+        old = nullptr;
+    m_pendingPairs
+        = [this, old, comparison = m_info.comparison, pairKeys, freePrevious = std::move(freePrevious)]() mutable {
+              // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one of
+              // its series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
+              if (old)
+                  old->deleteLater();
+              m_pairsModel->setComparison(comparison, pairKeys);
+              comparison = {};
+              freePrevious();
+              if (m_pairs->isVisibleTo(this))
+                  fitPairColumns();
+              emit rebuilt();
+          };
+    // A timer, not a posted event: Qt runs the events the chart's layout posts (its relayout, the scene's updates)
+    // before the next timer, so a posted second part would come right after them, with no gap between.
+    if (deferPairs)
+        QTimer::singleShot(1, this, &ChartPanel::flushPairs);
+    else
+        flushPairs();
+}
+
+void ChartPanel::flushPairs()
+{
+    if (!m_pendingPairs)
+        return;
+    const std::function<void()> fill = std::exchange(m_pendingPairs, nullptr);
+    fill();
 }
 
 void ChartPanel::fitPairColumns()
@@ -639,7 +677,7 @@ void ChartPanel::setWarningsExpanded(bool expanded)
 
 bool ChartPanel::isRebuildPending() const
 {
-    return m_timer->isActive() || !m_builds.isEmpty();
+    return m_timer->isActive() || !m_builds.isEmpty() || m_pendingPairs;
 }
 
 QChart* ChartPanel::chart() const

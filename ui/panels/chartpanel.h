@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -132,7 +133,11 @@ private:
     void startBuild(bool chooseKind);
     void showKind(ChartKind kind); // the tab, without a rebuild
     ChartOptions optionsFor(ChartKind kind) const;
-    void applyBuild(PreparedChart&& prepared, const ChartOptions& options);
+    // `deferPairs`: the pairs' table is filled in an event of its own (a build from the worker: many runs), so that
+    // the chart's layout and the table's reset never block the GUI thread in one event; until then the rebuild is
+    // pending and rebuilt() waits.
+    void applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool deferPairs = false);
+    void flushPairs(); // fills the pairs' table of the build last drawn, if that is still to be done
     void scheduleRebuild();
     void updateChoosers();
     void updateBanner();
@@ -166,6 +171,7 @@ private:
     bool m_autoKind = true; // the kind follows the scope until the user chooses one
     bool m_chooseKind = false; // the scope's first view is still to be chosen (off the GUI thread: many runs)
     QChartView* m_view;
+    std::unique_ptr<QChart> m_blank; // the view's chart while the pairs' table shows or goes (applyBuild)
     QTableView* m_pairs;
     ComparisonModel* m_pairsModel;
     QTimer* m_timer;
@@ -184,6 +190,7 @@ private:
     int m_generation = 0;
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
     QList<QFutureWatcher<Build>*> m_builds; // in flight
+    std::function<void()> m_pendingPairs; // applyBuild's second part, when deferred
 };
 
 } // namespace kix

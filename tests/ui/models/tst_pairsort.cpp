@@ -101,6 +101,7 @@ private slots:
     void initTestCase();
     void headerClickSorts();
     void offThreadSortDropsStale();
+    void offThreadBuildFillsPairsBeforeRebuilt();
 
 private:
     QTemporaryDir m_settings;
@@ -246,6 +247,42 @@ void TestPairSort::offThreadSortDropsStale()
     model.setComparison({});
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(!model.isSortPending()); // no sort column: nothing to find
+}
+
+void TestPairSort::offThreadBuildFillsPairsBeforeRebuilt()
+{
+    // A chart built off the GUI thread fills its pairs' table in a later event: rebuilt() and the end of
+    // isRebuildPending() wait for it, and the table keeps the user's sort.
+    const RunList runs = kixtest::allRuns();
+    ChartPanel panel;
+    panel.resize(1000, 700);
+    panel.setAsyncThreshold(0);
+    panel.setKind(ChartKind::Speedup);
+    QTRY_VERIFY(!panel.isRebuildPending());
+    auto* model = qobject_cast<ComparisonModel*>(panel.pairsView()->model());
+    QVERIFY(model);
+    panel.pairsView()->sortByColumn(ComparisonModel::SpeedupColumn, Qt::DescendingOrder);
+    int landed = 0;
+    int filled = 0;
+    connect(&panel, &ChartPanel::rebuilt, this, [&] {
+        ++landed;
+        if (model->rowCount() == panel.info().comparison.pairs.size() && model->rowCount() > 0)
+            ++filled;
+    });
+    panel.setRuns(runs, QStringLiteral("all"));
+    panel.rebuildNow();
+    QVERIFY(panel.isRebuildPending());
+    QTRY_VERIFY(!panel.isRebuildPending());
+    QCOMPARE(landed, 1);
+    QCOMPARE(filled, 1);
+    QVERIFY(panel.pairsView()->isVisibleTo(&panel));
+    QVERIFY(sortedByNumber(*model, ComparisonModel::SpeedupColumn, Qt::DescendingOrder));
+    QVERIFY(!inComparisonOrder(*model));
+    // Another kind: the table goes, and holds no pairs.
+    panel.setKind(ChartKind::Quantiles);
+    QTRY_VERIFY(!panel.isRebuildPending());
+    QVERIFY(!panel.pairsView()->isVisibleTo(&panel));
+    QCOMPARE(model->rowCount(), 0);
 }
 
 QTEST_MAIN(TestPairSort)
