@@ -569,20 +569,21 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     m_defaultBaseline = prepared.defaultBaseline;
     const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
     std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
+    // What surrounds the chart first (the pairs' table shown or not, the choosers, the banner's lines), laid out at
+    // once: the chart is then laid out once, at the size it keeps, not again in a later event when the view shrinks
+    // or grows by the table's share or a line of the banner. Meanwhile the view holds an empty chart, so that the
+    // old one is not laid out at the new size either.
     QChart* old = m_view->chart();
-    const bool pairsShown = m_kind == ChartKind::Speedup;
-    if (m_pairs->isVisibleTo(this) != pairsShown) {
-        // The table shows (or goes) before the chart is laid out, so that the chart is laid out once, at the size it
-        // keeps, not again when the splitter gives the table its share; meanwhile the view holds an empty chart, so
-        // that the old one is not laid out at the new size either.
-        if (!m_blank)
-            m_blank = std::make_unique<QChart>();
-        m_view->setChart(m_blank.get());
-        m_pairs->setVisible(pairsShown);
-        QCoreApplication::sendPostedEvents(m_splitter, QEvent::LayoutRequest);
-    }
-    m_view->setChart(chart.release()); // the view does not delete the chart it replaces
+    if (!m_blank)
+        m_blank = std::make_unique<QChart>();
+    m_view->setChart(m_blank.get());
+    m_pairs->setVisible(m_kind == ChartKind::Speedup);
     static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
+    updateChoosers();
+    updateBanner();
+    QCoreApplication::sendPostedEvents(m_splitter, QEvent::LayoutRequest);
+    QCoreApplication::sendPostedEvents(this, QEvent::LayoutRequest);
+    m_view->setChart(chart.release()); // the view does not delete the chart it replaces
     if (QChart* shown = m_view->chart()) {
         ChartHover* hover = ChartHover::of(shown);
         connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
@@ -590,8 +591,6 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     }
     if (!m_pinned)
         setReadout({}, false);
-    updateChoosers();
-    updateBanner();
     // The pairs' table (O(1) for the model, but the view's reset and fitting its columns) and freeing the old chart
     // come on top of the chart's layout (about 20 ms whatever the runs): for a build from the worker, later.
     if (old == m_blank.get())
