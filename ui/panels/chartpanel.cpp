@@ -307,7 +307,7 @@ ChartPanel::~ChartPanel()
     m_latest->store(-1); // builds not yet started return at once
     for (QFutureWatcher<Build>* build : std::as_const(m_builds))
         build->waitForFinished();
-    flushPairs(); // the pairs' model lets go of the old comparison first: that is freed off this thread
+    flushPending(); // the pairs' model lets go of the old comparison first: that is freed off this thread
 }
 
 void ChartPanel::setRuns(const RunList& runs, const QString& scope)
@@ -533,9 +533,9 @@ void ChartPanel::startBuild(bool chooseKind)
     }));
 }
 
-void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool deferPairs)
+void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool defer)
 {
-    flushPairs(); // the table of the build before, if still to be filled: the builds land in order
+    flushPending(); // what is left of the build before: the builds land in order
     auto previous = std::make_shared<ChartInfo>(std::move(m_info)); // freed off this thread, below
     // Once the pairs' model holds the new comparison, not the old: this holds the only reference.
     auto freePrevious = [previous = std::move(previous)]() mutable {
@@ -568,60 +568,75 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     m_readout->show();
     m_defaultBaseline = prepared.defaultBaseline;
     const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
-    std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
-    // What surrounds the chart first (the pairs' table shown or not, the choosers, the banner's lines), laid out at
-    // once: the chart is then laid out once, at the size it keeps, not again in a later event when the view shrinks
-    // or grows by the table's share or a line of the banner. Meanwhile the view holds an empty chart, so that the
-    // old one is not laid out at the new size either.
-    QChart* old = m_view->chart();
-    if (!m_blank)
-        m_blank = std::make_unique<QChart>();
-    m_view->setChart(m_blank.get());
-    m_pairs->setVisible(m_kind == ChartKind::Speedup);
-    static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
-    updateChoosers();
-    updateBanner();
-    QCoreApplication::sendPostedEvents(m_splitter, QEvent::LayoutRequest);
-    QCoreApplication::sendPostedEvents(this, QEvent::LayoutRequest);
-    m_view->setChart(chart.release()); // the view does not delete the chart it replaces
-    if (QChart* shown = m_view->chart()) {
-        ChartHover* hover = ChartHover::of(shown);
+    QChart* chart = kix::drawChart(std::move(prepared), options, &m_info).release();
+    // The layout its construction asked for would run before the next step, at no size: it is asked for again once
+    // the chart is in the view (where it came when the chart went into the view at once).
+    if (defer)
+        QCoreApplication::removePostedEvents(chart, QEvent::LayoutRequest);
+    // For a build from the worker (many runs), in three events, each of them short: the chart is made (above), laid
+    // out (about 20 ms whatever the runs), then the pairs' table is filled and the old chart freed. Timers, not
+    // posted events, between them: Qt runs the events a layout posts (its relayout, the scene's updates) before the
+    // next timer, so a posted next part would come right after them, with no gap between.
+    auto then = [this, defer](std::function<void()> next) {
+        m_pending = std::move(next);
+        if (defer)
+            QTimer::singleShot(1, this, &ChartPanel::runPending);
+        else
+            runPending();
+    };
+    then([this, defer, chart, pairKeys, then, freePrevious = std::move(freePrevious)]() mutable {
+        // What surrounds the chart first (the pairs' table shown or not, the choosers, the banner's lines), laid out
+        // at once: the chart is then laid out once, at the size it keeps, not again in a later event when the view
+        // shrinks or grows by the table's share or a line of the banner. Meanwhile the view holds an empty chart, so
+        // that the old one is not laid out at the new size either.
+        QChart* old = m_view->chart();
+        if (!m_blank)
+            m_blank = std::make_unique<QChart>();
+        m_view->setChart(m_blank.get());
+        m_pairs->setVisible(m_kind == ChartKind::Speedup);
+        static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
+        updateChoosers();
+        updateBanner();
+        QCoreApplication::sendPostedEvents(m_splitter, QEvent::LayoutRequest);
+        QCoreApplication::sendPostedEvents(this, QEvent::LayoutRequest);
+        m_view->setChart(chart); // the view does not delete the chart it replaces
+        if (defer)
+            QCoreApplication::postEvent(chart, new QEvent(QEvent::LayoutRequest));
+        ChartHover* hover = ChartHover::of(chart);
         connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
         connect(hover, &ChartHover::clicked, this, [this](const QString& text) { setReadout(text, true); });
-    }
-    if (!m_pinned)
-        setReadout({}, false);
-    // The pairs' table (O(1) for the model, but the view's reset and fitting its columns) and freeing the old chart
-    // come on top of the chart's layout (about 20 ms whatever the runs): for a build from the worker, later.
-    if (old == m_blank.get())
-        old = nullptr;
-    m_pendingPairs
-        = [this, old, comparison = m_info.comparison, pairKeys, freePrevious = std::move(freePrevious)]() mutable {
-              // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one of
-              // its series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
-              if (old)
-                  old->deleteLater();
-              m_pairsModel->setComparison(comparison, pairKeys);
-              comparison = {};
-              freePrevious();
-              if (m_pairs->isVisibleTo(this))
-                  fitPairColumns();
-              emit rebuilt();
-          };
-    // A timer, not a posted event: Qt runs the events the chart's layout posts (its relayout, the scene's updates)
-    // before the next timer, so a posted second part would come right after them, with no gap between.
-    if (deferPairs)
-        QTimer::singleShot(1, this, &ChartPanel::flushPairs);
-    else
-        flushPairs();
+        if (!m_pinned)
+            setReadout({}, false);
+        if (old == m_blank.get())
+            old = nullptr;
+        then([this, old, comparison = m_info.comparison, pairKeys, freePrevious = std::move(freePrevious)]() mutable {
+            // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one
+            // of its series), and Qt Charts' items go on using themselves once that signal returns
+            // (tst_chartlifetime).
+            if (old)
+                old->deleteLater();
+            m_pairsModel->setComparison(comparison, pairKeys);
+            comparison = {};
+            freePrevious();
+            if (m_pairs->isVisibleTo(this))
+                fitPairColumns();
+            emit rebuilt();
+        });
+    });
 }
 
-void ChartPanel::flushPairs()
+void ChartPanel::runPending()
 {
-    if (!m_pendingPairs)
+    if (!m_pending)
         return;
-    const std::function<void()> fill = std::exchange(m_pendingPairs, nullptr);
-    fill();
+    const std::function<void()> step = std::exchange(m_pending, nullptr);
+    step(); // it may leave the next step
+}
+
+void ChartPanel::flushPending()
+{
+    while (m_pending)
+        runPending();
 }
 
 void ChartPanel::fitPairColumns()
@@ -676,7 +691,7 @@ void ChartPanel::setWarningsExpanded(bool expanded)
 
 bool ChartPanel::isRebuildPending() const
 {
-    return m_timer->isActive() || !m_builds.isEmpty() || m_pendingPairs;
+    return m_timer->isActive() || !m_builds.isEmpty() || m_pending;
 }
 
 QChart* ChartPanel::chart() const

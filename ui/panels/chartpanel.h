@@ -133,11 +133,12 @@ private:
     void startBuild(bool chooseKind);
     void showKind(ChartKind kind); // the tab, without a rebuild
     ChartOptions optionsFor(ChartKind kind) const;
-    // `deferPairs`: the pairs' table is filled in an event of its own (a build from the worker: many runs), so that
-    // the chart's layout and the table's reset never block the GUI thread in one event; until then the rebuild is
-    // pending and rebuilt() waits.
-    void applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool deferPairs = false);
-    void flushPairs(); // fills the pairs' table of the build last drawn, if that is still to be done
+    // `defer` (a build from the worker: many runs): the chart is made, laid out, and its pairs' table filled in three
+    // events, so that no one of them blocks the GUI thread long; until the last the rebuild is pending and rebuilt()
+    // waits.
+    void applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool defer = false);
+    void runPending(); // the next step of the build last made, if any
+    void flushPending(); // every step left
     void scheduleRebuild();
     void updateChoosers();
     void updateBanner();
@@ -190,7 +191,7 @@ private:
     int m_generation = 0;
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
     QList<QFutureWatcher<Build>*> m_builds; // in flight
-    std::function<void()> m_pendingPairs; // applyBuild's second part, when deferred
+    std::function<void()> m_pending; // applyBuild's next step, when deferred
 };
 
 } // namespace kix
