@@ -3,19 +3,70 @@
 
 #include "model/chartdata/distinctworkloads.h"
 #include "model/filter/runtablemodel.h"
+#include "model/workerpool.h"
 #include "model/workload.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/speedupchart.h"
 
 #include <QGuiApplication>
+#include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace kix {
 
+namespace {
+
+bool isNumeric(int column)
+{
+    switch (column) {
+    case ComparisonModel::BaselineMedianColumn:
+    case ComparisonModel::MedianColumn:
+    case ComparisonModel::SpeedupColumn:
+    case ComparisonModel::PValueColumn:
+    case ComparisonModel::WarningsColumn:
+    case ComparisonModel::BandwidthColumn:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// SortRole of a numeric column (isNumeric).
+double numericKey(const ComparisonPair& p, int column)
+{
+    switch (column) {
+    case ComparisonModel::BaselineMedianColumn:
+        return p.baseline->median;
+    case ComparisonModel::MedianColumn:
+        return p.run->median;
+    case ComparisonModel::SpeedupColumn:
+        return p.ratio;
+    case ComparisonModel::PValueColumn:
+        return p.pValue;
+    case ComparisonModel::WarningsColumn:
+        return double(p.warnings.size());
+    case ComparisonModel::BandwidthColumn:
+        return p.run->achievedGBs();
+    default:
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+} // namespace
+
 ComparisonModel::ComparisonModel(QObject* parent)
     : QAbstractTableModel(parent)
+    , m_latest(std::make_shared<std::atomic<int>>(0))
 {
+}
+
+ComparisonModel::~ComparisonModel()
+{
+    m_latest->store(-1); // a sort in flight stops soon (its copy of the pairs is freed there)
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const
@@ -32,28 +83,15 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= m_comparison.pairs.size())
         return {};
-    const ComparisonPair& p = m_comparison.pairs[index.row()];
-    const Run& r = *p.run;
-    const Run& b = *p.baseline;
+    const ComparisonPair& p = m_comparison.pairs[pairIndex(index.row())];
     if (role == SortRole) {
-        switch (index.column()) {
-        case BaselineMedianColumn:
-            return b.median;
-        case MedianColumn:
-            return r.median;
-        case SpeedupColumn:
-            return p.ratio;
-        case PValueColumn:
-            return p.pValue;
-        case WarningsColumn:
+        if (index.column() == WarningsColumn)
             return int(p.warnings.size());
-        case BandwidthColumn:
-            return r.achievedGBs();
-        case WorkloadColumn: // the comparison's own order: kernel, pass, then workload parameters numerically
-            return index.row();
-        default:
-            return data(index, Qt::DisplayRole);
-        }
+        if (isNumeric(index.column()))
+            return numericKey(p, index.column());
+        if (index.column() == WorkloadColumn) // the comparison's own order: kernel, pass, then workload parameters
+            return pairIndex(index.row());
+        return displayText(p, index.column(), m_varying);
     }
     if (role == Qt::ToolTipRole)
         return SpeedupChart::tooltip(p);
@@ -64,22 +102,22 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == WarningsColumn && !p.warnings.isEmpty())
         return ChartStyle::warningColor(ChartStyle::isDark(QGuiApplication::palette()));
     if (role == Qt::TextAlignmentRole) {
-        switch (index.column()) {
-        case BaselineMedianColumn:
-        case MedianColumn:
-        case SpeedupColumn:
-        case PValueColumn:
-        case BandwidthColumn:
+        if (isNumeric(index.column()) && index.column() != WarningsColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
-        }
+        return {};
     }
     if (role != Qt::DisplayRole)
         return {};
-    switch (index.column()) {
+    return displayText(p, index.column(), m_varying);
+}
+
+QString ComparisonModel::displayText(const ComparisonPair& p, int column, const QStringList& workloadKeys)
+{
+    const Run& r = *p.run;
+    const Run& b = *p.baseline;
+    switch (column) {
     case WorkloadColumn:
-        return m_varying.isEmpty() ? r.workloadSlug : paramsLabel(r, m_varying);
+        return workloadKeys.isEmpty() ? r.workloadSlug : paramsLabel(r, workloadKeys);
     case ProviderColumn:
         return r.provider;
     case GpuColumn:
@@ -148,9 +186,129 @@ void ComparisonModel::setComparison(const Comparison& comparison)
 void ComparisonModel::setComparison(const Comparison& comparison, const QStringList& workloadKeys)
 {
     beginResetModel();
+    supersede();
     m_comparison = comparison;
     m_varying = workloadKeys;
+    m_order.clear(); // the comparison's order until its own sort lands
+    const bool async = m_sortColumn >= 0 && m_comparison.pairs.size() >= m_asyncThreshold;
+    if (m_sortColumn >= 0 && !async)
+        m_order = sortedOrder(m_comparison, m_varying, m_sortColumn, m_sortOrder);
     endResetModel();
+    if (async)
+        startSort();
+}
+
+void ComparisonModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column >= 0 && column < ColumnCount ? column : -1;
+    m_sortOrder = order;
+    supersede();
+    if (m_sortColumn < 0)
+        applyOrder({}); // the comparison's order
+    else if (m_comparison.pairs.size() < m_asyncThreshold)
+        applyOrder(sortedOrder(m_comparison, m_varying, m_sortColumn, m_sortOrder));
+    else
+        startSort();
+}
+
+void ComparisonModel::supersede()
+{
+    m_latest->store(++m_generation);
+    m_pending = nullptr; // it frees itself once its job ends; its result is dropped
+}
+
+void ComparisonModel::startSort()
+{
+    const int generation = m_generation;
+    auto* watcher = new QFutureWatcher<SortResult>(this);
+    m_pending = watcher;
+    connect(watcher, &QFutureWatcher<SortResult>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        SortResult result = watcher->future().takeResult();
+        if (generation != m_generation)
+            return; // a newer sort or comparison
+        m_pending = nullptr;
+        applyOrder(std::move(result.order), std::move(result.rowOf));
+    });
+    watcher->setFuture(QtConcurrent::run(workerPool(),
+        [generation, latest = m_latest, pairs = m_comparison, keys = m_varying, column = m_sortColumn,
+            order = m_sortOrder]() {
+            SortResult result { generation, {}, {} };
+            auto cancelled = [&] { return latest->load() != generation; };
+            if (cancelled())
+                return result;
+            result.order = sortedOrder(pairs, keys, column, order, cancelled);
+            result.rowOf.resize(result.order.size());
+            for (size_t row = 0; row < result.order.size(); ++row)
+                result.rowOf[size_t(result.order[row])] = int(row);
+            return result;
+        }));
+}
+
+void ComparisonModel::applyOrder(std::vector<int> order, std::vector<int> rowOf)
+{
+    if (!order.empty() && rowOf.size() != order.size()) {
+        rowOf.assign(order.size(), 0);
+        for (size_t row = 0; row < order.size(); ++row)
+            rowOf[size_t(order[row])] = int(row);
+    }
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // The selection and the current row follow their pairs: few indexes, whatever the number of rows.
+    const QModelIndexList before = persistentIndexList();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex& index : before) {
+        const int pair = pairIndex(index.row());
+        after << createIndex(rowOf.empty() ? pair : rowOf[size_t(pair)], index.column());
+    }
+    m_order = std::move(order);
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    emit sorted();
+}
+
+std::vector<int> ComparisonModel::sortedOrder(const Comparison& comparison, const QStringList& workloadKeys, int column,
+    Qt::SortOrder order, const std::function<bool()>& cancelled)
+{
+    const QVector<ComparisonPair>& pairs = comparison.pairs;
+    const size_t n = size_t(pairs.size());
+    std::vector<int> rows(n);
+    std::iota(rows.begin(), rows.end(), 0);
+    const bool ascending = order == Qt::AscendingOrder;
+    auto stop = [&cancelled](size_t i) { return cancelled && i % 4096 == 0 && cancelled(); };
+    if (column == WorkloadColumn) { // the comparison's order
+        if (!ascending)
+            std::reverse(rows.begin(), rows.end());
+    } else if (isNumeric(column)) {
+        std::vector<double> key(n);
+        for (size_t i = 0; i < n; ++i) {
+            if (stop(i))
+                return {};
+            key[i] = numericKey(pairs[qsizetype(i)], column);
+        }
+        std::stable_sort(rows.begin(), rows.end(), [&key, ascending](int a, int b) {
+            const double x = key[size_t(a)], y = key[size_t(b)];
+            if (std::isnan(x) || std::isnan(y))
+                return !std::isnan(x) && std::isnan(y); // a missing value last
+            return ascending ? x < y : y < x;
+        });
+    } else if (column >= 0 && column < ColumnCount) {
+        std::vector<QString> key(n);
+        for (size_t i = 0; i < n; ++i) {
+            if (stop(i))
+                return {};
+            key[i] = displayText(pairs[qsizetype(i)], column, workloadKeys);
+        }
+        if (cancelled && cancelled())
+            return {};
+        std::stable_sort(rows.begin(), rows.end(), [&key, ascending](int a, int b) {
+            const int c = QString::compare(key[size_t(a)], key[size_t(b)], Qt::CaseSensitive);
+            return ascending ? c < 0 : c > 0;
+        });
+    }
+    if (cancelled && cancelled())
+        return {};
+    return rows;
 }
 
 QStringList ComparisonModel::workloadKeys(const Comparison& comparison)

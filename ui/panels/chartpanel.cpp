@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
 #include <QGuiApplication>
@@ -29,7 +30,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QScatterSeries>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabBar>
@@ -219,10 +219,7 @@ ChartPanel::ChartPanel(QWidget* parent)
 
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(220);
-    auto* sorted = new QSortFilterProxyModel(this);
-    sorted->setSourceModel(m_pairsModel);
-    sorted->setSortRole(ComparisonModel::SortRole);
-    m_pairs->setModel(sorted);
+    m_pairs->setModel(m_pairsModel); // it sorts itself: no proxy to map a million pairs on each comparison
     m_pairs->setSortingEnabled(true);
     m_pairs->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_pairs->setWordWrap(false);
@@ -310,6 +307,7 @@ ChartPanel::~ChartPanel()
     m_latest->store(-1); // builds not yet started return at once
     for (QFutureWatcher<Build>* build : std::as_const(m_builds))
         build->waitForFinished();
+    flushPending(); // the pairs' model lets go of the old comparison first: that is freed off this thread
 }
 
 void ChartPanel::setRuns(const RunList& runs, const QString& scope)
@@ -510,7 +508,7 @@ void ChartPanel::startBuild(bool chooseKind)
                 showKind(build.prepared->kind);
             }
             if (build.prepared->kind == m_kind)
-                applyBuild(std::move(*build.prepared), build.options);
+                applyBuild(std::move(*build.prepared), build.options, true);
             else
                 rebuildNow(); // the user chose a kind while this one was chosen for them: build theirs
         }
@@ -535,12 +533,16 @@ void ChartPanel::startBuild(bool chooseKind)
     }));
 }
 
-void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options)
+void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool defer)
 {
+    flushPending(); // what is left of the build before: the builds land in order
     auto previous = std::make_shared<ChartInfo>(std::move(m_info)); // freed off this thread, below
-    auto freePrevious = [&previous] { // once the pairs' model holds the new comparison, not the old
-        if (previous->comparison.pairs.size() > 1000)
-            static_cast<void>(QtConcurrent::run(chartPool(), [previous]() mutable { previous.reset(); }));
+    // Once the pairs' model holds the new comparison, not the old: this holds the only reference.
+    auto freePrevious = [previous = std::move(previous)]() mutable {
+        if (previous && previous->comparison.pairs.size() > 1000)
+            static_cast<void>(
+                QtConcurrent::run(chartPool(), [garbage = std::move(previous)]() mutable { garbage.reset(); }));
+        previous.reset();
     };
     if (prepared.kind == ChartKind::Overview) {
         m_overview->setOverview(std::move(prepared.overview)); // O(kernels × GPUs)
@@ -566,29 +568,75 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     m_readout->show();
     m_defaultBaseline = prepared.defaultBaseline;
     const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
-    std::unique_ptr<QChart> chart = kix::drawChart(std::move(prepared), options, &m_info);
-    QChart* old = m_view->chart();
-    m_view->setChart(chart.release()); // the view does not delete the chart it replaces
-    // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one of its
-    // series), and Qt Charts' items go on using themselves once that signal returns (tst_chartlifetime).
-    if (old)
-        old->deleteLater();
-    m_pairsModel->setComparison(m_info.comparison, pairKeys);
-    freePrevious();
-    m_pairs->setVisible(m_kind == ChartKind::Speedup);
-    if (m_pairs->isVisibleTo(this))
-        fitPairColumns();
-    static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
-    if (QChart* shown = m_view->chart()) {
-        ChartHover* hover = ChartHover::of(shown);
+    QChart* chart = kix::drawChart(std::move(prepared), options, &m_info).release();
+    // The layout its construction asked for would run before the next step, at no size: it is asked for again once
+    // the chart is in the view (where it came when the chart went into the view at once).
+    if (defer)
+        QCoreApplication::removePostedEvents(chart, QEvent::LayoutRequest);
+    // For a build from the worker (many runs), in three events, each of them short: the chart is made (above), laid
+    // out (about 20 ms whatever the runs), then the pairs' table is filled and the old chart freed. Timers, not
+    // posted events, between them: Qt runs the events a layout posts (its relayout, the scene's updates) before the
+    // next timer, so a posted next part would come right after them, with no gap between.
+    auto then = [this, defer](std::function<void()> next) {
+        m_pending = std::move(next);
+        if (defer)
+            QTimer::singleShot(1, this, &ChartPanel::runPending);
+        else
+            runPending();
+    };
+    then([this, defer, chart, pairKeys, then, freePrevious = std::move(freePrevious)]() mutable {
+        // What surrounds the chart first (the pairs' table shown or not, the choosers, the banner's lines), laid out
+        // at once: the chart is then laid out once, at the size it keeps, not again in a later event when the view
+        // shrinks or grows by the table's share or a line of the banner. Meanwhile the view holds an empty chart, so
+        // that the old one is not laid out at the new size either.
+        QChart* old = m_view->chart();
+        if (!m_blank)
+            m_blank = std::make_unique<QChart>();
+        m_view->setChart(m_blank.get());
+        m_pairs->setVisible(m_kind == ChartKind::Speedup);
+        static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
+        updateChoosers();
+        updateBanner();
+        QCoreApplication::sendPostedEvents(m_splitter, QEvent::LayoutRequest);
+        QCoreApplication::sendPostedEvents(this, QEvent::LayoutRequest);
+        m_view->setChart(chart); // the view does not delete the chart it replaces
+        if (defer)
+            QCoreApplication::postEvent(chart, new QEvent(QEvent::LayoutRequest));
+        ChartHover* hover = ChartHover::of(chart);
         connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
         connect(hover, &ChartHover::clicked, this, [this](const QString& text) { setReadout(text, true); });
-    }
-    if (!m_pinned)
-        setReadout({}, false);
-    updateChoosers();
-    updateBanner();
-    emit rebuilt();
+        if (!m_pinned)
+            setReadout({}, false);
+        if (old == m_blank.get())
+            old = nullptr;
+        then([this, old, comparison = m_info.comparison, pairKeys, freePrevious = std::move(freePrevious)]() mutable {
+            // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one
+            // of its series), and Qt Charts' items go on using themselves once that signal returns
+            // (tst_chartlifetime).
+            if (old)
+                old->deleteLater();
+            m_pairsModel->setComparison(comparison, pairKeys);
+            comparison = {};
+            freePrevious();
+            if (m_pairs->isVisibleTo(this))
+                fitPairColumns();
+            emit rebuilt();
+        });
+    });
+}
+
+void ChartPanel::runPending()
+{
+    if (!m_pending)
+        return;
+    const std::function<void()> step = std::exchange(m_pending, nullptr);
+    step(); // it may leave the next step
+}
+
+void ChartPanel::flushPending()
+{
+    while (m_pending)
+        runPending();
 }
 
 void ChartPanel::fitPairColumns()
@@ -643,7 +691,7 @@ void ChartPanel::setWarningsExpanded(bool expanded)
 
 bool ChartPanel::isRebuildPending() const
 {
-    return m_timer->isActive() || !m_builds.isEmpty();
+    return m_timer->isActive() || !m_builds.isEmpty() || m_pending;
 }
 
 QChart* ChartPanel::chart() const

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -132,7 +133,12 @@ private:
     void startBuild(bool chooseKind);
     void showKind(ChartKind kind); // the tab, without a rebuild
     ChartOptions optionsFor(ChartKind kind) const;
-    void applyBuild(PreparedChart&& prepared, const ChartOptions& options);
+    // `defer` (a build from the worker: many runs): the chart is made, laid out, and its pairs' table filled in three
+    // events, so that no one of them blocks the GUI thread long; until the last the rebuild is pending and rebuilt()
+    // waits.
+    void applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool defer = false);
+    void runPending(); // the next step of the build last made, if any
+    void flushPending(); // every step left
     void scheduleRebuild();
     void updateChoosers();
     void updateBanner();
@@ -166,6 +172,7 @@ private:
     bool m_autoKind = true; // the kind follows the scope until the user chooses one
     bool m_chooseKind = false; // the scope's first view is still to be chosen (off the GUI thread: many runs)
     QChartView* m_view;
+    std::unique_ptr<QChart> m_blank; // the view's chart while the pairs' table shows or goes (applyBuild)
     QTableView* m_pairs;
     ComparisonModel* m_pairsModel;
     QTimer* m_timer;
@@ -184,6 +191,7 @@ private:
     int m_generation = 0;
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
     QList<QFutureWatcher<Build>*> m_builds; // in flight
+    std::function<void()> m_pending; // applyBuild's next step, when deferred
 };
 
 } // namespace kix
