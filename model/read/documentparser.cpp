@@ -579,13 +579,14 @@ QString notRegularFile(mode_t mode)
 
 // Plain POSIX reads for files on disk into the thread's buffer, with simdjson's padding after the text: the
 // loader opens tens of thousands of small files, and QFile's extra stat calls per file cost more than the read.
-// `status`: the file's, when it was opened (st_size 0 if it is not known).
+// `status`: the file's, when it was opened (st_size 0 if it is not known). `folder`: opens it, where given.
 bool readPosix(const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error,
-    bool& tooLarge, struct stat& status)
+    bool& tooLarge, struct stat& status, FolderHandle* folder)
 {
     const QByteArray name = QFile::encodeName(path);
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); no effect on regular files
-    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+    const int fd = folder ? folder->open(name, kFlags) : ::open(name.constData(), kFlags);
     if (fd < 0) {
         error = QString::fromLocal8Bit(std::strerror(errno));
         return false;
@@ -648,6 +649,29 @@ bool readPosix(const QString& path, qint64 maxBytes, std::string& bytes, std::si
 
 } // namespace
 
+FolderHandle::~FolderHandle()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+int FolderHandle::open(const QByteArray& path, int flags)
+{
+    const qsizetype slash = path.lastIndexOf('/');
+    if (slash <= 0 || slash + 1 == path.size())
+        return ::open(path.constData(), flags);
+    const QByteArrayView folder(path.constData(), slash);
+    if (folder != m_folder) {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_folder = folder.toByteArray();
+        m_fd = ::open(m_folder.constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    }
+    if (m_fd < 0) // the folder cannot be opened: the file's own open names the problem
+        return ::open(path.constData(), flags);
+    return ::openat(m_fd, path.constData() + slash + 1, flags);
+}
+
 void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
     reserveThreadHeap();
@@ -669,7 +693,7 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
         struct stat status
         {
         };
-        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge, status)) {
+        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge, status, limits.folder)) {
             result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
             return;
         }

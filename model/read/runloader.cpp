@@ -251,12 +251,14 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
         batches.append({ i, std::min(batchSize, total - i) });
     auto parseBatch = [&](const Batch& batch) -> BatchResult {
         BatchResult out;
+        FolderHandle folder; // the batch's files are mostly of one folder (the list is sorted)
         for (int i = batch.first; i < batch.first + batch.count; ++i) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return out;
             const qsizetype before = out.parsed.diagnostics.size();
             ParseLimits limits;
             limits.cancel = cancel;
+            limits.folder = &folder;
             if (fileProgress)
                 limits.fileProgress = [&, i](qint64 bytes, qint64 of) { fileProgress(files[i], bytes, of); };
             parseFileInto(files[i], limits, out.parsed);

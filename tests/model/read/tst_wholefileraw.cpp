@@ -3,7 +3,8 @@
 // run reads the file back when its text is asked for and minifies it as the loader did. It reads back as the same
 // bytes as the text parsed from memory (a BOM, CRLF line ends and indents dropped); exports of it are byte for byte
 // those of the same runs kept in memory; a file changed or removed since it was loaded is refused, naming it, and an
-// export then leaves the file it would have replaced as it was. Every file of every folder loads, a bad one is named.
+// export then leaves the file it would have replaced as it was. The loader opens a folder's files relative to it
+// (FolderHandle): every file of every folder loads, a bad one is named.
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 #include "model/write/runwriter.h"
@@ -71,6 +72,7 @@ private slots:
     void sameTimesOtherBytesAreRefused();
     void removedFileIsRefused();
     void textReadBackStays();
+    void folderHandleOpensRelativeToTheFolder();
     void everyFileOfEveryFolderLoads();
 };
 
@@ -225,6 +227,42 @@ void TestWholeFileRaw::textReadBackStays()
     QCOMPARE(r.runs[0]->raw.str(), first); // what was read back is the run's from then on
     QString error;
     QVERIFY(r.runs[0]->raw.load(&error));
+}
+
+void TestWholeFileRaw::folderHandleOpensRelativeToTheFolder()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("a"))));
+    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("b"))));
+    QVERIFY(write(dir.filePath(QStringLiteral("a/x.json")), "ax"));
+    QVERIFY(write(dir.filePath(QStringLiteral("b/x.json")), "bx"));
+    FolderHandle folder;
+    auto readVia = [&](const QString& path) -> QByteArray {
+        const int fd = folder.open(QFile::encodeName(path), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return QByteArray("errno ") + QByteArray::number(errno);
+        char buffer[16];
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        ::close(fd);
+        return QByteArray(buffer, n > 0 ? qsizetype(n) : 0);
+    };
+    // the same name in two folders, and back: each file of its own folder
+    QCOMPARE(readVia(dir.filePath(QStringLiteral("a/x.json"))), QByteArray("ax"));
+    QCOMPARE(readVia(dir.filePath(QStringLiteral("b/x.json"))), QByteArray("bx"));
+    QCOMPARE(readVia(dir.filePath(QStringLiteral("a/x.json"))), QByteArray("ax"));
+    QCOMPARE(readVia(dir.filePath(QStringLiteral("a/none.json"))), QByteArray("errno ") + QByteArray::number(ENOENT));
+    QCOMPARE(readVia(dir.filePath(QStringLiteral("c/x.json"))), QByteArray("errno ") + QByteArray::number(ENOENT));
+    // a folder replaced while a handle is open is not its concern; a new handle sees the new one
+    QVERIFY(QDir(dir.filePath(QStringLiteral("a"))).removeRecursively());
+    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("a"))));
+    QVERIFY(write(dir.filePath(QStringLiteral("a/x.json")), "new"));
+    FolderHandle fresh;
+    const int fd = fresh.open(QFile::encodeName(dir.filePath(QStringLiteral("a/x.json"))), O_RDONLY | O_CLOEXEC);
+    QVERIFY(fd >= 0);
+    char buffer[8];
+    QCOMPARE(::read(fd, buffer, sizeof buffer), ssize_t(3));
+    ::close(fd);
+    QCOMPARE(QByteArray(buffer, 3), QByteArray("new"));
 }
 
 void TestWholeFileRaw::everyFileOfEveryFolderLoads()
