@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/run.h"
 
+#include "model/format/digest.h"
 #include "model/read/jsondom.h"
 
 #include <QCryptographicHash>
@@ -334,9 +335,13 @@ RunIdentity Run::identityHash() const
 {
     // the run's own digest, hashed as the UTF-8 of identityKey() is, without making that QString
     char text[71];
-    if (identity.isEmpty() && runDigest.sha256Text(text))
-        return RunIdentity::fromBytes(
-            QCryptographicHash::hash(QByteArrayView(text, qsizetype(sizeof text)), QCryptographicHash::Md5));
+    if (identity.isEmpty() && runDigest.sha256Text(text)) {
+        RunIdentity out;
+        unsigned char md5[16];
+        format::md5Bytes(text, sizeof text, md5);
+        std::memcpy(out.bytes.data(), md5, sizeof md5);
+        return out;
+    }
     return identity.isEmpty()
         ? RunIdentity::fromBytes(QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5))
         : identity;
