@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/run.h"
 
+#include "model/format/digest.h"
+#include "model/read/jsondom.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QHashFunctions>
@@ -37,16 +40,24 @@ QString changedSince(int fd, const RawSource& source)
 
 } // namespace
 
+quint64 RawSource::hashOf(std::string_view bytes)
+{
+    // a change detector, not a defence: Qt's hash of the bytes (AES-NI where the CPU has it), with a fixed seed
+    return quint64(qHashBits(bytes.data(), bytes.size(), 0x6B6978u));
+}
+
 bool RawText::load(QString* error) const
 {
     if (!m_source || std::atomic_load(&m_buffer))
         return true;
     auto fail = [&](const QString& why) {
         if (error)
-            *error = QStringLiteral("%1: cannot read the run back at byte %2: %3 (load it again)")
-                         .arg(m_source->path)
-                         .arg(m_offset)
-                         .arg(why);
+            *error = m_source->wholeDocument
+                ? QStringLiteral("%1: cannot read the run back: %2 (load it again)").arg(m_source->path, why)
+                : QStringLiteral("%1: cannot read the run back at byte %2: %3 (load it again)")
+                      .arg(m_source->path)
+                      .arg(m_offset)
+                      .arg(why);
         return false;
     };
     const int fd = ::open(QFile::encodeName(m_source->path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -64,9 +75,23 @@ bool RawText::load(QString* error) const
         else
             got += std::size_t(n);
     }
+    if (why.isEmpty())
+        why = changedSince(fd, *m_source); // written to while it was read
     ::close(fd);
-    // what was read is the line that was loaded: one JSON object, whole
-    if (why.isEmpty() && (m_size < 2 || text->front() != '{' || text->back() != '}'))
+    if (why.isEmpty() && m_source->wholeDocument && RawSource::hashOf(*text) != m_source->contentHash)
+        why = QStringLiteral("the file changed since it was loaded");
+    if (why.isEmpty() && m_source->wholeDocument) {
+        // as it was kept when loaded: minified, without a BOM
+        std::string_view whole(*text);
+        if (whole.substr(0, 3) == "\xEF\xBB\xBF")
+            whole.remove_prefix(3);
+        auto compact = std::make_shared<std::string>();
+        compact->reserve(whole.size());
+        jsondom::appendMinified(whole, *compact);
+        text = std::move(compact);
+    }
+    // what was read is the document that was loaded: one JSON object, whole
+    if (why.isEmpty() && (text->size() < 2 || text->front() != '{' || text->back() != '}'))
         why = QStringLiteral("the file changed since it was loaded");
     if (!why.isEmpty())
         return fail(why);
@@ -310,9 +335,13 @@ RunIdentity Run::identityHash() const
 {
     // the run's own digest, hashed as the UTF-8 of identityKey() is, without making that QString
     char text[71];
-    if (identity.isEmpty() && runDigest.sha256Text(text))
-        return RunIdentity::fromBytes(
-            QCryptographicHash::hash(QByteArrayView(text, qsizetype(sizeof text)), QCryptographicHash::Md5));
+    if (identity.isEmpty() && runDigest.sha256Text(text)) {
+        RunIdentity out;
+        unsigned char md5[16];
+        format::md5Bytes(text, sizeof text, md5);
+        std::memcpy(out.bytes.data(), md5, sizeof md5);
+        return out;
+    }
     return identity.isEmpty()
         ? RunIdentity::fromBytes(QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5))
         : identity;

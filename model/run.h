@@ -35,9 +35,9 @@ struct Measurement
     double value = 0;
 };
 
-// The file a run's text is read back from when it is not kept in memory (a streamed JSON Lines bundle), with what
-// identified it when it was read: a file changed since (another size, modification or change time, or inode) is
-// not read back, so an export never writes bytes other than those loaded.
+// The file a run's text is read back from when it is not kept in memory (a streamed JSON Lines bundle, a file that
+// is one document), with what identified it when it was read: a file changed since (another size, modification or
+// change time, or inode) is not read back, so an export never writes bytes other than those loaded.
 struct RawSource
 {
     QString path;
@@ -46,11 +46,20 @@ struct RawSource
     qint64 size = 0;
     qint64 modifiedNs = 0;
     qint64 changedNs = 0;
+    // The whole file is the run's one document (a .json file holding one run): it is read back whole and
+    // minified, as it was when loaded (a UTF-8 BOM and the blanks around it dropped), rather than kept in memory.
+    // A file rewritten in place within one tick of the file system's clock keeps its times and size: its bytes'
+    // hash (contentHash(), of the whole file as loaded) tells it apart.
+    bool wholeDocument = false;
+    quint64 contentHash = 0;
+
+    static quint64 hashOf(std::string_view bytes);
 };
 
 // A document's JSON text, compact. Runs read from one file (or one chunk of a JSON Lines bundle) share one
 // buffer and each keeps a span of it; a run built in memory owns its text; a run of a streamed JSON Lines bundle
-// keeps only where its line is in the file (RawText(source, offset, size)) and reads it back when asked. Converts
+// keeps only where its line is in the file (RawText(source, offset, size)) and reads it back when asked, and so
+// does the run of a file that is one document (its source's wholeDocument: read whole, minified). Converts
 // to std::string and std::string_view, and has begin()/end(), so nlohmann::json::parse(run.raw) works.
 class RawText
 {
@@ -67,7 +76,8 @@ public:
         , m_size(size)
     {
     }
-    // Not in memory: `size` bytes at `offset` of the source file, read back on first use.
+    // Not in memory: `size` bytes at `offset` of the source file, read back on first use (a wholeDocument source:
+    // the whole file, `size` its size, minified when read back).
     RawText(std::shared_ptr<const RawSource> source, qint64 offset, std::size_t size)
         : m_source(std::move(source))
         , m_offset(std::size_t(offset))
@@ -88,8 +98,9 @@ public:
     const char* data() const { return view().data(); }
     const char* begin() const { return data(); }
     const char* end() const { return data() + view().size(); }
-    std::size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
+    // The text's size (a whole document's is known once it is read back: asking reads it).
+    std::size_t size() const { return m_source && m_source->wholeDocument ? view().size() : m_size; }
+    bool empty() const { return size() == 0; }
     bool operator==(const RawText& o) const { return view() == o.view(); }
     bool operator!=(const RawText& o) const { return !(*this == o); }
 

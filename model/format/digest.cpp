@@ -35,6 +35,20 @@ void sha256Bytes(const char* data, std::size_t size, unsigned char (&hash)[32])
 #endif
 }
 
+void md5Bytes(const char* data, std::size_t size, unsigned char (&hash)[16])
+{
+#ifdef KIX_HAVE_OPENSSL
+    // as sha256Bytes: fetched once, a context per thread (QCryptographicHash costs more than the hash of a digest)
+    static EVP_MD* const md = EVP_MD_fetch(nullptr, "MD5", nullptr);
+    thread_local const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    if (md && ctx && EVP_DigestInit_ex2(ctx.get(), md, nullptr) && EVP_DigestUpdate(ctx.get(), data, size)
+        && EVP_DigestFinal_ex(ctx.get(), hash, nullptr))
+        return;
+#endif
+    const QByteArray bytes = QCryptographicHash::hash(QByteArrayView(data, qsizetype(size)), QCryptographicHash::Md5);
+    std::memcpy(hash, bytes.constData(), sizeof hash);
+}
+
 std::string sha256Digest(const std::string& bytes)
 {
     unsigned char hash[32];

@@ -21,4 +21,7 @@ std::string sha256Digest(const std::string& bytes);
 // The 32 bytes of SHA-256 over `size` bytes at `data`.
 void sha256Bytes(const char* data, std::size_t size, unsigned char (&hash)[32]);
 
+// The 16 bytes of MD5 over `size` bytes at `data` (a run's identityHash(): a hash table's key, not a digest).
+void md5Bytes(const char* data, std::size_t size, unsigned char (&hash)[16]);
+
 } // namespace kix::format

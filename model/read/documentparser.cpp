@@ -398,8 +398,28 @@ bool startsAsOtherCompression(const QString& path)
     return false;
 }
 
+// What identifies a file on disk that is one run's document: the run keeps this, not the text, and reads the file
+// back when its text is asked for (RawText::load refuses a file changed since).
+std::shared_ptr<const RawSource> wholeDocumentSource(
+    const QString& path, const struct stat& info, std::string_view bytes)
+{
+    auto source = std::make_shared<RawSource>();
+    source->path = path;
+    source->device = quint64(info.st_dev);
+    source->inode = quint64(info.st_ino);
+    source->size = qint64(info.st_size);
+    source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+    source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    source->wholeDocument = true;
+    source->contentHash = RawSource::hashOf(bytes);
+    return source;
+}
+
 // One file's text. `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer).
-void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, ParseResult& result)
+// `onDisk`: the file's status when its bytes were read from disk (all of `input`, as it was when opened): a file
+// that is one run's document is then not kept in memory but read back when asked.
+void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, ParseResult& result,
+    const struct stat* onDisk = nullptr)
 {
     if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
         result.diagnostics.append(makeError(file, {},
@@ -494,8 +514,12 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
             return;
         }
         if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
-            jsondom::appendMinified(text, compact);
-            run->raw = RawText(keep(compact), 0, compact.size());
+            if (onDisk && std::size_t(onDisk->st_size) == input.size()) {
+                run->raw = RawText(wholeDocumentSource(file, *onDisk, input), 0, input.size());
+            } else {
+                jsondom::appendMinified(text, compact);
+                run->raw = RawText(keep(compact), 0, compact.size());
+            }
             result.runs.append(std::move(run));
         }
         return;
@@ -555,21 +579,21 @@ QString notRegularFile(mode_t mode)
 
 // Plain POSIX reads for files on disk into the thread's buffer, with simdjson's padding after the text: the
 // loader opens tens of thousands of small files, and QFile's extra stat calls per file cost more than the read.
-bool readPosix(
-    const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error, bool& tooLarge)
+// `status`: the file's, when it was opened (st_size 0 if it is not known). `folder`: opens it, where given.
+bool readPosix(const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error,
+    bool& tooLarge, struct stat& status, FolderHandle* folder)
 {
     const QByteArray name = QFile::encodeName(path);
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); no effect on regular files
-    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+    const int fd = folder ? folder->open(name, kFlags) : ::open(name.constData(), kFlags);
     if (fd < 0) {
         error = QString::fromLocal8Bit(std::strerror(errno));
         return false;
     }
     size = 0;
     tooLarge = false;
-    struct stat status
-    {
-    };
+    status = {};
     if (::fstat(fd, &status) == 0) {
         if (!S_ISREG(status.st_mode)) {
             error = notRegularFile(status.st_mode);
@@ -625,6 +649,29 @@ bool readPosix(
 
 } // namespace
 
+FolderHandle::~FolderHandle()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+int FolderHandle::open(const QByteArray& path, int flags)
+{
+    const qsizetype slash = path.lastIndexOf('/');
+    if (slash <= 0 || slash + 1 == path.size())
+        return ::open(path.constData(), flags);
+    const QByteArrayView folder(path.constData(), slash);
+    if (folder != m_folder) {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_folder = folder.toByteArray();
+        m_fd = ::open(m_folder.constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    }
+    if (m_fd < 0) // the folder cannot be opened: the file's own open names the problem
+        return ::open(path.constData(), flags);
+    return ::openat(m_fd, path.constData() + slash + 1, flags);
+}
+
 void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
     reserveThreadHeap();
@@ -643,7 +690,10 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
         std::size_t size = 0;
         QString error;
         bool tooLarge = false;
-        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge)) {
+        struct stat status
+        {
+        };
+        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge, status, limits.folder)) {
             result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
             return;
         }
@@ -651,7 +701,8 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             tooLargeError();
             return;
         }
-        parseText(std::string_view(buffer.data(), size), true, path, limits, result);
+        parseText(
+            std::string_view(buffer.data(), size), true, path, limits, result, status.st_size > 0 ? &status : nullptr);
         if (buffer.size() > (std::size_t(64) << 20))
             std::string().swap(buffer); // one big file read: give the memory back rather than keep it
         return;

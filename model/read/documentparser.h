@@ -22,6 +22,25 @@ struct ParseResult
     bool hasErrors() const;
 };
 
+// The folder that files are opened relative to (openat): a loader that reads many files of one folder, one after
+// another, has the kernel look the folder's path up once, not once a file. One per thread (the loader keeps one a
+// batch of files); the folder stays open while it lasts.
+class FolderHandle
+{
+public:
+    FolderHandle() = default;
+    FolderHandle(const FolderHandle&) = delete;
+    FolderHandle& operator=(const FolderHandle&) = delete;
+    ~FolderHandle();
+
+    // open(2) of `path` (its local 8-bit name), relative to its folder when that can be opened.
+    int open(const QByteArray& path, int flags);
+
+private:
+    QByteArray m_folder;
+    int m_fd = -1;
+};
+
 // Limits that keep hostile input from exhausting memory or the stack.
 struct ParseLimits
 {
@@ -45,6 +64,8 @@ struct ParseLimits
     // (the loader's cancel) and how far it is (bytes of the file read, bytes in all).
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(qint64 done, qint64 total)> fileProgress;
+    // Nor this: where set, parseFileInto opens a plain file on disk relative to its folder through it.
+    FolderHandle* folder = nullptr;
 };
 
 // Parses the bytes of one file. Accepted: a kernelindex document ({run, protocol, environment}), a bare

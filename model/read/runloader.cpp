@@ -46,18 +46,26 @@ bool isRunFileName(const char* name)
 }
 
 // The run files under a folder, recursively; hidden entries and links to folders are skipped (as QDirIterator
-// does by default), and no per-entry stat is needed when the file system reports entry types.
-void findRunFiles(const QByteArray& folder, QStringList& found)
+// does by default), and no per-entry stat is needed when the file system reports entry types. Each folder's
+// entries are visited sorted by name, a folder's name with its '/' after it: for ASCII names, that is the order
+// of the whole paths, so the list comes out sorted (`ascii` turns false when a name is not: then the caller sorts).
+void findRunFiles(const QByteArray& folder, QStringList& found, bool& ascii)
 {
     DIR* dir = ::opendir(folder.constData());
     if (!dir)
         return;
+    struct Entry
+    {
+        QByteArray key; // the name, and '/' after a folder's
+        bool folder;
+    };
+    std::vector<Entry> entries;
     while (const dirent* entry = ::readdir(dir)) {
         if (entry->d_name[0] == '.')
             continue;
-        const QByteArray path = folder + '/' + entry->d_name;
         unsigned char type = entry->d_type;
         if (type == DT_UNKNOWN || type == DT_LNK) {
+            const QByteArray path = folder + '/' + entry->d_name;
             struct stat info
             {
             };
@@ -68,11 +76,23 @@ void findRunFiles(const QByteArray& folder, QStringList& found)
                                              : (S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN);
         }
         if (type == DT_DIR)
-            findRunFiles(path, found);
+            entries.push_back({ QByteArray(entry->d_name) + '/', true });
         else if (type != DT_LNK && isRunFileName(entry->d_name))
-            found.append(QFile::decodeName(path)); // FIFOs, sockets and broken links too: reading refuses them by name
+            entries.push_back({ QByteArray(entry->d_name), false }); // FIFOs, sockets and broken links too: reading
+                                                                     // refuses them by name
     }
     ::closedir(dir);
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    for (Entry& entry : entries) {
+        for (const char c : entry.key)
+            ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+        if (entry.folder) {
+            entry.key.chop(1);
+            findRunFiles(folder + '/' + entry.key, found, ascii);
+        } else {
+            found.append(QFile::decodeName(folder + '/' + entry.key));
+        }
+    }
 }
 
 } // namespace
@@ -98,8 +118,10 @@ QStringList expandPaths(const QStringList& paths, Diagnostics* diagnostics)
             QByteArray folder = QFile::encodeName(path);
             while (folder.size() > 1 && folder.endsWith('/'))
                 folder.chop(1);
-            findRunFiles(folder, found);
-            std::sort(found.begin(), found.end());
+            bool ascii = true;
+            findRunFiles(folder, found, ascii);
+            if (!ascii) // UTF-16 order, as QString sorts, is not the bytes' order for every name
+                std::sort(found.begin(), found.end());
             files += found;
         } else if (info.exists()) {
             files.append(path);
@@ -251,12 +273,14 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
         batches.append({ i, std::min(batchSize, total - i) });
     auto parseBatch = [&](const Batch& batch) -> BatchResult {
         BatchResult out;
+        FolderHandle folder; // the batch's files are mostly of one folder (the list is sorted)
         for (int i = batch.first; i < batch.first + batch.count; ++i) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return out;
             const qsizetype before = out.parsed.diagnostics.size();
             ParseLimits limits;
             limits.cancel = cancel;
+            limits.folder = &folder;
             if (fileProgress)
                 limits.fileProgress = [&, i](qint64 bytes, qint64 of) { fileProgress(files[i], bytes, of); };
             parseFileInto(files[i], limits, out.parsed);

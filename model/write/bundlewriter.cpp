@@ -44,6 +44,11 @@ BundleResult buildBundle(const RunList& runs)
     BundleResult result;
     List projects, operations, workloads, implementations, wrappers;
     for (const RunPtr& run : runs) {
+        QString unread;
+        if (!run->raw.load(&unread)) { // its file changed since it was loaded: left out, not written wrong
+            result.leftOut << where(*run) + QStringLiteral(": ") + unread;
+            continue;
+        }
         const json document = json::parse(run->raw.view(), nullptr, false);
         if (document.is_discarded() || !document.is_object()) {
             result.leftOut << where(*run) + QStringLiteral(": the run's document is not JSON");

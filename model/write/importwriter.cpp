@@ -25,6 +25,11 @@ bool writeImportedRuns(const RunList& runs, const QString& target, QString* erro
 {
     if (target.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive))
         return writeRuns(runs, target, ExportFormat::JsonLines, error);
+    // a run read back from its file is refused, not written wrong, if the file changed since it was loaded
+    for (const RunPtr& run : runs) {
+        if (!run->raw.load(error))
+            return false;
+    }
     if (!QDir().mkpath(target)) {
         if (error)
             *error = QStringLiteral("%1: cannot create the folder").arg(target);

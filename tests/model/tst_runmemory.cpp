@@ -30,6 +30,14 @@ private slots:
         QCOMPARE(run.identity.toByteArray(), md5);
         QCOMPARE(run.identityHash(), run.identity);
         QCOMPARE(run.identity.toHex(), md5.toHex());
+        // a run with its resource's digest: hashed without making the key (model/format/digest.h's md5Bytes)
+        Run digested = run;
+        digested.runDigest = QStringLiteral("sha256:") + QString(64, QLatin1Char('7'));
+        digested.finalize();
+        QCOMPARE(digested.identityKey(), QString(digested.runDigest));
+        QCOMPARE(digested.identity.toByteArray(),
+            QCryptographicHash::hash(digested.identityKey().toUtf8(), QCryptographicHash::Md5));
+        QVERIFY(digested.identity != run.identity);
         Run other = run;
         other.externalId += QLatin1Char('x');
         other.finalize();

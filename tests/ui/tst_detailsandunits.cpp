@@ -3,6 +3,7 @@
 // elided with the full text as its tooltip) and copies it exactly; every chart kind marks the current run and none
 // marks anything without one; a run's headline reads in one unit in the table, the chart's read-out and Details;
 // Rank's title leaves no empty "· ·".
+#include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/charthover.h"
@@ -20,11 +21,14 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include "kix/config.h"
+
 #include <QAction>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
 #include <QChartView>
 #include <QClipboard>
+#include <QFile>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
@@ -32,6 +36,7 @@
 #include <QPlainTextEdit>
 #include <QScatterSeries>
 #include <QStyle>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
@@ -119,6 +124,7 @@ private slots:
     void oneUnitInTableReadoutAndDetails_data();
     void oneUnitInTableReadoutAndDetails();
     void rankTitleHasNoEmptySeparators();
+    void jsonIsReadBackOrSaysWhyNot();
 
 private:
     QTemporaryDir m_settings;
@@ -373,6 +379,31 @@ void TestDetailsAndUnits::rankTitleHasNoEmptySeparators()
         QVERIFY2(
             !latency.contains(QStringLiteral("· ·")) && !latency.contains(QStringLiteral("·  ·")), qPrintable(latency));
     }
+}
+
+void TestDetailsAndUnits::jsonIsReadBackOrSaysWhyNot()
+{
+    // a run of a file that is one document keeps no copy of its text: the pane reads it back, or names the file
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("run.json"));
+    QVERIFY(QFile::copy(
+        QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json"), path));
+    const ParseResult first = parseFile(path);
+    const ParseResult second = parseFile(path);
+    QCOMPARE(first.runs.size(), 1);
+    QCOMPARE(second.runs.size(), 1);
+    QVERIFY(!second.runs[0]->raw.inMemory());
+    DetailsPane pane;
+    pane.setRun(first.runs[0]);
+    const QString json = pane.rawJson()->toPlainText();
+    QVERIFY2(json.startsWith(QStringLiteral("{\n  \"")) && json.contains(QStringLiteral("\"BenchmarkRun\"")),
+        qPrintable(json.left(200)));
+    QVERIFY(QFile::remove(path));
+    pane.setRun(second.runs[0]); // not read back before the file went
+    const QString why = pane.rawJson()->toPlainText();
+    QVERIFY2(why.startsWith(path + QStringLiteral(": cannot read the run back")), qPrintable(why));
+    pane.setRun(first.runs[0]); // read back before: kept
+    QCOMPARE(pane.rawJson()->toPlainText(), json);
 }
 
 QTEST_MAIN(TestDetailsAndUnits)

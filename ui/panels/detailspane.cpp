@@ -390,7 +390,8 @@ void DetailsPane::setRun(const RunPtr& run)
     }
     m_fields->expandAll();
     fitFieldColumn();
-    m_json->setPlainText(prettyJson(r.raw));
+    QString unread; // a run read back from its file, which changed since it was loaded: say so
+    m_json->setPlainText(r.raw.load(&unread) ? prettyJson(r.raw) : unread);
 }
 
 } // namespace kix

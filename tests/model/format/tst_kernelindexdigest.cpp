@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include <cstring>
 #include <map>
 
 using kix::format::kernelindexDigest;
@@ -65,6 +66,7 @@ class TestKernelindexDigest : public QObject
     Q_OBJECT
 private slots:
     void bytesDigest();
+    void md5Vectors();
     void onlyApiVersionKindAndSpecCount();
     void seed_data();
     void seed();
@@ -78,6 +80,20 @@ void TestKernelindexDigest::bytesDigest()
     // FIPS 180-2's SHA-256 of "abc".
     QCOMPARE(
         sha256Digest("abc"), std::string("sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+}
+
+void TestKernelindexDigest::md5Vectors()
+{
+    // RFC 1321, appendix A.5
+    auto md5 = [](const char* text) {
+        unsigned char hash[16];
+        kix::format::md5Bytes(text, std::strlen(text), hash);
+        return QByteArray(reinterpret_cast<const char*>(hash), 16).toHex();
+    };
+    QCOMPARE(md5(""), QByteArray("d41d8cd98f00b204e9800998ecf8427e"));
+    QCOMPARE(md5("abc"), QByteArray("900150983cd24fb0d6963f7d28e17f72"));
+    QCOMPARE(md5("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
+        QByteArray("57edf4a22be3c955ac49da2e2107b67a"));
 }
 
 void TestKernelindexDigest::onlyApiVersionKindAndSpecCount()

@@ -4,7 +4,9 @@
 
 #include "kix/config.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,6 +30,8 @@ class TestRunLoader : public QObject
     Q_OBJECT
 private slots:
     void mixedFolderLoadsEveryGoodFile();
+    void folderListIsSortedAsPaths_data();
+    void folderListIsSortedAsPaths();
     void missingPathIsReported();
     void cancelledLoadReturnsNothing();
     void loaderFrontReportsProgressAndResult();
@@ -57,6 +61,41 @@ void TestRunLoader::mixedFolderLoadsEveryGoodFile()
     QVERIFY(duplicateReported);
     QVERIFY(r.runs[0]->file.endsWith(QStringLiteral("a_good.json")));
     QCOMPARE(r.runs[0]->paramNumber(QStringLiteral("channels")), 32.0);
+}
+
+void TestRunLoader::folderListIsSortedAsPaths_data()
+{
+    QTest::addColumn<QStringList>("names");
+    // names that sort before and after '/', a folder beside a file of the same stem, upper case, spaces
+    const QStringList ascii { QStringLiteral("a.json"), QStringLiteral("a/x.json"), QStringLiteral("a-b/y.json"),
+        QStringLiteral("a b.json"), QStringLiteral("A.json"), QStringLiteral("ab.json"), QStringLiteral("a/b/c.json"),
+        QStringLiteral("a/b.json"), QStringLiteral("a/b-c.json"), QStringLiteral("a/b.c/d.yaml"),
+        QStringLiteral("z.JSON"), QStringLiteral("a0/e.jsonl"), QStringLiteral("a!/f.csv") };
+    QTest::newRow("ASCII") << ascii;
+    // UTF-16 order (QString's) is not the order of the UTF-8 bytes: U+1F600 is before U+FF01 in one, after in
+    // the other
+    QTest::newRow("beyond ASCII") << ascii
+            + QStringList { QStringLiteral("\U0001F600.json"), QStringLiteral("\uFF01.json"),
+                  QStringLiteral("\u00FC/g.json"), QStringLiteral("u/\u00E9.json") };
+}
+
+void TestRunLoader::folderListIsSortedAsPaths()
+{
+    QFETCH(QStringList, names);
+    QTemporaryDir dir;
+    for (const QString& name : names) {
+        const QString path = dir.filePath(name);
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    QFile ignored(dir.filePath(QStringLiteral("a/notes.txt")));
+    QVERIFY(ignored.open(QIODevice::WriteOnly));
+    QStringList expected;
+    for (const QString& name : names)
+        expected << dir.filePath(name);
+    std::sort(expected.begin(), expected.end()); // what QString sorts
+    QCOMPARE(expandPaths({ dir.path() }), expected);
 }
 
 void TestRunLoader::missingPathIsReported()
