@@ -97,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Filtering: the search box and the facets drive the proxy at once. The facet counts follow the text once
     // typing pauses: over 100k runs a recount costs as much as the refilter, and the table must answer each key.
     auto* facetTimer = new QTimer(this);
+    facetTimer->setObjectName(QStringLiteral("facetTimer"));
     facetTimer->setSingleShot(true);
     facetTimer->setInterval(120); // ms
     connect(facetTimer, &QTimer::timeout, this, [this] { m_facets->setFilterText(m_search->text()); });
@@ -108,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Scope (selection, or else the shown rows) -> charts and counts, coalesced: a filter change can emit many
     // row signals.
+    m_scopeTimer->setObjectName(QStringLiteral("scopeTimer"));
     m_scopeTimer->setSingleShot(true);
     m_scopeTimer->setInterval(150); // ms: charts follow once typing or a selection drag pauses
     connect(m_scopeTimer, &QTimer::timeout, this, &MainWindow::updateScope);

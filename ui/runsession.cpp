@@ -4,6 +4,7 @@
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "model/read/runloader.h"
+#include "ui/disposal.h"
 #include "ui/models/diagnosticsmodel.h"
 
 #include <QElapsedTimer>
@@ -114,6 +115,10 @@ void RunSession::appendChunk()
     if (a.offset >= a.runs.size()) {
         Append done = m_appends.takeFirst();
         finishAppend(done);
+        // The model holds the runs now; dropping this list's references to a million of them (an atomic decrement
+        // each, scattered over the heap) took 50 ms of the GUI thread, so it is dropped on a worker.
+        const bool large = done.runs.size() > 5000;
+        disposeOffThread(std::move(done.runs), large);
     }
     if (!m_appends.isEmpty())
         m_appendTimer->start();

@@ -193,8 +193,13 @@ public:
         timespec cpu0 {};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
         const int type = event->type();
-        const QString name = QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ')
-            + receiver->objectName(); // the receiver may be gone after the event (a deferred delete)
+        // The receiver may be gone after the event (a deferred delete). A timer is named by its owner too.
+        QString name
+            = QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ') + receiver->objectName();
+        if (receiver->parent())
+            name += QStringLiteral(" (of %1 %2)")
+                        .arg(QString::fromLatin1(receiver->parent()->metaObject()->className()),
+                            receiver->parent()->objectName());
         const bool r = QApplication::notify(receiver, event);
         const double ms = t.nsecsElapsed() / 1e6;
         timespec cpu1 {};

@@ -2,7 +2,7 @@
 #include "ui/charts/historychart.h"
 
 #include "ui/charts/chartstyle.h"
-#include "ui/charts/disposal.h"
+#include "ui/disposal.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>

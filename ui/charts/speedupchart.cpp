@@ -3,8 +3,8 @@
 
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
-#include "ui/charts/disposal.h"
 #include "ui/charts/valuelabels.h"
+#include "ui/disposal.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

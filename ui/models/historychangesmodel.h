@@ -6,7 +6,7 @@
 #include "model/history/history.h"
 #include "model/history/historyreport.h"
 #include "ui/charts/chartstyle.h"
-#include "ui/charts/disposal.h"
+#include "ui/disposal.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>

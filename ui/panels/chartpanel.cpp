@@ -10,7 +10,7 @@
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
-#include "ui/charts/disposal.h"
+#include "ui/disposal.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/overviewmodel.h"
 #include "ui/panels/overviewtable.h"

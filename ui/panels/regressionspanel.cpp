@@ -6,7 +6,7 @@
 #include "model/history/historyreport.h"
 #include "model/workerpool.h"
 #include "ui/charts/chartstyle.h"
-#include "ui/charts/disposal.h"
+#include "ui/disposal.h"
 #include "ui/models/historychangesmodel.h"
 #include "ui/panels/chartpanel.h"
 #include "ui/runsession.h"
