@@ -2,14 +2,18 @@
 // Chart benchmark: prepares each chart kind's data (prepareChart: everything the chart panel does off the GUI
 // thread) from the runs of a file and prints the median time of R repetitions per kind, over every run and over
 // the runs of one provider. Also times how soon a build stops once cancelled (the chart panel's stale builds).
-//   bench_charts [--reps R] [--kinds K,K] [--provider P] [--cancel] [--limit S] [--dump OUT] FILE...
+//   bench_charts [--reps R] [--kinds K,K] [--provider P] [--cancel] [--draw] [--limit S] [--dump OUT] FILE...
 // FILE: anything the loader reads (a .jsonl bundle, a folder). Kinds: quantiles, sweep, speedup, history, rank,
 // overview (default: all). --provider: also time the runs of that provider (default liger; "" = skip). --limit S:
-// a build not done after S seconds is reported and the benchmark ends there (it cannot be stopped).
+// a build not done after S seconds is reported and the benchmark ends there (it cannot be stopped). --draw: also
+// times what the GUI thread does with a prepared chart: drawChart (the QChart made) and its first layout and paint
+// in a 1200x700 antialiased QChartView (offscreen: QT_QPA_PLATFORM=offscreen).
 #include "model/read/runloader.h"
 #include "ui/charts/chartfactory.h"
 
-#include <QCoreApplication>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTextStream>
@@ -18,7 +22,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <memory>
 #include <vector>
 
 using namespace kix;
@@ -31,6 +37,7 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+bool drawToo = false; // --draw
 int limitS = 0; // --limit: a build still running after this many seconds ends the benchmark
 QFile* dumpFile = nullptr; // --dump: every kind's prepared data as text, to compare two builds of kix
 
@@ -162,6 +169,27 @@ void timeKinds(const char* scope, const RunList& runs, const QList<ChartKind>& k
             qPrintable(chartKindName(kind)), static_cast<long long>(runs.size()), median(ms), median(cpu), reps,
             qPrintable(kept.info.title.left(40)));
         std::fflush(stdout);
+        if (drawToo) {
+            std::vector<double> make, show;
+            for (int r = 0; r < reps; ++r) {
+                PreparedChart copy = kept;
+                QElapsedTimer d;
+                d.start();
+                std::unique_ptr<QChart> chart = drawChart(std::move(copy), ChartOptions {});
+                make.push_back(d.nsecsElapsed() / 1e6);
+                QChartView view;
+                view.setRenderHint(QPainter::Antialiasing);
+                view.resize(1200, 700);
+                d.restart();
+                view.setChart(chart.release()); // the view's scene owns it
+                QCoreApplication::sendPostedEvents(); // its layout
+                static_cast<void>(view.grab()); // its paint
+                show.push_back(d.nsecsElapsed() / 1e6);
+            }
+            std::printf("%-10s %-9s drawChart %.1f ms, layout and first paint %.1f ms (medians of %d)\n", scope,
+                qPrintable(chartKindName(kind)), median(make), median(show), reps);
+            std::fflush(stdout);
+        }
         if (!cancel)
             continue;
 #if __has_include("model/chartdata/buildcancel.h")
@@ -192,8 +220,11 @@ void timeKinds(const char* scope, const RunList& runs, const QList<ChartKind>& k
 
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
-    QStringList args = app.arguments().mid(1);
+    for (int i = 1; i < argc; ++i)
+        drawToo = drawToo || std::strcmp(argv[i], "--draw") == 0;
+    std::unique_ptr<QCoreApplication> app
+        = drawToo ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    QStringList args = QCoreApplication::arguments().mid(1);
     int reps = 3;
     bool cancel = false;
     QString provider = QStringLiteral("liger");
@@ -213,6 +244,8 @@ int main(int argc, char** argv)
                 return 2;
         } else if (args[i] == QLatin1String("--cancel"))
             cancel = true;
+        else if (args[i] == QLatin1String("--draw"))
+            continue; // read above
         else if (args[i] == QLatin1String("--kinds") && i + 1 < args.size()) {
             kinds.clear();
             for (const QString& name : args[++i].split(QLatin1Char(','))) {
@@ -226,8 +259,8 @@ int main(int argc, char** argv)
     }
     if (paths.isEmpty()) {
         std::fprintf(stderr,
-            "usage: bench_charts [--reps R] [--kinds K,K] [--provider P] [--cancel] [--limit S] [--dump OUT] "
-            "FILE...\n");
+            "usage: bench_charts [--reps R] [--kinds K,K] [--provider P] [--cancel] [--draw] [--limit S] "
+            "[--dump OUT] FILE...\n");
         return 2;
     }
     QElapsedTimer t;

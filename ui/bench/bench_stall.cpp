@@ -181,12 +181,29 @@ class TimedApplication : public QApplication
 public:
     using QApplication::QApplication;
     QStringList slow;
+    QStringList nested; // the events inside the current outermost one that took 2 ms or more
     QString* action = nullptr;
     int depth = 0;
     bool notify(QObject* receiver, QEvent* event) override
     {
-        if (depth > 0)
-            return QApplication::notify(receiver, event);
+        if (depth > 0) {
+            // An event inside a slow one is listed under it when it took 2 ms or more (what the slow one did).
+            QElapsedTimer inner;
+            inner.start();
+            const int type = event->type();
+            const char* name = receiver->metaObject()->className();
+            ++depth;
+            const bool r = QApplication::notify(receiver, event);
+            --depth;
+            if (inner.nsecsElapsed() >= 2'000'000)
+                nested << QStringLiteral("    %1%2 ms: event %3 to %4")
+                              .arg(QString(2 * (depth - 1), QLatin1Char(' ')))
+                              .arg(inner.nsecsElapsed() / 1e6, 0, 'f', 1)
+                              .arg(type)
+                              .arg(QLatin1String(name));
+            return r;
+        }
+        nested.clear();
         ++depth;
         QElapsedTimer t;
         t.start();
@@ -216,6 +233,10 @@ public:
                         .arg(*action)
                         .arg(type)
                         .arg(name);
+        if (ms > bound && action) {
+            std::reverse(nested.begin(), nested.end()); // an event ends after the ones inside it: outer first
+            slow << nested;
+        }
         return r;
     }
 };
@@ -528,7 +549,7 @@ int main(int argc, char** argv)
     for (const QString& a : std::as_const(beat.order))
         out << QStringLiteral("%1 %2\n").arg(a, -40).arg(beat.worst[a], 8, 'f', 1);
     out << "\nevents over " << qEnvironmentVariable("KIX_STALL_EVENT_MS", QStringLiteral("40"))
-        << " ms on the GUI thread (outermost only)\n";
+        << " ms on the GUI thread (outermost; indented under each, the events inside it of 2 ms or more)\n";
     for (const QString& line : std::as_const(app.slow))
         out << "  " << line << "\n";
     const auto [endRss, endPeak] = residentMb();
