@@ -3,7 +3,6 @@
 
 #include "engine/backendregistry.h"
 #include "engine/benchmarksession.h"
-#include "model/workerpool.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -87,8 +86,7 @@ int BenchmarkRunner::start(const QVector<BenchmarkSpec>& specs, const QString& o
             Qt::QueuedConnection);
         return jobId;
     }
-    m_future = QtConcurrent::run(
-        longJobPool(), [this, jobId, specs, outputDirectory] { work(jobId, specs, outputDirectory); });
+    m_future = QtConcurrent::run([this, jobId, specs, outputDirectory] { work(jobId, specs, outputDirectory); });
     return jobId;
 }
 

@@ -26,7 +26,7 @@ struct LongJobPool : QThreadPool
     LongJobPool()
     {
         setObjectName(QStringLiteral("kix long jobs"));
-        setMaxThreadCount(4); // a benchmark job and the cluster's tools: they wait more than they compute
+        setMaxThreadCount(4); // the cluster's tools: they wait more than they compute
     }
 };
 

@@ -18,9 +18,10 @@ namespace kix {
 // kind on a one-core machine).
 QThreadPool* workerPool();
 
-// The threads for jobs that hold a thread for long without keeping a core busy, or keep one device busy: a
-// benchmark job (seconds to hours), the cluster's tools (sbatch, squeue, scancel). Kept off workerPool(), so a
-// benchmark never takes a thread the filter or the facet counts wait for.
+// The threads for jobs that hold a thread for long without keeping a core busy: the cluster's tools (sbatch,
+// squeue, scancel). Kept off workerPool(), so a slow cluster never takes a thread the filter or the facet counts
+// wait for. (The benchmark runner's one job stays on Qt's global pool: on this pool ThreadSanitizer reported the
+// queued calls it makes to the GUI thread, a handoff through Qt's own event-queue mutex that it cannot see.)
 QThreadPool* longJobPool();
 
 } // namespace kix
