@@ -30,7 +30,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QScreen>
 #include <QScrollArea>
 #include <QSet>
 #include <QSettings>
@@ -39,8 +38,6 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QtConcurrent>
-
-#include <algorithm>
 
 namespace kix {
 
@@ -438,33 +435,13 @@ void MainWindow::restoreLayout()
 {
     // "2" keys: the layout of this version (chart first, columns by what decides); an older one is not restored.
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
         resize(1500, 950);
-        fitToScreen();
-    }
     if (!restoreState(settings.value(QStringLiteral("mainWindow/state2")).toByteArray()))
         applyDefaultSizes();
     if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter2")).toByteArray()))
         m_splitter->setSizes({ 1, 2 });
     m_table->restoreState(QStringLiteral("runTable/header2"));
-}
-
-void MainWindow::fitToScreen()
-{
-    // The first size never reaches past the screen's free area: on a 1280x720 laptop panel the window opens whole,
-    // its title bar and status bar on screen. (A size the user chose is restored as it was saved.)
-    const QScreen* target = screen() ? screen() : QGuiApplication::primaryScreen();
-    if (!target)
-        return;
-    const QRect free = target->availableGeometry();
-    QSize frame = frameGeometry().size() - geometry().size(); // the title bar and borders, once shown
-    if (frame.isEmpty())
-        frame = QSize(8, 40); // not shown yet: leave room for a window manager's usual title bar and borders
-    const QSize room = (free.size() - frame).expandedTo(minimumSizeHint());
-    if (width() <= room.width() && height() <= room.height())
-        return;
-    resize(size().boundedTo(room));
-    move(free.topLeft() + QPoint(std::max(0, (free.width() - frameGeometry().width()) / 2), 0));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -72,7 +72,6 @@ private:
     void openFolderDialog();
     void exportRuns();
     void saveLayout() const;
-    void fitToScreen();
     void restoreLayout();
     void applyDefaultSizes();
     void placeSidePanel(QDockWidget* dock);

@@ -30,15 +30,12 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
 
 #include <nlohmann/json.hpp>
-
-#include <algorithm>
 
 using namespace kix;
 
@@ -79,7 +76,6 @@ private slots:
     void addRunsAndDrop();
     void exportsOfScope();
     void layoutRemembered();
-    void firstSizeFitsTheScreen();
     void chartsFollowDarkPalette();
 
 private:
@@ -293,27 +289,6 @@ void TestMainWindow::layoutRemembered()
     QDockWidget* extra = new QDockWidget(QStringLiteral("Benchmark"), &again);
     again.addPanel(extra, Qt::BottomDockWidgetArea);
     QVERIFY(again.viewMenu()->actions().contains(extra->toggleViewAction()));
-}
-
-void TestMainWindow::firstSizeFitsTheScreen()
-{
-    QSettings().remove(QStringLiteral("mainWindow/geometry")); // a first start
-    MainWindow w;
-    const QRect free = w.screen()->availableGeometry();
-    QVERIFY2(free.width() < 1500 || free.height() < 950, "the test screen is smaller than the window's first size");
-    const QSize least = w.minimumSizeHint();
-    QVERIFY2(w.width() <= std::max(free.width(), least.width()), qPrintable(QString::number(w.width())));
-    QVERIFY2(w.height() <= std::max(free.height(), least.height()), qPrintable(QString::number(w.height())));
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY2(free.contains(w.geometry().topLeft()),
-        qPrintable(QStringLiteral("%1,%2 in %3x%4, min %5x%6")
-                       .arg(w.x())
-                       .arg(w.y())
-                       .arg(free.width())
-                       .arg(free.height())
-                       .arg(least.width())
-                       .arg(least.height())));
 }
 
 void TestMainWindow::chartsFollowDarkPalette()
