@@ -55,7 +55,7 @@ QString ParamVariation::describeFixed() const
 {
     QStringList parts;
     for (const KeyValue& kv : fixed)
-        parts << kv.key + QLatin1Char('=') + kv.value;
+        parts << (kv.value.isEmpty() ? kv.key : kv.key + QLatin1Char('=') + kv.value); // a flag as itself
     if (!dtypeVaries && !dtype.isEmpty())
         parts << QStringLiteral("dtype=") + dtype;
     return parts.join(QStringLiteral(", "));
@@ -153,7 +153,8 @@ QString paramsLabel(const Run& run, const QStringList& keys)
     for (const QString& key : keys) {
         for (const WorkloadParam& param : run.workload) {
             if (param.key == key) {
-                parts << key + QLatin1Char('=') + param.value;
+                // a bare word of the slug (a flag such as "causal", Liger's "sweep_dimT") reads as itself
+                parts << (param.value.isEmpty() ? key : key + QLatin1Char('=') + param.value);
                 break;
             }
         }

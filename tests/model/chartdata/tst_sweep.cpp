@@ -4,6 +4,7 @@
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
 #include "model/chartdata/timescale.h"
+#include "model/runfields.h"
 #include "model/workload.h"
 
 #include "tests/model/runfactory.h"
@@ -22,6 +23,7 @@ private slots:
     void fixtureSweep();
     void chooseX();
     void noVariation();
+    void flagsReadAsThemselves();
     void duplicatesKeepNewest();
     void quantileBoxes();
     void quantileCaps();
@@ -208,6 +210,20 @@ void TestSweep::latencySplit()
     QCOMPARE(sweep.skippedNonLatency, 1);
     QCOMPARE(sweep.droppedRuns, 1);
     QCOMPARE(sweep.notes.mid(0, 2), (QStringList { split.otherMetricNote(), split.failedNote() }));
+}
+
+// A bare word of a workload slug is a flag ("causal"; Liger's "sweep_dimT" from {"sweep_dim": "T"}): a label names it
+// as it is, never "sweep_dimT=" with an empty value.
+void TestSweep::flagsReadAsThemselves()
+{
+    kix::Run run;
+    run.workloadSlug = QStringLiteral("E128-sweep_dimT-T8192");
+    kix::parseWorkloadSlug(run.workloadSlug, run.workload, run.dtype);
+    QCOMPARE(kix::paramsLabel(run, { QStringLiteral("E"), QStringLiteral("sweep_dimT"), QStringLiteral("T") }),
+        QStringLiteral("E=128 sweep_dimT T=8192"));
+    kix::ParamVariation variation;
+    variation.fixed = { { QStringLiteral("causal"), QString() }, { QStringLiteral("H"), QStringLiteral("2048") } };
+    QCOMPARE(variation.describeFixed(), QStringLiteral("causal, H=2048"));
 }
 
 QTEST_GUILESS_MAIN(TestSweep)
