@@ -50,7 +50,7 @@ inline bool waitForCharts(kix::MainWindow& w)
             return w.chartPanel()->runs().size() == w.session()->proxy()->rowCount()
                 && !w.chartPanel()->isRebuildPending();
         },
-        5000);
+        20000); // a loaded CI machine (CI's dev suite ran tst_readability 10 times slower than here)
 }
 
 // Waits until the chart shown stays: no rebuild pending, and none started within 50 ms (the window's scope timer can
@@ -59,7 +59,7 @@ inline bool waitForCharts(kix::MainWindow& w)
 inline bool settleChart(kix::ChartPanel* charts)
 {
     for (int round = 0; round < 50; ++round) {
-        if (!QTest::qWaitFor([&] { return !charts->isRebuildPending(); }, 5000))
+        if (!QTest::qWaitFor([&] { return !charts->isRebuildPending(); }, 20000))
             return false;
         QTest::qWait(50); // laid out: labels turned or shrunk
         if (!charts->isRebuildPending())

@@ -165,6 +165,46 @@ void SpeedupChart::resizeEvent(QGraphicsSceneResizeEvent* event)
     fitTitles();
 }
 
+SpeedupChart::LabelFit SpeedupChart::fitLabels(const QFont& base, double room, double width) const
+{
+    const auto widest = [&](const QFont& font) {
+        const QFontMetricsF metrics(font);
+        double most = 0;
+        for (const QString& label : m_data.axisLabels)
+            most = std::max(most, metrics.horizontalAdvance(label));
+        return most;
+    };
+    // The largest font, not below 6 pt, at which every label is one whole line.
+    for (QFont font = base;; font.setPointSizeF(std::max(6.0, font.pointSizeF() - 0.5))) {
+        if (QFontMetricsF(font).lineSpacing() <= room && widest(font) <= width)
+            return { font, m_data.axisLabels, 1 };
+        if (font.pointSizeF() <= 6)
+            break;
+    }
+    // Else the labels wrapped at their spaces (between parameters) to the axis' width: the largest font at which
+    // the lines of each label fit its row. `lines` says how many a row needs, so that the panel can draw fewer
+    // rows where even 6 pt does not fit (ChartPanel::refitGroups).
+    QFont font = base;
+    for (;; font.setPointSizeF(std::max(6.0, font.pointSizeF() - 0.5))) {
+        const QFontMetricsF metrics(font);
+        QStringList wrapped;
+        int lines = 1;
+        for (const QString& label : m_data.axisLabels) {
+            QStringList rows;
+            for (const QString& word : label.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+                if (!rows.isEmpty() && metrics.horizontalAdvance(rows.back() + QLatin1Char(' ') + word) <= width)
+                    rows.back() += QLatin1Char(' ') + word;
+                else
+                    rows << word;
+            }
+            lines = std::max(lines, int(rows.size()));
+            wrapped << rows.join(QStringLiteral("<br>"));
+        }
+        if (lines * metrics.lineSpacing() <= room || font.pointSizeF() <= 6)
+            return { font, wrapped, lines };
+    }
+}
+
 void SpeedupChart::fitTitles()
 {
     const QSizeF size = this->size();
@@ -184,14 +224,18 @@ void SpeedupChart::fitTitles()
     const QList<QAbstractAxis*> xs = axes(Qt::Horizontal), ys = axes(Qt::Vertical);
     if (!ys.isEmpty() && !m_data.axisLabels.isEmpty()) {
         // Qt elides a workload label taller than its row: the plot's height over the categories plus one, less
-        // twice the label padding (4 px), less the label document's margins (4 px above and below). Where the
-        // labels' font is too tall, a smaller one (not below 6 pt): a label is never elided.
+        // twice the label padding (4 px), less the label document's margins (4 px above and below). It elides one
+        // wider than the axis, which Qt Charts gives at most 0.4 of the chart's width, less the axis title's line.
         const double room = plot.height() / (m_data.axisLabels.size() + 1) - 9;
-        QFont font = m_labelFont;
-        while (font.pointSizeF() > 6 && QFontMetricsF(font).lineSpacing() > room)
-            font.setPointSizeF(std::max(6.0, font.pointSizeF() - 0.5));
-        if (ys.front()->labelsFont() != font)
-            ys.front()->setLabelsFont(font);
+        const double titleLine = m_data.categoryTitle.isEmpty() ? 0 : QFontMetricsF(ys.front()->titleFont()).height();
+        const double width = 0.4 * (size.width() - margins().left() - margins().right()) - titleLine - 28;
+        const LabelFit fit = fitLabels(m_labelFont, room, width);
+        m_rowLines = fit.lines;
+        auto* y = static_cast<QBarCategoryAxis*>(ys.front());
+        if (y->labelsFont() != fit.font)
+            y->setLabelsFont(fit.font);
+        if (y->categories() != fit.labels)
+            y->setCategories(fit.labels);
     }
     if (!xs.isEmpty())
         xs.front()->setTitleText(ChartStyle::wrappedHtml(m_data.xTitle, xs.front()->titleFont(), plot.width() - 16));

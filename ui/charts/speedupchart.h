@@ -52,10 +52,22 @@ public:
     // "▲" faster, "◆" slower, "●" same, "□" ambiguous: the shapes of the markers.
     static QString verdictSymbol(Verdict verdict) { return kix::verdictSymbol(verdict); }
 
+    // The lines a workload label takes at the chart's size now: 1, or more where a label is wider than the axis at
+    // 6 pt and wraps between its parameters (ChartPanel then draws fewer rows, each as tall as its label).
+    int rowLines() const { return m_rowLines; }
+
 protected:
     void resizeEvent(QGraphicsSceneResizeEvent* event) override;
 
 private:
+    struct LabelFit
+    {
+        QFont font;
+        QStringList labels; // the workload labels as drawn: whole lines, or wrapped with <br>
+        int lines = 1;
+    };
+    // The labels' font and lines for rows `room` px tall (less padding) and an axis `width` px wide.
+    LabelFit fitLabels(const QFont& base, double room, double width) const;
     // The title wrapped to the chart's width, the axis titles to the plot's: Qt Charts would elide them.
     void fitTitles();
 
@@ -64,6 +76,7 @@ private:
     QSizeF m_fittedSize;
     QSizeF m_fittedPlot;
     QFont m_labelFont; // the category axis' label font, before any shrinking to fit
+    int m_rowLines = 1;
     QFont m_legendFont; // the legend's, likewise
     QAbstractBarSeries* m_bars = nullptr;
     QHash<const QBarSet*, QHash<int, int>> m_pairIndex; // set -> category (top first) -> pair

@@ -10,12 +10,14 @@
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/speedupchart.h"
 #include "ui/disposal.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/overviewmodel.h"
 #include "ui/panels/overviewtable.h"
 
 #include <QAction>
+#include <QBarCategoryAxis>
 #include <QChartView>
 #include <QCheckBox>
 #include <QClipboard>
@@ -219,6 +221,8 @@ ChartPanel::ChartPanel(QWidget* parent)
 
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(220);
+    m_view->installEventFilter(this); // its resizes: refitGroups
+    m_pairs->installEventFilter(this); // its height, for the next speed-up's view (optionsFor)
     m_pairs->setModel(m_pairsModel); // it sorts itself: no proxy to map a million pairs on each comparison
     m_pairs->setSortingEnabled(true);
     m_pairs->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -449,8 +453,15 @@ ChartOptions ChartPanel::optionsFor(ChartKind kind) const
         // Qt elides a label less than 17 px shorter than its row; the chart shrinks its labels to 6 pt to fit
         QFont smallest = font();
         smallest.setPointSizeF(6);
-        const int row = QFontMetrics(smallest).height() + 17;
-        options.maxGroups = std::clamp((m_view->height() - 100) / row, 3, options.maxGroups);
+        const int row = m_rowLines * QFontMetrics(smallest).height() + 17; // lines: the last speed-up's labels
+        // The pairs' table shows below a speed-up chart: where it is hidden now (another kind is shown), the view
+        // will have what the splitter leaves it, not its height now.
+        int height = m_view->height();
+        if (!m_pairs->isVisibleTo(this) && m_splitter->height() > 0) {
+            const int pairs = m_pairsHeight > 0 ? m_pairsHeight : m_splitter->height() / 5;
+            height = std::max(m_view->minimumHeight(), m_splitter->height() - m_splitter->handleWidth() - pairs);
+        }
+        options.maxGroups = std::clamp((height - 100) / row, 3, options.maxGroups);
     } else if (kind == ChartKind::Quantiles && m_view->width() > 0)
         options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
@@ -545,6 +556,7 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
         previous.reset();
     };
     if (prepared.kind == ChartKind::Overview) {
+        m_builtGroups = -1;
         m_overview->setOverview(std::move(prepared.overview)); // O(kernels × GPUs)
         m_info = ChartInfo {};
         m_info.title = chartKindTitle(ChartKind::Overview);
@@ -568,7 +580,9 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     m_readout->show();
     m_defaultBaseline = prepared.defaultBaseline;
     const QStringList pairKeys = std::move(prepared.pairWorkloadKeys);
+    const ChartKind builtKind = prepared.kind;
     QChart* chart = kix::drawChart(std::move(prepared), options, &m_info).release();
+    noteBuiltGroups(builtKind, chart, options.maxGroups);
     // The layout its construction asked for would run before the next step, at no size: it is asked for again once
     // the chart is in the view (where it came when the chart went into the view at once).
     if (defer)
@@ -602,11 +616,14 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
         m_view->setChart(chart); // the view does not delete the chart it replaces
         if (defer)
             QCoreApplication::postEvent(chart, new QEvent(QEvent::LayoutRequest));
+        if (dynamic_cast<SpeedupChart*>(chart)) // after the chart's own: its labels are fitted first
+            connect(chart, &QChart::plotAreaChanged, this, &ChartPanel::refitGroups);
         ChartHover* hover = ChartHover::of(chart);
         connect(hover, &ChartHover::hovered, this, [this](const QString& text) { setReadout(text, false); });
         connect(hover, &ChartHover::clicked, this, [this](const QString& text) { setReadout(text, true); });
         if (!m_pinned)
             setReadout({}, false);
+        refitGroups(); // a build started before the view took its size now (a resize while it was prepared)
         if (old == m_blank.get())
             old = nullptr;
         then([this, old, comparison = m_info.comparison, pairKeys, freePrevious = std::move(freePrevious)]() mutable {
@@ -623,6 +640,47 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
             emit rebuilt();
         });
     });
+}
+
+void ChartPanel::noteBuiltGroups(ChartKind kind, const QChart* chart, int maxGroups)
+{
+    m_builtKind = kind;
+    m_builtGroups = -1;
+    m_builtMaxGroups = maxGroups;
+    if (kind != ChartKind::Speedup && kind != ChartKind::Quantiles)
+        return;
+    // The workloads are the categories: rows of a speed-up chart, columns of a quantile chart.
+    const auto axes = chart->axes(kind == ChartKind::Speedup ? Qt::Vertical : Qt::Horizontal);
+    for (const QAbstractAxis* axis : axes)
+        if (const auto* categories = qobject_cast<const QBarCategoryAxis*>(axis))
+            m_builtGroups = int(categories->count());
+}
+
+void ChartPanel::refitGroups()
+{
+    if (m_builtGroups < 0 || m_builtKind != m_kind || m_view->height() <= 0)
+        return;
+    if (const auto* speedup = dynamic_cast<const SpeedupChart*>(m_view->chart()))
+        m_rowLines = speedup->rowLines(); // its labels wrap where the chart is narrow: fewer rows fit
+    const int limit = optionsFor(m_builtKind).maxGroups;
+    if (limit == m_builtMaxGroups)
+        return;
+    // Fewer rows than it draws, or room for more where it drew all it could (the scope may hold more workloads).
+    // Either way a rebuild changes what is drawn, so a rebuild's own banner or table cannot make this loop.
+    const bool mayHoldMore = m_builtGroups >= m_builtMaxGroups;
+    if (m_builtGroups > limit || (limit > m_builtMaxGroups && mayHoldMore))
+        scheduleRebuild();
+}
+
+bool ChartPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize) {
+        if (watched == m_view)
+            refitGroups();
+        else if (watched == m_pairs && m_pairs->isVisibleTo(this) && m_pairs->height() > 0)
+            m_pairsHeight = m_pairs->height();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ChartPanel::runPending()

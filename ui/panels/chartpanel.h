@@ -119,6 +119,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
@@ -145,6 +146,11 @@ private:
     Baseline effectiveBaseline(QString* note) const;
     void setReadout(const QString& text, bool pin);
     void fitPairColumns();
+    // The speed-up and quantile charts draw as many workloads as their view has room for (optionsFor): once the view
+    // is resized (the window, the splitter, the pairs' table shown with a speed-up), a rebuild where that changes
+    // what is drawn.
+    void noteBuiltGroups(ChartKind kind, const QChart* chart, int maxGroups);
+    void refitGroups();
 
     RunList m_runs;
     RunPtr m_currentRun;
@@ -192,6 +198,11 @@ private:
     std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
     QList<QFutureWatcher<Build>*> m_builds; // in flight
     std::function<void()> m_pending; // applyBuild's next step, when deferred
+    ChartKind m_builtKind = ChartKind::Overview; // of the chart shown, for refitGroups
+    int m_builtGroups = -1; // the workloads it draws; -1: no chart whose count follows the view's size
+    int m_builtMaxGroups = 0; // the most it could draw at the size it was built for
+    int m_pairsHeight = 0; // the pairs' table's height when last shown (0: not yet)
+    int m_rowLines = 1; // the lines a workload label of the last speed-up chart takes (SpeedupChart::rowLines)
 };
 
 } // namespace kix

@@ -6,6 +6,7 @@
 #include "model/chartdata/notes.h"
 #include "model/filter/runtablemodel.h"
 #include "model/read/runloader.h"
+#include "model/runfields.h"
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/historychart.h"
@@ -16,6 +17,7 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/windowtestsupport.h"
 
+#include <QBarCategoryAxis>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
@@ -115,6 +117,7 @@ private slots:
     void historyLegendWhole();
     void speedupTitlesWhole_data() { addSizes(true); }
     void speedupTitlesWhole();
+    void longWorkloadLabelsWrap();
 
 private:
     QTemporaryDir m_settings;
@@ -301,6 +304,55 @@ void TestDenseCharts::speedupTitlesWhole()
         QVERIFY2(!it->contains(QChar(0x2026)) && !it->contains(QLatin1String("...")), qPrintable(*it));
         // every word of it is there (wrapping only adds line breaks)
         QCOMPARE(it->simplified().left(expected.size()), expected.simplified());
+    }
+}
+
+// Workload labels wider than Qt's axis (0.4 of the chart's width) even at 6 pt wrap between their parameters into rows
+// tall enough for them, never elided; the chart says how many lines a row takes (the panel draws fewer rows then).
+void TestDenseCharts::longWorkloadLabelsWrap()
+{
+    RunList runs;
+    for (int i = 0; i < 6; ++i) {
+        for (const char* provider : { "huggingface", "liger" }) {
+            auto run = makeRun(QString::fromLatin1(provider), QStringLiteral("NVIDIA H100"), 64 << i,
+                QByteArray(provider) == "liger" ? 80.0 + i : 100.0 + i);
+            // every parameter varies, so that each label names them all
+            run->workloadSlug = QStringLiteral("dilation%1-hidden_size%2-kernel_size%3-num_heads%4-seq_len%5-fp32")
+                                    .arg(1 + i % 2)
+                                    .arg(512 << (i % 3))
+                                    .arg(7 + 2 * (i % 2))
+                                    .arg(8 << (i % 3))
+                                    .arg(64 << i);
+            parseWorkloadSlug(run->workloadSlug, run->workload, run->dtype);
+            run->externalId += QString::number(i);
+            run->finalize();
+            runs << run;
+        }
+    }
+    for (const QSize& size : { QSize(1200, 600), QSize(520, 600) }) {
+        auto* chart = new SpeedupChart(buildSpeedupData(runs, Baseline()), ChartOptions());
+        QChartView view(chart);
+        view.resize(size);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTest::qWait(50);
+        const auto axes = chart->axes(Qt::Vertical);
+        QVERIFY(!axes.isEmpty());
+        auto* y = qobject_cast<QBarCategoryAxis*>(axes.front());
+        QVERIFY(y);
+        QCOMPARE(y->count(), 6);
+        const QStringList texts = sceneTexts(&view);
+        QVERIFY2(elided(texts).isEmpty(), qPrintable(elided(texts).join(QStringLiteral(" | "))));
+        for (const QString& label : chart->categories()) { // every word of every label drawn
+            const bool drawn = std::any_of(texts.cbegin(), texts.cend(), [&label](QString t) {
+                return t.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QChar(0x2028), QLatin1Char(' ')) == label;
+            });
+            QVERIFY2(drawn, qPrintable(label));
+        }
+        if (size.width() >= 1200)
+            QCOMPARE(chart->rowLines(), 1); // room for each label on one line
+        else
+            QVERIFY2(chart->rowLines() >= 2, qPrintable(QString::number(chart->rowLines())));
     }
 }
 
