@@ -392,9 +392,9 @@ void TestReadability::ligerSpeedupLabelsAreWhole()
     // Every run first: more workloads than the chart has rows for, so how many it draws depends on its height, which
     // shrinks by the pairs' table once the speed-up chart shows (the kind shown before had no table).
     for (const char* filter : { "", "kernel:group_norm", "kernel:fused_moe gpu:h100" }) {
+        // each scope comes to the speed-up from a chart without the pairs' table
         if (w.chartPanel()->kind() == ChartKind::Speedup)
-            w.chartPanel()->setKind(
-                ChartKind::Quantiles); // each scope comes to the speed-up from a chart without pairs
+            w.chartPanel()->setKind(ChartKind::Quantiles);
         QVERIFY(waitForCharts(w));
         w.searchBox()->setText(QString::fromLatin1(filter));
         QTest::qWait(300);
