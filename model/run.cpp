@@ -182,6 +182,58 @@ QString Run::identityKey() const
         % QLatin1Char('|') % metricName();
 }
 
+QStringList Run::strictKeyMissing() const
+{
+    if (!comparisonKey.isEmpty())
+        return {};
+    QStringList missing;
+    switch (workloadCheck) {
+    case DigestCheck::NotCarried:
+        missing << QStringLiteral("workload document (operation, correctness)");
+        break;
+    case DigestCheck::Mismatch:
+        missing << QStringLiteral("workload document (it does not match its digest)");
+        break;
+    case DigestCheck::Verified:
+    case DigestCheck::VerifiedKix010:
+        if (operationDigest.isEmpty())
+            missing << QStringLiteral("operation digest");
+        break;
+    }
+    const std::pair<const QString*, const char*> digests[] = { { &workloadDigest, "workload digest" },
+        { &protocolDigest, "protocol digest" }, { &environmentDigest, "environment digest" } };
+    for (const auto& [digest, what] : digests) {
+        if (digest->isEmpty())
+            missing << QLatin1String(what);
+    }
+    if (missing.isEmpty())
+        missing << QStringLiteral("a canonical form of the workload's correctness");
+    return missing;
+}
+
+QString Run::authorText() const
+{
+    return authors.isEmpty() ? project : authors.join(QStringLiteral(", "));
+}
+
+QString Run::implementationLabel() const
+{
+    const QString who = authorText();
+    QStringList rest;
+    const QString separator = QStringLiteral(" · ");
+    for (const QString& part : implementationTitle.split(separator, Qt::SkipEmptyParts)) {
+        const bool known = part == who || authors.contains(part) || part == kernel || part == operationTitle
+            || operationAliases.contains(part) || part == benchmark;
+        if (!known)
+            rest << part;
+    }
+    if (rest.isEmpty() && !provider.isEmpty() && provider != who)
+        rest << provider;
+    if (who.isEmpty())
+        return rest.isEmpty() ? implementationTitle : rest.join(separator);
+    return rest.isEmpty() ? who : who + separator + rest.join(separator);
+}
+
 QString Run::metricName() const
 {
     switch (metric) {
@@ -434,7 +486,8 @@ QByteArray Run::searchText() const
     // The names shown in the table and Details, whatever the externalId says: a run whose kernel, implementation
     // or workload come from its linked resources (not a Liger slug) is found by them too.
     QByteArray lowered;
-    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark }) {
+    for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark,
+             &operationTitle, &implementationTitle, &project, &workloadTitle }) {
         if (s->isEmpty())
             continue;
         lowered.clear();
@@ -445,6 +498,10 @@ QByteArray Run::searchText() const
             text += ' ';
             text += lowered;
         }
+    }
+    for (const QStringList* list : { &authors, &operationAliases }) {
+        for (const QString& name : *list)
+            add(name);
     }
     if (!isLatency()) {
         text += ' ';

@@ -4,6 +4,7 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <array>
@@ -255,6 +256,17 @@ struct Run
     QString implementationDigest;
     QString operationDigest; // the embedded WorkloadCase's operationSpecDigest (or the implementation's)
     CompactDigest runDigest; // the run resource's own digest: its identity
+    // The format's strict comparison key (model/format/comparisonkey.h): the cohort the format ranks a run in.
+    // Empty when the run links no verified workload document or lacks a digest: strictKeyMissing() says which.
+    CompactDigest comparisonKey;
+
+    // The names people know, from the resources the document links (empty when it does not carry them).
+    QString operationTitle; // OperationSpec metadata.title ("Causal depthwise conv1d")
+    QStringList operationAliases; // the catalog's operation_aliases ("causal_conv1d")
+    QString implementationTitle; // ImplementationRevision metadata.title ("causal_conv1d · submission 555004")
+    QStringList authors; // ImplementationRevision metadata.authors[].name: the leaderboard user or team
+    QString project; // SoftwareProject spec.name
+    QString workloadTitle; // WorkloadCase metadata.title, or "suite of N cases" for a WorkloadSuite
 
     // What the document carries beside the run, checked against the digests the run names.
     DigestCheck protocolCheck = DigestCheck::NotCarried;
@@ -313,6 +325,14 @@ struct Run
     QString identityKey() const;
     RunIdentity identityHash() const;
     QString gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }
+    // The parts of the strict comparison key the run cannot give ("workload document (operation, correctness)",
+    // "protocol digest", ...); empty when comparisonKey is set.
+    QStringList strictKeyMissing() const;
+    // The authors joined ("brandonin", "a, b"), else the project.
+    QString authorText() const;
+    // How a person names the implementation: "brandonin · submission 555004" (the authors, then the title less the
+    // operation's name it starts with), else the title, else the provider.
+    QString implementationLabel() const;
 };
 
 using RunPtr = std::shared_ptr<const Run>;

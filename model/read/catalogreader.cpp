@@ -111,6 +111,7 @@ private:
     const ParseLimits& m_limits;
     ParseResult& m_result;
     std::unordered_map<std::string, Parent> m_operations, m_workloads, m_implementations, m_projects;
+    std::unordered_map<std::string, QStringList> m_aliases; // operation_aliases: the names of an operation
     std::vector<PendingRun> m_runs;
     std::map<std::string, qint64> m_other; // rows of tables not read, by table
     qint64 m_servingRuns = 0;
@@ -196,6 +197,10 @@ bool Catalog::line(std::string_view text, int index)
         parent(m_implementations, "projectId");
     } else if (table == "projects") {
         parent(m_projects, {});
+    } else if (table == "operation_aliases") {
+        const std::string_view alias = stringMember(row, "alias");
+        if (!alias.empty())
+            m_aliases[std::string(stringMember(row, "operationId"))] << qs(alias);
     } else if (table == "serving_runs") {
         ++m_servingRuns;
     } else {
@@ -303,6 +308,10 @@ void Catalog::finish()
         if (std::shared_ptr<Run> run
             = extractRun(root, m_file, pointer, m_result.diagnostics, m_runs[i].duplicateKeys)) {
             run->raw = RawText(shared, spans[i].first, spans[i].second);
+            if (const auto workload = m_workloads.find(m_runs[i].workloadId); workload != m_workloads.end()) {
+                if (const auto aliases = m_aliases.find(workload->second.parentId); aliases != m_aliases.end())
+                    run->operationAliases = aliases->second; // shared by the operation's runs
+            }
             m_result.runs.append(std::move(run));
         }
         for (qsizetype d = reported; d < m_result.diagnostics.size(); ++d) // the row's line, 1-based

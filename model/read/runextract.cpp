@@ -4,6 +4,7 @@
 
 #include "model/format/documentbuilder.h"
 
+#include "model/format/comparisonkey.h"
 #include "model/format/digest.h"
 
 #include "model/read/jsondom.h"
@@ -391,6 +392,78 @@ void applyLinkedResources(Run* run, V workloadSpec, V operation, V implementatio
             run->workloadSlug = internUtf8(slug.join(QLatin1Char('-')).toStdString());
         }
     }
+}
+
+// The names people know: the operation's title, the implementation's title and authors, the project's name and
+// the workload's title (or "suite of N cases"). Metadata is outside every digest, so a title is shown as carried.
+void applyNames(Run* run, V workloadResource, V operation, V implementation, V project)
+{
+    run->operationTitle = textOf(memberOf(operation, "metadata"), "title");
+    const V implementationMeta = memberOf(implementation, "metadata");
+    run->implementationTitle = textOf(implementationMeta, "title");
+    if (const V authors = memberOf(implementationMeta, "authors"); isArray(authors)) {
+        for (const Element author : jsondom::asArray(authors.e)) {
+            const QString name = textOf(V { author, true }, "name");
+            if (!name.isEmpty())
+                run->authors << name;
+        }
+    }
+    run->project = textOf(memberOf(project, "spec"), "name");
+    const V cases = memberOf(memberOf(workloadResource, "spec"), "cases");
+    if (textOf(workloadResource, "kind") == QLatin1String("WorkloadSuite") && isArray(cases))
+        run->workloadTitle
+            = internUtf8(QStringLiteral("suite of %1 cases").arg(jsondom::asArray(cases.e).size()).toStdString());
+    else
+        run->workloadTitle = textOf(memberOf(workloadResource, "metadata"), "title");
+}
+
+// "metric:statistic:unit" of the run's primary measurement as the format's home chooses it: the latency statistic
+// that timing.primaryStatistic (else the protocol's) names, when timing.latencyNs holds it; else the first
+// measurement of the protocol's primary statistic; else the first measurement; else "none".
+std::string primaryMetricKey(V spec, std::string_view protocolPrimary)
+{
+    const V timing = memberOf(spec, "timing");
+    const V named = memberOf(timing, "primaryStatistic");
+    const std::string_view statistic = named ? utf8Of(named) : protocolPrimary;
+    if (!statistic.empty() && memberOf(memberOf(timing, "latencyNs"), statistic))
+        return format::metricKey("latency", statistic, "ns");
+    const V measurements = memberOf(spec, "measurements");
+    if (!isArray(measurements))
+        return "none";
+    V first;
+    for (const Element m : jsondom::asArray(measurements.e)) {
+        const V measurement { m, true };
+        if (!first)
+            first = measurement;
+        if (!protocolPrimary.empty() && utf8Of(memberOf(measurement, "statistic")) == protocolPrimary) {
+            first = measurement;
+            break;
+        }
+    }
+    if (!first)
+        return "none";
+    return format::metricKey(
+        utf8Of(memberOf(first, "metric")), utf8Of(memberOf(first, "statistic")), utf8Of(memberOf(first, "unit")));
+}
+
+// The format's strict comparison key, when the run names its digests and carries its verified workload document
+// (which names the operation and holds the correctness spec).
+void applyComparisonKey(Run* run, V workloadSpec, const std::string& metricKey)
+{
+    if (!usable(run->workloadCheck) || !isObject(workloadSpec) || run->operationDigest.isEmpty()
+        || run->protocolDigest.isEmpty() || run->environmentDigest.isEmpty())
+        return;
+    std::string correctness;
+    if (const V c = memberOf(workloadSpec, "correctness"); c && !appendCanonicalDom(correctness, c.e))
+        return;
+    format::ComparisonParts parts;
+    parts.operation = run->operationDigest.toStdString();
+    parts.workload = run->workloadDigest.toStdString();
+    parts.protocol = run->protocolDigest.toStdString();
+    parts.environment = run->environmentDigest.toStdString();
+    parts.correctness = format::correctnessKey(correctness);
+    parts.metric = metricKey;
+    run->comparisonKey = QString::fromStdString(format::comparisonKey(parts));
 }
 
 // timing.rawSamples: the evidence file beside `document`, when its name stays in the document's folder and its
@@ -893,6 +966,17 @@ std::shared_ptr<Run> extractRun(
         }
     } else {
         applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
+    }
+
+    applyNames(run.get(), workloadResource, operationResource, implementationResource,
+        runPath == &runMember ? memberOf(document, "project") : V {});
+    const std::string metricKey = primaryMetricKey(spec, protocolPrimary.toStdString());
+    applyComparisonKey(run.get(), workloadSpec, metricKey);
+    if (metricKey == "none" && std::isnan(run->median)) { // it records no measurement: its metric is "none"
+        run->metric = Run::Metric::Other;
+        run->headlineMetric = QStringLiteral("none");
+        run->headlineStatistic.clear();
+        run->unit.clear();
     }
 
     if (!kix010.isEmpty()) {
