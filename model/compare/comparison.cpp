@@ -215,7 +215,8 @@ QString gpuKey(const Run& run)
     return run.gpuSlug.isEmpty() ? run.gpuProduct.toLower() : run.gpuSlug;
 }
 
-// Among candidate baseline runs: the same protocol family first, then the newest, then a stable order.
+// Among candidate baseline runs: the same protocol family first, then the best observation (the lowest value: the
+// one rule for repeated observations, observationRuleText() in rank.h), then the newest, then a stable order.
 RunPtr bestBaseline(const RunList& candidates, const Run& run)
 {
     RunPtr best;
@@ -228,6 +229,11 @@ RunPtr bestBaseline(const RunList& candidates, const Run& run)
         const bool bFamily = best->protocolFamily == run.protocolFamily;
         if (cFamily != bFamily) {
             if (cFamily)
+                best = c;
+            continue;
+        }
+        if (c->median != best->median && !(std::isnan(c->median) && std::isnan(best->median))) {
+            if (c->median < best->median || std::isnan(best->median))
                 best = c;
             continue;
         }
@@ -326,21 +332,26 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
 
     RunList latency;
     latency.reserve(runs.size());
+    QStringList otherMetrics; // of the runs left out: "memory", "score", ...
     int failed = 0;
     for (const RunPtr& run : runs) {
         if (run->failed())
             ++failed;
         else if (run->isLatency())
             latency.append(run);
-        else
+        else {
             ++result.skippedNonLatency;
+            if (!otherMetrics.contains(run->metricName()))
+                otherMetrics << run->metricName();
+        }
     }
     if (failed > 0)
         result.notes
             << QStringLiteral("%1 failed run(s) left out: a failed run is evidence, not a time to compare").arg(failed);
     if (result.skippedNonLatency > 0)
-        result.notes << QStringLiteral("%1 non-latency run(s) (memory) left out: speed-ups compare latency only")
-                            .arg(result.skippedNonLatency);
+        result.notes << QStringLiteral("%1 non-latency run(s) (%2) left out: speed-ups compare latency only")
+                            .arg(result.skippedNonLatency)
+                            .arg(otherMetrics.join(QStringLiteral(", ")));
 
     if (baseline.isRun()) {
         if (!baseline.run->isLatency() || baseline.run->failed()) {
@@ -443,9 +454,10 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
                         for (const RunPtr& other : std::as_const(candidates))
                             sameGpu += gpuKey(*other) == baseGpu ? 1 : 0;
                         if (sameGpu > 1)
-                            c.newestNote = QStringLiteral("%1 %2 runs for this workload: compared with the newest")
-                                               .arg(sameGpu)
-                                               .arg(chosen);
+                            c.newestNote
+                                = QStringLiteral("%1 %2 runs for this workload: compared with its best observation")
+                                      .arg(sameGpu)
+                                      .arg(chosen);
                         byFamily.append(std::move(c));
                         known = byFamily.cend() - 1;
                     }

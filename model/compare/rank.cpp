@@ -26,6 +26,8 @@ QString gpuKeyOf(const Run& run)
 
 QString implementationName(const Run& run)
 {
+    if (!run.implementationTitle.isEmpty() || !run.authors.isEmpty())
+        return run.implementationLabel(); // "brandonin · submission 555004"
     for (const QString* s : { &run.provider, &run.title, &run.name, &run.externalId }) {
         if (!s->isEmpty())
             return *s;
@@ -124,9 +126,12 @@ bool cohortLess(const RankCohort& a, const RankCohort& b)
     return x.id() < y.id();
 }
 
-// The key without the metric: a failed run records no headline, so it joins the cohort of its workload and GPU.
+// The key without the metric: a failed run records no headline, so it joins the cohort of its workload and GPU
+// (of its workload, protocol and environment digests, for a strict key).
 QString keyWithoutMetric(const CohortKey& k)
 {
+    if (k.isStrict())
+        return QStringLiteral("strict\x1f") + k.digests;
     return QStringList { k.kernel, k.pass, k.workload, k.dtype, k.gpu, k.protocol }.join(QLatin1Char('\x1f'));
 }
 
@@ -140,8 +145,9 @@ struct KeyTexts
     std::array<const QChar*, keyTexts> data {};
     std::array<qsizetype, keyTexts> size {};
     int metric = 0;
+    std::array<char, 71> strict {}; // the run's strict comparison key, when it has one (not interned: its text)
 
-    static KeyTexts of(const Run& run)
+    static KeyTexts of(const Run& run, bool strictKey)
     {
         KeyTexts k;
         // Every field CohortKey::of, implementationName and implementationKeyOf read.
@@ -153,14 +159,20 @@ struct KeyTexts
             k.size[i] = texts[i]->size();
         }
         k.metric = int(run.metric);
+        char text[71];
+        if (strictKey && run.comparisonKey.sha256Text(text))
+            std::copy(std::begin(text), std::end(text), k.strict.begin());
         return k;
     }
-    bool operator==(const KeyTexts& o) const { return data == o.data && size == o.size && metric == o.metric; }
+    bool operator==(const KeyTexts& o) const
+    {
+        return data == o.data && size == o.size && metric == o.metric && strict == o.strict;
+    }
 };
 
 size_t qHash(const KeyTexts& k, size_t seed = 0)
 {
-    size_t h = qHashMulti(seed, k.metric);
+    size_t h = qHashMulti(seed, k.metric, QByteArrayView(k.strict.data(), qsizetype(k.strict.size())));
     for (size_t i = 0; i < keyTexts; ++i)
         h = qHashMulti(h, quintptr(k.data[i]), k.size[i]);
     return h;
@@ -179,6 +191,19 @@ QString rankProtocolFamily(const Run& run)
 
 CohortKey CohortKey::of(const Run& run)
 {
+    CohortKey k = familyOf(run);
+    if (!run.comparisonKey.isEmpty()) {
+        k.strict = run.comparisonKey.toString();
+        k.digests
+            = QStringList { run.workloadDigest, run.protocolDigest, run.environmentDigest }.join(QLatin1Char('\x1f'));
+        k.missing.clear();
+        k.widened = false;
+    }
+    return k;
+}
+
+CohortKey CohortKey::familyOf(const Run& run)
+{
     CohortKey k;
     k.kernel = run.kernel;
     k.pass = run.pass;
@@ -190,11 +215,57 @@ CohortKey CohortKey::of(const Run& run)
     k.metric = run.metricName();
     k.statistic = run.headlineStatistic;
     k.unit = run.unit;
+    k.missing = run.strictKeyMissing();
+    k.widened = !run.comparisonKey.isEmpty();
     return k;
+}
+
+QStringList strictKeyDifferences(const Run& best, const Run& run)
+{
+    auto shortDigest = [](const QString& d) { return d.mid(d.indexOf(QLatin1Char(':')) + 1, 12) + QChar(0x2026); };
+    auto differ = [&](const char* what, const QString& a, const QString& b) {
+        return QStringLiteral("%1 %2 vs %3").arg(QLatin1String(what), shortDigest(a), shortDigest(b));
+    };
+    QStringList out;
+    if (best.operationDigest != run.operationDigest)
+        out << differ("operation", run.operationDigest, best.operationDigest);
+    if (best.workloadDigest != run.workloadDigest)
+        out << differ("workload", run.workloadDigest, best.workloadDigest);
+    if (best.protocolDigest != run.protocolDigest)
+        out << differ("protocol", run.protocolDigest, best.protocolDigest);
+    if (best.environmentDigest != run.environmentDigest) {
+        QStringList software; // the software versions that differ, where the environments say
+        for (const KeyValue& kv : run.software) {
+            const auto other = std::find_if(
+                best.software.cbegin(), best.software.cend(), [&kv](const KeyValue& o) { return o.key == kv.key; });
+            if (other == best.software.cend() || other->value != kv.value)
+                software << QStringLiteral("%1 %2 vs %3")
+                                .arg(kv.key, kv.value,
+                                    other == best.software.cend() ? QStringLiteral("(none)") : other->value);
+        }
+        QString text = differ("environment", run.environmentDigest, best.environmentDigest);
+        if (!software.isEmpty())
+            text += QStringLiteral(": ") + software.join(QStringLiteral(", "));
+        out << text;
+    }
+    if (best.comparisonKey != run.comparisonKey && out.isEmpty())
+        out << QStringLiteral("correctness or metric");
+    return out;
+}
+
+QString CohortKey::scopeText() const
+{
+    if (isStrict())
+        return QStringLiteral("strict key %1…").arg(QStringView(strict).mid(strict.indexOf(QLatin1Char(':')) + 1, 12));
+    if (widened)
+        return QStringLiteral("family-level key, widened by request: each entry names how it differs from the best");
+    return QStringLiteral("family-level key (no %1)").arg(missing.join(QStringLiteral(", ")));
 }
 
 QString CohortKey::id() const
 {
+    if (isStrict())
+        return QStringLiteral("strict\x1f") + strict;
     return QStringList { kernel, pass, workload, dtype, gpu, protocol, metric, statistic, unit }.join(
         QLatin1Char('\x1f'));
 }
@@ -294,8 +365,11 @@ int Ranking::findCohort(const QString& id) const
     return -1;
 }
 
-Ranking rankRuns(const RunList& runs, double alpha)
+Ranking rankRuns(const RunList& runs, double alpha, CohortScope scope)
 {
+    const auto keyOf = [scope](const Run& run) {
+        return scope == CohortScope::Family ? CohortKey::familyOf(run) : CohortKey::of(run);
+    };
     Ranking ranking;
     ranking.alpha = alpha;
     QHash<QString, int> cohortIndex;
@@ -312,7 +386,7 @@ Ranking rankRuns(const RunList& runs, double alpha)
             continue;
         }
         const bool ranked = std::isfinite(run->median);
-        const KeyTexts texts = ranked ? KeyTexts::of(*run) : KeyTexts {};
+        const KeyTexts texts = ranked ? KeyTexts::of(*run, scope == CohortScope::Strict) : KeyTexts {};
         if (ranked) {
             const auto known = byTexts.constFind(texts);
             if (known != byTexts.constEnd()) {
@@ -320,7 +394,7 @@ Ranking rankRuns(const RunList& runs, double alpha)
                 continue;
             }
         }
-        const CohortKey key = CohortKey::of(*run);
+        const CohortKey key = keyOf(*run);
         const QString id = key.id();
         auto c = cohortIndex.constFind(id);
         if (c == cohortIndex.constEnd()) {
@@ -350,7 +424,7 @@ Ranking rankRuns(const RunList& runs, double alpha)
     for (int i = 0; i < ranking.cohorts.size(); ++i)
         byWorkload.insert(keyWithoutMetric(ranking.cohorts[i].key), i); // the last one; any will do
     for (const RunPtr& run : std::as_const(failedRuns)) {
-        const CohortKey key = CohortKey::of(*run);
+        const CohortKey key = keyOf(*run);
         int index = cohortIndex.value(key.id(), -1);
         if (index < 0)
             index = byWorkload.value(keyWithoutMetric(key), -1);
@@ -400,6 +474,8 @@ Ranking rankRuns(const RunList& runs, double alpha)
             } else {
                 judge(*top.bestRun, *e.bestRun, alpha, e);
             }
+            if (scope == CohortScope::Family)
+                e.differences = strictKeyDifferences(*top.bestRun, *e.bestRun);
         }
     }
     std::stable_sort(ranking.cohorts.begin(), ranking.cohorts.end(), cohortLess);
@@ -414,6 +490,12 @@ Ranking rankRuns(const RunList& runs, double alpha)
             "%1 cohort(s) rank kix engine runs with liger_kernel_bench runs: both time with the do_bench protocol")
                              .arg(families);
     return ranking;
+}
+
+QString observationRuleText()
+{
+    return QStringLiteral("repeated observations: each implementation is its best observation (the lowest value); "
+                          "ratios are best / best");
 }
 
 QString formatRankValue(double value, const QString& unit)

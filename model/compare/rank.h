@@ -11,10 +11,12 @@
 
 namespace kix {
 
-// What makes runs comparable for a ranking (the format's cohort rule, catalog.md §4, on kix's typed fields):
-// the same kernel and pass (operation), workload (slug and dtype), GPU, protocol family and headline metric with
-// its statistic and unit. Runs of different cohorts are never ranked against each other. The implementation is
-// not part of the key: it is what a cohort ranks.
+// What makes runs comparable for a ranking. The format's strict comparison key (model/format/comparisonkey.h:
+// operation, workload, protocol, environment, correctness and metric digested) where the run has one; else, for
+// a run that links no workload document, the family-level key on kix's typed fields, labelled as such: the same
+// kernel and pass, workload (slug and dtype), GPU, protocol family and headline metric with its statistic and
+// unit. Runs of different cohorts are never ranked against each other. The implementation is not part of the
+// key: it is what a cohort ranks.
 struct CohortKey
 {
     QString kernel;
@@ -27,8 +29,18 @@ struct CohortKey
     QString metric; // Run::metricName()
     QString statistic; // the headline statistic: median, mean, geomean, ...
     QString unit;
+    QString strict; // the format's comparison key ("sha256:…"); empty for a family-level key
+    QString digests; // the workload, protocol and environment digests of a strict key (its parts but the metric)
+    QStringList missing; // a family-level key: the parts of the strict key its runs cannot give
+
+    bool widened = false; // the user asked for the family-level scope although runs have strict keys
 
     static CohortKey of(const Run& run);
+    // The family-level key even where the run has a strict one (a scope the user widened).
+    static CohortKey familyOf(const Run& run);
+    bool isStrict() const { return !strict.isEmpty(); }
+    // "strict key 9773ef2f5144…" or "family-level key (no workload document (operation, correctness))"
+    QString scopeText() const;
     // Stable text of the whole key, for choosers and sorting.
     QString id() const;
     // "group_norm backward · batch128-channels2048-fp32 · NVIDIA H100 · liger_kernel_bench · latency median (ns)"
@@ -62,6 +74,9 @@ struct RankEntry
     Distinguishable distinguishable = Distinguishable::Unknown;
     QString evidence; // "best", "p20–p80 bands overlap", "Mann–Whitney p = 0.003", "no noise recorded", ...
     double pValue = std::numeric_limits<double>::quiet_NaN(); // Mann–Whitney only
+    // A widened scope: the parts of the strict key in which its best run differs from the cohort's best run
+    // ("protocol 07f73e59fb4c… vs 1d2c…", "environment: driver 550.54 vs 560.35"); empty when they agree.
+    QStringList differences;
 };
 
 // A run listed under a cohort but not ranked: a failed status, or no headline value.
@@ -98,7 +113,17 @@ struct Ranking
 // Ranks every cohort of `runs`. Distinguishable from the best: both carry samples → a two-sided Mann–Whitney U
 // test at `alpha`; else both have p20/p80 (or samples to compute them) → the bands must not overlap; else both
 // record a standard deviation → mean ± std must not overlap; else "no noise recorded".
-Ranking rankRuns(const RunList& runs, double alpha = 0.05);
+// The cohorts Rank uses: the format's strict key (family-level where a run has none), or the family-level key for
+// every run when the user widens the scope (then each entry names how it differs from the best: differences).
+enum class CohortScope { Strict, Family };
+Ranking rankRuns(const RunList& runs, double alpha = 0.05, CohortScope scope = CohortScope::Strict);
+
+// The parts of the strict comparison key in which `run` differs from `best`, named for a reader.
+QStringList strictKeyDifferences(const Run& best, const Run& run);
+
+// The one rule for repeated observations, wherever a ratio of two implementations is shown (Rank, Speed-up, the
+// pairs' table, compare): each implementation's best observation.
+QString observationRuleText(); // "each implementation's best observation (of n repeated runs)"
 
 // How the entry's values read: nanoseconds scaled to ns/µs/ms/s, other units as recorded ("1.234 s").
 QString formatRankValue(double value, const QString& unit);

@@ -120,6 +120,7 @@ QByteArray rankingToTable(const Ranking& ranking)
         if (c.protocolFamilies().size() > 1)
             out += QStringLiteral(" (families %1)").arg(c.protocolFamilies().join(QStringLiteral(", "))).toUtf8();
         out += '\n';
+        out += QStringLiteral("  cohort: %1\n").arg(c.key.scopeText()).toUtf8();
         if (!c.entries.isEmpty()) {
             QVector<QStringList> rows { { QStringLiteral("#"), QStringLiteral("implementation"), QStringLiteral("best"),
                 QStringLiteral("median"), QStringLiteral("n"), QStringLiteral("ratio"), QStringLiteral("vs best") } };
@@ -128,6 +129,13 @@ QByteArray rankingToTable(const Ranking& ranking)
                     formatRankValue(e.median, c.key.unit), QString::number(e.count), rankRatioText(e.ratio),
                     verdictText(e) });
             out += alignedTable(rows);
+            for (const RankEntry& e : c.entries) {
+                if (!e.differences.isEmpty())
+                    out += QStringLiteral("  #%1 %2 differs from the best in: %3\n")
+                               .arg(e.rank)
+                               .arg(e.implementation, e.differences.join(QStringLiteral("; ")))
+                               .toUtf8();
+            }
         }
         for (const UnrankedRun& u : c.failed)
             out += QStringLiteral("  failed, unranked: %1 (%2) %3\n")
@@ -139,6 +147,8 @@ QByteArray rankingToTable(const Ranking& ranking)
                        .toUtf8();
         out += '\n';
     }
+    if (!ranking.cohorts.isEmpty())
+        out += QStringLiteral("note: %1\n").arg(observationRuleText()).toUtf8();
     for (const QString& n : ranking.notes)
         out += QStringLiteral("note: %1\n").arg(n).toUtf8();
     return out;
@@ -151,7 +161,7 @@ QByteArray rankingToCsv(const Ranking& ranking)
         QStringLiteral("statistic"), QStringLiteral("unit"), QStringLiteral("rank"), QStringLiteral("implementation"),
         QStringLiteral("best"), QStringLiteral("median"), QStringLiteral("count"), QStringLiteral("ratio"),
         QStringLiteral("distinguishable"), QStringLiteral("evidence"), QStringLiteral("status"),
-        QStringLiteral("external_id"), QStringLiteral("file") });
+        QStringLiteral("external_id"), QStringLiteral("file"), QStringLiteral("comparison_key") });
     auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
     for (const RankCohort& c : ranking.cohorts) {
         const CohortKey& k = c.key;
@@ -161,12 +171,12 @@ QByteArray rankingToCsv(const Ranking& ranking)
             out += csvLine(key
                 + QStringList { QString::number(e.rank), e.implementation, num(e.best), num(e.median),
                     QString::number(e.count), num(e.ratio), distinguishableName(e.distinguishable), e.evidence,
-                    e.bestRun->status, e.bestRun->externalId, location(*e.bestRun) });
+                    e.bestRun->status, e.bestRun->externalId, location(*e.bestRun), k.strict });
         for (const QVector<UnrankedRun>* list : { &c.failed, &c.unranked }) {
             for (const UnrankedRun& u : *list)
                 out += csvLine(key
                     + QStringList { QString(), u.implementation, QString(), QString(), QString(), QString(), QString(),
-                        u.reason, u.run->status, u.run->externalId, location(*u.run) });
+                        u.reason, u.run->status, u.run->externalId, location(*u.run), k.strict });
         }
     }
     return out;
@@ -176,11 +186,22 @@ QByteArray rankingToJson(const Ranking& ranking)
 {
     Json root;
     root["alpha"] = ranking.alpha;
+    root["observationRule"] = "best";
+    root["observationRuleText"] = utf8(observationRuleText());
     Json cohorts = Json::array();
     for (const RankCohort& c : ranking.cohorts) {
         Json cj;
         cj["key"] = keyJson(c.key);
         cj["description"] = utf8(c.key.describe());
+        cj["scope"] = c.key.isStrict() ? "strict" : "family";
+        if (c.key.isStrict()) {
+            cj["comparisonKey"] = utf8(c.key.strict);
+        } else {
+            Json missing = Json::array();
+            for (const QString& m : c.key.missing)
+                missing.push_back(utf8(m));
+            cj["strictKeyMissing"] = missing;
+        }
         Json families = Json::array();
         for (const QString& f : c.protocolFamilies())
             families.push_back(utf8(f));
@@ -196,6 +217,12 @@ QByteArray rankingToJson(const Ranking& ranking)
             ej["ratio"] = number(e.ratio);
             ej["distinguishable"] = distinguishableJson(e.distinguishable);
             ej["evidence"] = utf8(e.evidence);
+            if (!e.differences.isEmpty()) {
+                Json differences = Json::array();
+                for (const QString& d : e.differences)
+                    differences.push_back(utf8(d));
+                ej["differences"] = differences;
+            }
             if (std::isfinite(e.pValue))
                 ej["pValue"] = e.pValue;
             Json observations = Json::array();
