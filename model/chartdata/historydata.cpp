@@ -38,10 +38,14 @@ QStringList fields(const HistorySeries& s)
 // the longest; the first `maxSeries` are drawn.
 void chooseSeries(const History& history, int maxSeries, HistoryData& data)
 {
-    bool anyLatency = false;
-    for (const HistorySeries& s : history.series)
-        anyLatency = anyLatency || s.key.metric == QLatin1String("latency");
-    const QString metric = anyLatency ? QStringLiteral("latency") : QStringLiteral("memory");
+    // the series' own metric names: latency first, else the first series' metric (memory, score, ...)
+    QString metric;
+    for (const HistorySeries& s : history.series) {
+        if (s.key.metric == QLatin1String("latency") || metric.isEmpty())
+            metric = s.key.metric;
+        if (metric == QLatin1String("latency"))
+            break;
+    }
     QVector<int> candidates;
     for (int i = 0; i < history.series.size(); ++i) {
         if (history.series[i].key.metric == metric)

@@ -94,8 +94,9 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
         }
         const int set = previousSet;
         const double ratio = pairs[i].ratio;
-        // One bar per set and workload: a later pair of both (the same series measured again) takes the bar, as
-        // the chart draws one there; labels and markers of bars never drawn would cost per pair, not per bar.
+        // One bar per set and workload: of pairs of both (the same series measured again), the run's best
+        // observation takes the bar (the one rule for repeated observations, as Rank); labels and markers of bars
+        // never drawn would cost per pair, not per bar.
         const qint64 slot = qint64(set) << 32 | category;
         if (slot != lastSlot) { // pairs in a row of one set and workload share the bar: one lookup
             lastSlot = slot;
@@ -103,7 +104,8 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
             lastBar = taken == barOf.constEnd() ? -1 : *taken;
         }
         if (lastBar >= 0) {
-            data.bars[lastBar] = { set, category, i, ratio, pairs[i].verdict };
+            if (run.median < pairs[data.bars[lastBar].pair].run->median)
+                data.bars[lastBar] = { set, category, i, ratio, pairs[i].verdict };
             ++data.shared;
         } else {
             lastBar = int(data.bars.size());
@@ -227,8 +229,9 @@ SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int 
                               .arg(maxGroups)
                               .arg(maxSeries);
     if (data.shared > 0)
-        data.subtitles << QStringLiteral("%1 pair(s) share a bar with a later pair of the same workload and set: "
-                                         "each bar shows the last; the pairs table lists them all")
+        data.subtitles << QStringLiteral(
+            "%1 pair(s) share a bar with a later pair of the same workload and set: "
+            "each bar shows the best observation (as Rank); the pairs table lists them all")
                               .arg(data.shared);
     QSet<QString> seen;
     for (const ComparisonPair& p : comparison.pairs) {

@@ -28,6 +28,17 @@ bool sameWorkload(const QVector<WorkloadParam>& a, const QVector<WorkloadParam>&
     return true;
 }
 
+bool sameNames(const QStringList& a, const QStringList& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (!sameText(a[i], b[i]))
+            return false;
+    }
+    return true;
+}
+
 bool sameLabels(const QVector<KeyValue>& a, const QVector<KeyValue>& b)
 {
     if (a.constData() == b.constData() && a.size() == b.size())
@@ -48,13 +59,16 @@ bool sameInGroup(int group, const Run& a, const Run& b)
     switch (group) {
     case 0: // WhatFields
         return sameText(a.kernel, b.kernel) && sameText(a.pass, b.pass) && sameText(a.provider, b.provider)
-            && sameText(a.title, b.title) && sameText(a.benchmark, b.benchmark);
+            && sameText(a.title, b.title) && sameText(a.benchmark, b.benchmark)
+            && sameText(a.operationTitle, b.operationTitle) && sameText(a.implementationTitle, b.implementationTitle)
+            && sameText(a.project, b.project) && sameNames(a.authors, b.authors)
+            && sameNames(a.operationAliases, b.operationAliases);
     case 1: // GpuFields
         return sameText(a.gpuProduct, b.gpuProduct) && sameText(a.gpuSlug, b.gpuSlug)
             && sameText(a.gpuArchitecture, b.gpuArchitecture);
     case 2: // WorkloadFields
         return sameText(a.workloadSlug, b.workloadSlug) && sameText(a.dtype, b.dtype)
-            && sameWorkload(a.workload, b.workload);
+            && sameText(a.workloadTitle, b.workloadTitle) && sameWorkload(a.workload, b.workload);
     default: // ContextFields
         return sameText(a.status, b.status) && sameText(a.source, b.source) && sameText(a.file, b.file)
             && a.metric == b.metric && sameText(a.headlineMetric, b.headlineMetric) && sameLabels(a.labels, b.labels);
@@ -65,11 +79,11 @@ size_t hashInGroup(int group, const Run& r)
 {
     switch (group) {
     case 0:
-        return qHashMulti(0, r.kernel, r.pass, r.provider, r.title, r.benchmark);
+        return qHashMulti(0, r.kernel, r.pass, r.provider, r.title, r.benchmark, r.implementationTitle);
     case 1:
         return qHashMulti(0, r.gpuProduct, r.gpuSlug, r.gpuArchitecture);
     case 2: {
-        size_t h = qHashMulti(0, r.workloadSlug, r.dtype);
+        size_t h = qHashMulti(0, r.workloadSlug, r.dtype, r.workloadTitle);
         for (const WorkloadParam& p : r.workload)
             h = qHashMulti(h, p.key, p.value);
         return h;
@@ -90,11 +104,12 @@ size_t addressKey(int group, const Run& r)
     auto at = [](const auto& s) { return quintptr(s.constData()) ^ (quintptr(s.size()) << 48); };
     switch (group) {
     case 0:
-        return qHashMulti(0, at(r.kernel), at(r.pass), at(r.provider), at(r.title), at(r.benchmark));
+        return qHashMulti(
+            0, at(r.kernel), at(r.pass), at(r.provider), at(r.title), at(r.benchmark), at(r.implementationTitle));
     case 1:
         return qHashMulti(0, at(r.gpuProduct), at(r.gpuSlug), at(r.gpuArchitecture));
     case 2:
-        return qHashMulti(0, at(r.workloadSlug), at(r.dtype), at(r.workload));
+        return qHashMulti(0, at(r.workloadSlug), at(r.dtype), at(r.workload), at(r.workloadTitle));
     default:
         return qHashMulti(0, at(r.status), at(r.source), at(r.file), int(r.metric), at(r.headlineMetric), at(r.labels));
     }

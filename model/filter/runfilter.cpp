@@ -157,7 +157,26 @@ bool visitKey(const Run& run, const QByteArray& key, unsigned groups, Visit&& vi
     if (key == "status")
         return one(ContextFields, run.status);
     if (key == "metric")
-        return one(ContextFields, run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"));
+        return one(ContextFields, run.metricName());
+    if (key == "author" || key == "operation" || key == "project") {
+        if (!(groups & WhatFields))
+            return false;
+        const auto many = [&](const QStringList& names) {
+            for (const QString& name : names)
+                visit(QStringView(name), std::numeric_limits<double>::quiet_NaN());
+        };
+        if (key == "author") {
+            many(run.authors);
+            visit(QStringView(run.project), std::numeric_limits<double>::quiet_NaN());
+        } else if (key == "operation") {
+            for (const QString* name : { &run.kernel, &run.operationTitle, &run.benchmark })
+                visit(QStringView(*name), std::numeric_limits<double>::quiet_NaN());
+            many(run.operationAliases);
+        } else {
+            visit(QStringView(run.project), std::numeric_limits<double>::quiet_NaN());
+        }
+        return true;
+    }
     if (key == "file")
         return one(ContextFields, run.file);
     if (key == "workload")
@@ -344,7 +363,7 @@ QString facetValue(const Run& run, Facet facet)
     case Facet::Source:
         return run.source;
     case Facet::Metric:
-        return run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory");
+        return run.metricName();
     case Facet::Status:
         return run.status;
     }
@@ -358,11 +377,40 @@ const QVector<Facet>& allFacets()
     return facets;
 }
 
+// The text's terms, split at spaces outside double quotes; the quotes are dropped, so that a value can hold spaces
+// (author:"Amir M. Mir", operation="AMD FP8 blockwise GEMM"). A quoted bare phrase is its words.
+QStringList filterTerms(const QString& text)
+{
+    QStringList terms;
+    QString term;
+    bool quoted = false;
+    bool bare = true; // the term has no key before its quote
+    auto flush = [&] {
+        if (!term.isEmpty())
+            terms += bare ? term.split(QLatin1Char(' '), Qt::SkipEmptyParts) : QStringList { term };
+        term.clear();
+        bare = true;
+    };
+    for (const QChar c : text) {
+        if (c == QLatin1Char('"')) {
+            if (!quoted && !term.isEmpty())
+                bare = false;
+            quoted = !quoted;
+        } else if (c == QLatin1Char(' ') && !quoted) {
+            flush();
+        } else {
+            term += c;
+        }
+    }
+    flush();
+    return terms;
+}
+
 void RunFilter::setText(const QString& text)
 {
     m_text = text;
     m_clauses.clear();
-    for (const QString& term : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    for (const QString& term : filterTerms(text)) {
         FilterClause c = parseClause(term);
         if (c.op != FilterClause::Op::Word || !c.value.isEmpty())
             m_clauses.append(std::move(c));

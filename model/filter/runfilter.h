@@ -20,9 +20,9 @@ const QVector<Facet>& allFacets();
 // The run's fields the filter reads, in groups that vary together (FilterIndex evaluates a clause once per distinct
 // value of a group). Own fields are unique to each run.
 enum FieldGroup : unsigned {
-    WhatFields = 1, // kernel, pass, provider, title, benchmark
+    WhatFields = 1, // kernel, pass, provider, title, benchmark, operation/implementation titles, authors, project
     GpuFields = 2, // gpuProduct, gpuSlug, gpuArchitecture
-    WorkloadFields = 4, // workloadSlug, dtype, workload parameters
+    WorkloadFields = 4, // workloadSlug, workloadTitle, dtype, workload parameters
     ContextFields = 8, // status, source, file, metric (and headlineMetric), labels
     OwnFields = 16, // externalId, name
     AllFieldGroups = 31,
@@ -56,6 +56,9 @@ struct FilterClause
 // hidden, ...) and any label. Words, keys and values ignore case, '_' and '-': "groupnorm" finds group_norm and
 // "channelspergroup=4" finds channels_per_group4. A run without the key does not match a key clause.
 // Facets: for each facet with a non-empty selection the run's value must be one of the selected values.
+// The filter text's terms: split at spaces outside double quotes, the quotes dropped (key:"a value with spaces").
+QStringList filterTerms(const QString& text);
+
 class RunFilter
 {
 public:

@@ -55,6 +55,8 @@ QString RunTableModel::columnName(int column)
         return QStringLiteral("File");
     case BandwidthColumn:
         return QStringLiteral("GB/s");
+    case AuthorColumn:
+        return QStringLiteral("Author");
     }
     return {};
 }
@@ -106,6 +108,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         if (column == FileColumn)
             return QString(run.file + run.pointer);
+        if (column == KernelColumn && !run.operationTitle.isEmpty())
+            return run.kernel;
+        if (column == ProviderColumn && !run.implementationTitle.isEmpty())
+            return run.implementationTitle;
         if (column == WorkloadColumn)
             return run.workloadSlug;
         if (column == SpreadColumn && !std::isnan(run.spread()))
@@ -157,12 +163,14 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
 QString RunTableModel::displayText(const Run& run, int column, const QStringList& workloadKeys)
 {
     switch (column) {
-    case KernelColumn:
-        return run.kernel;
+    case KernelColumn: // the operation's title where it has one (its slug on hover)
+        return run.operationTitle.isEmpty() ? run.kernel : run.operationTitle;
     case PassColumn:
         return run.pass;
     case ProviderColumn:
         return run.provider;
+    case AuthorColumn:
+        return run.authorText();
     case GpuColumn:
         return run.gpuDisplayName();
     case WorkloadColumn:

@@ -30,6 +30,7 @@ public:
         SourceColumn,
         FileColumn,
         BandwidthColumn, // achieved GB/s and the fraction of the copy bandwidth, where the run records them
+        AuthorColumn, // the implementation's authors (a leaderboard's user or team), else its project
         ColumnCount
     };
     enum Roles {

@@ -22,7 +22,7 @@ SeriesKey SeriesKey::of(const Run& run)
     key.provider = run.provider;
     key.gpu = run.gpuSlug.isEmpty() ? run.gpuProduct.toLower() : run.gpuSlug;
     key.workload = run.workloadSlug;
-    key.metric = run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory");
+    key.metric = run.metricName();
     key.protocolFamily = run.protocolFamily;
     return key;
 }

@@ -34,7 +34,9 @@ QStringList listColumns()
     return { QStringLiteral("kernel"), QStringLiteral("pass"), QStringLiteral("provider"), QStringLiteral("gpu"),
         QStringLiteral("workload"), QStringLiteral("metric"), QStringLiteral("statistic"), QStringLiteral("unit"),
         QStringLiteral("value"), QStringLiteral("p20"), QStringLiteral("p80"), QStringLiteral("status"),
-        QStringLiteral("observed_at"), QStringLiteral("file") };
+        QStringLiteral("observed_at"), QStringLiteral("file"), QStringLiteral("author"),
+        QStringLiteral("implementation"), QStringLiteral("operation"), QStringLiteral("project"),
+        QStringLiteral("workload_title"), QStringLiteral("comparison_key") };
 }
 
 static QString number(double v)
@@ -44,11 +46,12 @@ static QString number(double v)
 
 QStringList listRow(const Run& run)
 {
-    return { run.kernel, run.pass, run.provider, run.gpuDisplayName(), run.workloadSlug,
-        run.isLatency() ? QStringLiteral("latency") : QStringLiteral("memory"),
+    return { run.kernel, run.pass, run.provider, run.gpuDisplayName(), run.workloadSlug, run.metricName(),
         std::isnan(run.median) ? QString() : run.headlineStatistic, run.unit, number(run.median), number(run.p20),
         number(run.p80), run.status, run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(),
-        run.file + run.pointer };
+        run.file + run.pointer, run.authorText(),
+        run.implementationTitle.isEmpty() ? QString() : run.implementationLabel(), run.operationTitle, run.project,
+        run.workloadTitle, run.comparisonKey.toString() };
 }
 
 QByteArray serializeRuns(const RunList& runs, ExportFormat format)

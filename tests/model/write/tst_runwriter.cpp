@@ -79,7 +79,8 @@ void TestRunWriter::csvHasHeaderAndQuotes()
     const QList<QByteArray> lines = serializeRuns(in.runs, ExportFormat::Csv).split('\n');
     QCOMPARE(lines.size(), 4); // header, two runs, final newline
     QCOMPARE(lines[0],
-        QByteArray("kernel,pass,provider,gpu,workload,metric,statistic,unit,value,p20,p80,status,observed_at,file"));
+        QByteArray("kernel,pass,provider,gpu,workload,metric,statistic,unit,value,p20,p80,status,observed_at,file,"
+                   "author,implementation,operation,project,workload_title,comparison_key"));
     QVERIFY(lines[1].startsWith("group_norm,backward,liger,NVIDIA B200,batch128-channels2048"));
     QVERIFY(lines[1].contains(",latency,median,ns,425856,425756,425956,passed,2026-02-28T00:23:31.000Z,"));
 }
