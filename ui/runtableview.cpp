@@ -46,15 +46,16 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
     setModel(proxy);
     // What a user decides by comes first: who (kernel, pass, provider), then how fast and how noisy, then where.
     const int order[] = { RunTableModel::KernelColumn, RunTableModel::PassColumn, RunTableModel::ProviderColumn,
-        RunTableModel::MedianColumn, RunTableModel::SpreadColumn, RunTableModel::WorkloadColumn,
-        RunTableModel::GpuColumn, RunTableModel::DtypeColumn, RunTableModel::BandwidthColumn, RunTableModel::P20Column,
-        RunTableModel::P80Column, RunTableModel::ObservedAtColumn, RunTableModel::StatusColumn,
-        RunTableModel::SourceColumn, RunTableModel::FileColumn };
+        RunTableModel::AuthorColumn, RunTableModel::MedianColumn, RunTableModel::SpreadColumn,
+        RunTableModel::WorkloadColumn, RunTableModel::GpuColumn, RunTableModel::DtypeColumn,
+        RunTableModel::BandwidthColumn, RunTableModel::P20Column, RunTableModel::P80Column,
+        RunTableModel::ObservedAtColumn, RunTableModel::StatusColumn, RunTableModel::SourceColumn,
+        RunTableModel::FileColumn };
     static_assert(sizeof(order) / sizeof(order[0]) == RunTableModel::ColumnCount, "every column has a place");
     for (int visual = 0; visual < RunTableModel::ColumnCount; ++visual)
         horizontalHeader()->moveSection(horizontalHeader()->visualIndex(order[visual]), visual);
     const int widths[RunTableModel::ColumnCount]
-        = { 110, 70, 100, 120, 150, 80, 80, 80, 80, 80, 150, 60, 130, 200, 150 };
+        = { 110, 70, 100, 120, 150, 80, 80, 80, 80, 80, 150, 60, 130, 200, 150, 110 };
     for (int c = 0; c < RunTableModel::ColumnCount; ++c)
         setColumnWidth(c, widths[c]);
     for (int c : { RunTableModel::P20Column, RunTableModel::P80Column, RunTableModel::StatusColumn,

@@ -273,8 +273,18 @@ void DetailsPane::setRun(const RunPtr& run)
 
     QTreeWidgetItem* s = section(m_fields, QStringLiteral("Run"));
     field(s, QStringLiteral("kernel"), r.kernel);
+    if (!r.operationTitle.isEmpty())
+        field(s, QStringLiteral("operation"), r.operationTitle);
+    if (!r.operationAliases.isEmpty())
+        field(s, QStringLiteral("also known as"), r.operationAliases.join(QStringLiteral(", ")));
     field(s, QStringLiteral("pass"), r.pass);
     field(s, QStringLiteral("provider"), r.provider);
+    if (!r.implementationTitle.isEmpty())
+        field(s, QStringLiteral("implementation"), r.implementationTitle);
+    if (!r.authors.isEmpty())
+        field(s, QStringLiteral("authors"), r.authors.join(QStringLiteral(", ")));
+    if (!r.project.isEmpty())
+        field(s, QStringLiteral("project"), r.project);
     field(s, QStringLiteral("status"),
         r.failed() ? r.status + QStringLiteral(" (failed: shown, never ranked or charted)") : r.status);
     field(s, QStringLiteral("observed at"),
@@ -287,6 +297,8 @@ void DetailsPane::setRun(const RunPtr& run)
     field(s, QStringLiteral("file"), r.file + r.pointer);
 
     s = section(m_fields, QStringLiteral("Workload"));
+    if (!r.workloadTitle.isEmpty())
+        field(s, QStringLiteral("title"), r.workloadTitle);
     field(s, QStringLiteral("slug"), r.workloadSlug);
     for (const WorkloadParam& p : r.workload)
         field(s, p.key, p.value);
@@ -366,6 +378,10 @@ void DetailsPane::setRun(const RunPtr& run)
     if (!r.operationDigest.isEmpty())
         digest(QStringLiteral("operation"), r.operationDigest, r.operationCheck);
     field(s, QStringLiteral("run (its identity)"), r.runDigest);
+    field(s, QStringLiteral("comparison key (the cohort)"),
+        r.comparisonKey.isEmpty()
+            ? QStringLiteral("none: family-level cohort (no %1)").arg(r.strictKeyMissing().join(QStringLiteral(", ")))
+            : r.comparisonKey.toString());
     if (r.writtenByKix010)
         field(s, QStringLiteral("dialect"),
             QStringLiteral("written by kix 0.1.0 (not v1alpha1 as the format defines it)"));
