@@ -37,6 +37,9 @@ struct VerifyResult
     double fp32Tolerance = 0;
     double errorY = 0, errorMean = 0, errorRstd = 0, errorDx = 0, errorDWeight = 0, errorDBias = 0;
     bool reproducible = false; // second backward bitwise equal
+    // FNV-1a over the bytes of y, mean, rstd (forward) and dx, dweight, dbias (first backward): two runs of a
+    // deterministic implementation on the same inputs give the same digest.
+    std::uint64_t digest = 0;
     // The buffers (inputs, outputs, workspaces) whose guard bytes before or after the data changed: "y, dx"
     std::string guardsBroken;
     std::string plan; // fusedLaunchDescription of the forward and backward
