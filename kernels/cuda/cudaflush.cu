@@ -4,6 +4,7 @@
 // timed window, and what it holds afterwards is clean.
 
 #include "kernels/cuda/cudaflush.h"
+#include "kernels/cuda/launch.cuh"
 
 #include <cstdint>
 
@@ -30,8 +31,8 @@ cudaError_t launchReadSweep(const void* buffer, std::size_t bytes, unsigned* sin
 {
     if (!buffer || !sink || blocks < 1)
         return cudaErrorInvalidValue;
-    readSweepKernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
-        static_cast<const uint4*>(buffer), static_cast<std::int64_t>(bytes / 16), sink);
+    KIX_LAUNCH(readSweepKernel, static_cast<unsigned>(blocks), 256, 0, stream)
+    (static_cast<const uint4*>(buffer), static_cast<std::int64_t>(bytes / 16), sink);
     return cudaGetLastError();
 }
 

@@ -102,8 +102,10 @@ FusedPlan persistentPlan(gn::DType dtype, const GroupNormShape& shape, GroupNorm
     // row costs 16 registers more than the persistent design can spend.
     // Backward rows that need 1024 threads (fp32 over 4096 elements, 16-bit over 8192) would spill at the 64
     // registers a 1024-thread block allows: kix-fused runs them.
+    // The kernels index channels in int (c0 = group * channelsPerGroup, + the channel in the group: below C), so
+    // C must fit an int too (issue 32: C over 2^31 - 1 overflowed c0).
     if (!plan.resident || !plan.vectorized || plan.rowsPerBlock != 1 || shape.batch > maxInt || shape.groups() > maxInt
-        || (direction == GroupNormDirection::Backward && plan.threadsPerRow > 512))
+        || shape.channels > maxInt || (direction == GroupNormDirection::Backward && plan.threadsPerRow > 512))
         return FusedPlan {};
     return plan;
 }
@@ -119,6 +121,16 @@ std::size_t persistentWorkspaceBytes(GroupNormDirection direction, gn::DType dty
 }
 
 } // namespace detail
+
+cudaError_t resetDeviceAfterFault()
+{
+    const cudaError_t reset = cudaDeviceReset();
+    detail::launchCache().clear(); // the reset cleared every kernel's shared-memory opt-in
+    if (reset != cudaSuccess)
+        return reset;
+    (void)cudaGetLastError();
+    return cudaDeviceSynchronize();
+}
 
 bool setFusedBytesPerThread(int bytes)
 {

@@ -73,6 +73,11 @@ const char* fusedLaunchDescription(gn::DType dtype, const GroupNormShape& shape,
 const char* launchDescription(GroupNormImpl impl, gn::DType dtype, const GroupNormShape& shape,
     GroupNormDirection direction, bool aligned, char* buffer, std::size_t bufferSize);
 
+// After a kernel fault, whose sticky error fails every later CUDA call: cudaDeviceReset, then forget the launch
+// memo (occupancy answers, shared-memory opt-ins: the reset cleared the kernels' attributes). Every device
+// pointer, stream and event from before the reset is invalid. cudaSuccess when the device is usable again.
+cudaError_t resetDeviceAfterFault();
+
 // Bytes of each input one fused thread holds: 32 (the default: fp32 8, 16-bit 16 elements) or 64. A
 // process-wide tuning knob for measuring both on a device; false (and unchanged) for other values.
 bool setFusedBytesPerThread(int bytes);

@@ -10,6 +10,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "kernels/cuda/launch.cuh"
+
 #include <cstdint>
 
 namespace kix::cuda::detail {

@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kTpr* kRpb, (fusedMinBlocks<D, kTpr, kVpt, kVe
     constexpr int kWarps = kTpr > 32 ? kTpr / 32 : 1;
     constexpr int kSpans = kVpt * kWarps;
     constexpr int kNoChannel = INT_MAX; // segment key of vectors past the row end
-    extern __shared__ float2 heads[];
+    KIX_DYNAMIC_SHARED(float2, heads);
     __shared__ float2 scratch[kWarps];
     const int t = threadIdx.x % kTpr;
     const int warp = t / 32;
@@ -136,8 +136,8 @@ cudaError_t launch(const BackwardArgs& a, const FusedPlan& p)
     const std::int64_t rows = s.rows();
     const auto kernel = fusedBackwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>;
     KIX_CUDA_RETURN_IF_ERROR(allowSharedMemory(kernel, p)); // channel tables over 48 KiB with the scratch
-    kernel<<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, p.sharedBytes, a.stream>>>(
-        static_cast<const StorageT<D>*>(a.dy), static_cast<const StorageT<D>*>(a.x), a.weight, a.mean, a.rstd,
+    KIX_LAUNCH(kernel, gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, p.sharedBytes, a.stream)
+    (static_cast<const StorageT<D>*>(a.dy), static_cast<const StorageT<D>*>(a.x), a.weight, a.mean, a.rstd,
         static_cast<StorageT<D>*>(a.dx), static_cast<float2*>(a.workspace), rows, static_cast<int>(s.rowLength()),
         static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), static_cast<unsigned>(s.groups()),
         1.0f / static_cast<float>(s.rowLength()));

@@ -17,7 +17,7 @@ template<gn::DType D, int kTpr, int kRpb, int kVpt, int kVec>
 __global__ void __launch_bounds__(kTpr* kRpb, (fusedMinBlocks<D, kTpr, kVpt, kVec>())) fusedForwardKernel(
     const StorageT<D>* __restrict__ x, const float* __restrict__ weight, const float* __restrict__ bias,
     StorageT<D>* __restrict__ y, float* __restrict__ mean, float* __restrict__ rstd, std::int64_t rows, int rowLength,
-    int hidden, int channelsPerGroup, unsigned groups, unsigned hiddenMagic, float invLength, float eps)
+    int channelsPerGroup, unsigned groups, unsigned hiddenMagic, float invLength, float eps)
 {
     static_assert(kRpb == 1 || kTpr == 32, "several rows per block only with a warp per row");
     constexpr int kElems = kVpt * kVec;
@@ -113,11 +113,11 @@ cudaError_t launch(const ForwardArgs& a)
     static_assert(kElems % kVec == 0, "whole vectors per thread");
     const GroupNormShape& s = a.shape;
     const std::int64_t rows = s.rows();
-    fusedForwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>
-        <<<gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, 0, a.stream>>>(static_cast<const StorageT<D>*>(a.x), a.weight,
-            a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, rows, static_cast<int>(s.rowLength()),
-            static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), static_cast<unsigned>(s.groups()),
-            smallDivisorMagic(s.hidden), 1.0f / static_cast<float>(s.rowLength()), s.eps);
+    const auto kernel = fusedForwardKernel<D, kTpr, kRpb, kElems / kVec, kVec>;
+    KIX_LAUNCH(kernel, gridFor(ceilDiv(rows, kRpb)), kTpr * kRpb, 0, a.stream)
+    (static_cast<const StorageT<D>*>(a.x), a.weight, a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, rows,
+        static_cast<int>(s.rowLength()), static_cast<int>(s.channelsPerGroup), static_cast<unsigned>(s.groups()),
+        smallDivisorMagic(s.hidden), 1.0f / static_cast<float>(s.rowLength()), s.eps);
     return cudaGetLastError();
 }
 

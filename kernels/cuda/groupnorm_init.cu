@@ -20,8 +20,8 @@ cudaError_t fill(void* out, std::int64_t count, std::uint64_t seed, gn::Tensor t
     constexpr int kThreads = 256;
     // A grid-stride loop over at most 64K blocks: enough to fill the device, few enough to launch cheaply.
     const std::int64_t blocks = detail::ceilDiv(count, kThreads);
-    fillKernel<D><<<detail::gridFor(blocks < 65536 ? blocks : 65536), kThreads, 0, stream>>>(
-        static_cast<detail::StorageT<D>*>(out), count, seed, tensor);
+    KIX_LAUNCH(fillKernel<D>, detail::gridFor(blocks < 65536 ? blocks : 65536), kThreads, 0, stream)
+    (static_cast<detail::StorageT<D>*>(out), count, seed, tensor);
     return cudaGetLastError();
 }
 
@@ -44,13 +44,19 @@ cudaError_t fillInput(
 
 const char* nvccVersion()
 {
+#if defined(KIX_CUDA_EMULATION)
+    return "none (CUDA emulator: host compiler)";
+#else
     return KIX_STRINGIZE(__CUDACC_VER_MAJOR__) "." KIX_STRINGIZE(__CUDACC_VER_MINOR__) "." KIX_STRINGIZE(
         __CUDACC_VER_BUILD__);
+#endif
 }
 
 const char* compiledArchitectures()
 {
-#if defined(__CUDA_ARCH_LIST__)
+#if defined(KIX_CUDA_EMULATION)
+    return "emulated";
+#elif defined(__CUDA_ARCH_LIST__)
     return KIX_STRINGIZE(__CUDA_ARCH_LIST__);
 #else
     return "unknown";

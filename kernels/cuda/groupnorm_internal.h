@@ -120,9 +120,10 @@ struct FusedPlan
     bool sharedOptIn = false; // backward: dynamic + static shared memory over 48 KiB (see SharedPlan)
 };
 
-// Raises `kernel`'s dynamic shared-memory limit to plan.sharedBytes when the plan needs the opt-in (once per
-// device, kernel and size: launchCache()); cudaSuccess otherwise. The device refuses (cudaErrorInvalidValue)
-// a size over its own opt-in maximum.
+// Raises `kernel`'s dynamic shared-memory limit to plan.sharedBytes when the plan needs the opt-in; cudaSuccess
+// otherwise. cudaFuncSetAttribute sets the limit (a smaller value lowers it), so launchCache() keeps the largest
+// size granted per device and kernel and only ever raises it (KernelCache::raiseTo). The device refuses
+// (cudaErrorInvalidValue) a size over its own opt-in maximum.
 template<typename Kernel>
 cudaError_t allowSharedMemory(Kernel kernel, const FusedPlan& plan)
 {
@@ -131,12 +132,9 @@ cudaError_t allowSharedMemory(Kernel kernel, const FusedPlan& plan)
     int device = 0;
     KIX_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
     const void* entry = reinterpret_cast<const void*>(kernel);
-    long long granted = 0;
-    return static_cast<cudaError_t>(
-        launchCache().lookup(KernelKey { device, entry, -1, plan.sharedBytes }, granted, [&](long long& value) {
-            value = 1;
-            return cudaFuncSetAttribute(
-                entry, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(plan.sharedBytes));
+    return static_cast<cudaError_t>(launchCache().raiseTo(
+        KernelKey { device, entry, -1, 0 }, static_cast<long long>(plan.sharedBytes), [&](long long bytes) {
+            return cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
         }));
 }
 // With the process-wide bytes per thread (setFusedBytesPerThread), or with `bytesPerThread` (32 or 64).

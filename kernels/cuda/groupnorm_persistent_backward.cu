@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(kTpr) persistentBackwardKernel(const StorageT<
     constexpr int kWarps = kTpr / 32;
     constexpr int kSpans = kVpt * kWarps;
     constexpr int kNoChannel = INT_MAX;
-    extern __shared__ float2 heads[]; // kSpans span partials, then channelsPerGroup channel starts
+    KIX_DYNAMIC_SHARED(float2, heads); // kSpans span partials, then channelsPerGroup channel starts
     __shared__ float2 scratch[kWarps];
     const int t = threadIdx.x;
     const int warp = t / 32;
@@ -189,8 +189,8 @@ cudaError_t launch(const BackwardArgs& a, const FusedPlan& plan)
     unsigned grid = 0;
     KIX_CUDA_RETURN_IF_ERROR(allowSharedMemory(kernel, plan)); // before the occupancy query, which depends on it
     KIX_CUDA_RETURN_IF_ERROR(persistentGrid(kernel, kTpr, plan.sharedBytes, p.rows, grid));
-    kernel<<<grid, kTpr, plan.sharedBytes, a.stream>>>(static_cast<const StorageT<D>*>(a.dy),
-        static_cast<const StorageT<D>*>(a.x), static_cast<StorageT<D>*>(a.dx), p);
+    KIX_LAUNCH(kernel, grid, kTpr, plan.sharedBytes, a.stream)
+    (static_cast<const StorageT<D>*>(a.dy), static_cast<const StorageT<D>*>(a.x), static_cast<StorageT<D>*>(a.dx), p);
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
     return launchChannelReduce(a.workspace, s.batch, s.channels, 1, a.dweight, a.dbias, a.stream);
 }

@@ -139,10 +139,10 @@ cudaError_t launch(const ForwardArgs& a)
     const auto kernel = persistentForwardKernel<D, kTpr, kElems / kVec, kVec>;
     unsigned grid = 0;
     KIX_CUDA_RETURN_IF_ERROR(persistentGrid(kernel, kTpr, 0, s.rows(), grid));
-    kernel<<<grid, kTpr, 0, a.stream>>>(static_cast<const StorageT<D>*>(a.x), a.weight, a.bias,
-        static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, s.rows(), static_cast<int>(s.rowLength()),
-        static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup), static_cast<int>(s.groups()),
-        1.0f / static_cast<float>(s.rowLength()), s.eps);
+    KIX_LAUNCH(kernel, grid, kTpr, 0, a.stream)
+    (static_cast<const StorageT<D>*>(a.x), a.weight, a.bias, static_cast<StorageT<D>*>(a.y), a.mean, a.rstd, s.rows(),
+        static_cast<int>(s.rowLength()), static_cast<int>(s.hidden), static_cast<int>(s.channelsPerGroup),
+        static_cast<int>(s.groups()), 1.0f / static_cast<float>(s.rowLength()), s.eps);
     return cudaGetLastError();
 }
 

@@ -219,13 +219,15 @@ cudaError_t forwardTyped(const ForwardArgs& a)
     const std::int64_t chunks = ceilDiv(rowLength, kReferenceChunk);
     auto* moments = static_cast<float3*>(a.workspace);
     const auto* x = static_cast<const StorageT<D>*>(a.x);
-    chunkMomentsKernel<D><<<gridFor(rows * chunks), kThreads, 0, a.stream>>>(x, rows, rowLength, chunks, moments);
+    KIX_LAUNCH(chunkMomentsKernel<D>, gridFor(rows * chunks), kThreads, 0, a.stream)
+    (x, rows, rowLength, chunks, moments);
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
-    mergeMomentsKernel<<<gridFor(ceilDiv(rows, kThreads)), kThreads, 0, a.stream>>>(
-        moments, rows, rowLength, chunks, s.eps, a.mean, a.rstd);
+    KIX_LAUNCH(mergeMomentsKernel, gridFor(ceilDiv(rows, kThreads)), kThreads, 0, a.stream)
+    (moments, rows, rowLength, chunks, s.eps, a.mean, a.rstd);
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
-    normalizeKernel<D><<<gridFor(rows * chunks), kThreads, 0, a.stream>>>(x, a.weight, a.bias, a.mean, a.rstd,
-        static_cast<StorageT<D>*>(a.y), rows, rowLength, chunks, s.hidden, s.groups(), s.channelsPerGroup);
+    KIX_LAUNCH(normalizeKernel<D>, gridFor(rows * chunks), kThreads, 0, a.stream)
+    (x, a.weight, a.bias, a.mean, a.rstd, static_cast<StorageT<D>*>(a.y), rows, rowLength, chunks, s.hidden, s.groups(),
+        s.channelsPerGroup);
     return cudaGetLastError();
 }
 
@@ -241,15 +243,16 @@ cudaError_t backwardTyped(const BackwardArgs& a)
         static_cast<char*>(a.workspace) + alignUp(static_cast<std::size_t>(batchChannels * hChunks) * 8));
     const auto* x = static_cast<const StorageT<D>*>(a.x);
     const auto* dy = static_cast<const StorageT<D>*>(a.dy);
-    channelSumsKernel<D><<<gridFor(batchChannels * hChunks), kThreads, 0, a.stream>>>(
-        dy, x, a.mean, a.rstd, batchChannels, s.channels, s.hidden, hChunks, s.channelsPerGroup, partials);
+    KIX_LAUNCH(channelSumsKernel<D>, gridFor(batchChannels * hChunks), kThreads, 0, a.stream)
+    (dy, x, a.mean, a.rstd, batchChannels, s.channels, s.hidden, hChunks, s.channelsPerGroup, partials);
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
-    rowSumsKernel<<<gridFor(ceilDiv(rows, kThreads)), kThreads, 0, a.stream>>>(
-        partials, a.weight, rows, s.groups(), s.channelsPerGroup, hChunks, rowSums);
+    KIX_LAUNCH(rowSumsKernel, gridFor(ceilDiv(rows, kThreads)), kThreads, 0, a.stream)
+    (partials, a.weight, rows, s.groups(), s.channelsPerGroup, hChunks, rowSums);
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
     const std::int64_t chunks = ceilDiv(rowLength, kReferenceChunk);
-    dxKernel<D><<<gridFor(rows * chunks), kThreads, 0, a.stream>>>(dy, x, a.weight, a.mean, a.rstd, rowSums,
-        static_cast<StorageT<D>*>(a.dx), rows, rowLength, chunks, s.hidden, s.groups(), s.channelsPerGroup);
+    KIX_LAUNCH(dxKernel<D>, gridFor(rows * chunks), kThreads, 0, a.stream)
+    (dy, x, a.weight, a.mean, a.rstd, rowSums, static_cast<StorageT<D>*>(a.dx), rows, rowLength, chunks, s.hidden,
+        s.groups(), s.channelsPerGroup);
     KIX_CUDA_RETURN_IF_ERROR(cudaGetLastError());
     return launchChannelReduce(partials, s.batch, s.channels, hChunks, a.dweight, a.dbias, a.stream);
 }
@@ -279,8 +282,9 @@ cudaError_t referenceBackward(const BackwardArgs& a)
 cudaError_t launchChannelReduce(const void* partials, std::int64_t batch, std::int64_t channels, std::int64_t parts,
     float* dweight, float* dbias, cudaStream_t stream)
 {
-    channelReduceKernel<<<channelReduceBlocks(channels), dim3(kReduceChannelsPerBlock, kReduceSlices), 0, stream>>>(
-        static_cast<const float2*>(partials), batch, channels, parts, dweight, dbias);
+    KIX_LAUNCH(
+        channelReduceKernel, channelReduceBlocks(channels), dim3(kReduceChannelsPerBlock, kReduceSlices), 0, stream)
+    (static_cast<const float2*>(partials), batch, channels, parts, dweight, dbias);
     return cudaGetLastError();
 }
 

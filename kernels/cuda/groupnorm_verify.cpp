@@ -24,18 +24,55 @@ GroupNormShape shapeOf(std::int64_t m, std::int64_t c, std::int64_t h, std::int6
     return s;
 }
 
-// Device copy of an M x C x H tensor in storage dtype, possibly one element past a 16-byte boundary.
-struct Tensor
+// Device memory with guard regions before and after the data (kGuardBytes each, plus the misalignment):
+// filled with kGuardByte before anything runs and checked after the last run, so a kernel that writes past
+// either end of an output (or into an input, or past its workspace) fails the case. ASan cannot see into
+// device memory, and the allocation's own slack hid such writes before (issue 32).
+constexpr std::size_t kGuardBytes = 256; // keeps the data as aligned as cudaMalloc's
+constexpr unsigned char kGuardByte = 0xa5;
+
+struct Guarded
 {
-    Tensor(std::int64_t elements, gn::DType dtype, bool misaligned)
-        : buffer(static_cast<std::size_t>(elements + 8) * gn::dtypeSize(dtype))
-        , data(static_cast<char*>(buffer.get()) + (misaligned ? gn::dtypeSize(dtype) : 0))
-        , bytes(static_cast<std::size_t>(elements) * gn::dtypeSize(dtype))
+    Guarded(std::size_t dataBytes, std::size_t offset, const char* what)
+        : buffer(kGuardBytes + offset + dataBytes + kGuardBytes)
+        , data(static_cast<char*>(buffer.get()) + kGuardBytes + offset)
+        , bytes(dataBytes)
+        , lead(kGuardBytes + offset)
+        , name(what)
     {
+    }
+    template<typename T>
+    T* as() const
+    {
+        return static_cast<T*>(data);
+    }
+    void arm(cudaStream_t stream) const
+    {
+        KIX_CUDA_CHECK(cudaMemsetAsync(buffer.get(), kGuardByte, buffer.bytes(), stream));
+    }
+    bool intact() const
+    {
+        std::vector<unsigned char> all(buffer.bytes());
+        KIX_CUDA_CHECK(cudaMemcpy(all.data(), buffer.get(), all.size(), cudaMemcpyDeviceToHost));
+        auto guard = [](unsigned char b) { return b == kGuardByte; };
+        return std::all_of(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(lead), guard)
+            && std::all_of(all.begin() + static_cast<std::ptrdiff_t>(lead + bytes), all.end(), guard);
     }
     DeviceBuffer buffer;
     void* data;
     std::size_t bytes;
+    std::size_t lead;
+    const char* name;
+};
+
+// Device copy of an M x C x H tensor in storage dtype, possibly one element past a 16-byte boundary.
+struct Tensor : Guarded
+{
+    Tensor(std::int64_t elements, gn::DType dtype, bool misaligned, const char* what)
+        : Guarded(static_cast<std::size_t>(elements) * gn::dtypeSize(dtype),
+            misaligned ? static_cast<std::size_t>(gn::dtypeSize(dtype)) : 0, what)
+    {
+    }
 };
 
 std::vector<float> readStorage(const void* device, std::int64_t count, gn::DType dtype)
@@ -57,6 +94,13 @@ std::vector<unsigned char> readBytes(const void* device, std::size_t bytes)
     std::vector<unsigned char> out(bytes);
     KIX_CUDA_CHECK(cudaMemcpy(out.data(), device, bytes, cudaMemcpyDeviceToHost));
     return out;
+}
+
+std::uint64_t fnv1a(std::uint64_t hash, const std::vector<unsigned char>& bytes)
+{
+    for (unsigned char b : bytes)
+        hash = (hash ^ b) * 0x100000001b3ull;
+    return hash;
 }
 
 template<typename Out>
@@ -134,6 +178,8 @@ std::string VerifyResult::summary() const
         "y %.2g mean %.2g rstd %.2g dx %.2g dweight %.2g dbias %.2g (tolerance %.2g, fp32 outputs %.2g), %s", errorY,
         errorMean, errorRstd, errorDx, errorDWeight, errorDBias, tolerance, fp32Tolerance,
         reproducible ? "reproducible" : "NOT bitwise reproducible");
+    if (!guardsBroken.empty())
+        return std::string(text) + ", WROTE OUTSIDE " + guardsBroken + " (guard bytes changed)";
     return text;
 }
 
@@ -151,44 +197,60 @@ VerifyResult verifyCase(GroupNormImpl impl, gn::DType dtype, const VerifyCase& c
         + launchDescription(impl, dtype, s, GroupNormDirection::Backward, !c.misaligned, plan, sizeof plan);
 
     Stream stream;
-    Tensor x(n, dtype, c.misaligned), dy(n, dtype, c.misaligned), y(n, dtype, c.misaligned), dx(n, dtype, c.misaligned);
-    DeviceBuffer weight(channels * 4), bias(channels * 4), dweight(channels * 4), dbias(channels * 4);
-    DeviceBuffer mean(rows * 4), rstd(rows * 4);
-    DeviceBuffer forwardWork(groupNormWorkspaceBytes(impl, GroupNormDirection::Forward, dtype, s));
-    DeviceBuffer backwardWork(groupNormWorkspaceBytes(impl, GroupNormDirection::Backward, dtype, s));
+    Tensor x(n, dtype, c.misaligned, "x"), dy(n, dtype, c.misaligned, "dy"), y(n, dtype, c.misaligned, "y"),
+        dx(n, dtype, c.misaligned, "dx");
+    const auto floats = [](std::int64_t count) { return static_cast<std::size_t>(count) * 4; };
+    Guarded weight(floats(channels), 0, "weight"), bias(floats(channels), 0, "bias");
+    Guarded dweight(floats(channels), 0, "dweight"), dbias(floats(channels), 0, "dbias");
+    Guarded mean(floats(rows), 0, "mean"), rstd(floats(rows), 0, "rstd");
+    Guarded forwardWork(groupNormWorkspaceBytes(impl, GroupNormDirection::Forward, dtype, s), 0, "forward workspace");
+    Guarded backwardWork(
+        groupNormWorkspaceBytes(impl, GroupNormDirection::Backward, dtype, s), 0, "backward workspace");
+    const Guarded* guarded[]
+        = { &x, &dy, &y, &dx, &weight, &bias, &dweight, &dbias, &mean, &rstd, &forwardWork, &backwardWork };
+    for (const Guarded* g : guarded)
+        g->arm(stream.get());
     KIX_CUDA_CHECK(fillInput(dtype, gn::Tensor::X, seed, x.data, n, stream.get()));
     KIX_CUDA_CHECK(fillInput(dtype, gn::Tensor::Dy, seed, dy.data, n, stream.get()));
-    KIX_CUDA_CHECK(fillInput(gn::DType::F32, gn::Tensor::Weight, seed, weight.get(), channels, stream.get()));
-    KIX_CUDA_CHECK(fillInput(gn::DType::F32, gn::Tensor::Bias, seed, bias.get(), channels, stream.get()));
+    KIX_CUDA_CHECK(fillInput(gn::DType::F32, gn::Tensor::Weight, seed, weight.data, channels, stream.get()));
+    KIX_CUDA_CHECK(fillInput(gn::DType::F32, gn::Tensor::Bias, seed, bias.data, channels, stream.get()));
 
     // NaN in every output (0xff bytes are NaN in fp32, bf16 and fp16): an element a kernel forgets shows.
     auto poison = [&](void* p, std::size_t bytes) { KIX_CUDA_CHECK(cudaMemsetAsync(p, 0xff, bytes, stream.get())); };
     poison(y.data, y.bytes);
-    poison(mean.get(), mean.bytes());
-    poison(rstd.get(), rstd.bytes());
+    poison(mean.data, mean.bytes);
+    poison(rstd.data, rstd.bytes);
     KIX_CUDA_CHECK(groupNormForward(impl, dtype, s, x.data, weight.as<float>(), bias.as<float>(), y.data,
-        mean.as<float>(), rstd.as<float>(), forwardWork.get(), forwardWork.bytes(), stream.get()));
+        mean.as<float>(), rstd.as<float>(), forwardWork.data, forwardWork.bytes, stream.get()));
     auto backward = [&] {
         poison(dx.data, dx.bytes);
-        poison(dweight.get(), dweight.bytes());
-        poison(dbias.get(), dbias.bytes());
-        KIX_CUDA_CHECK(groupNormBackward(impl, dtype, s, dy.data, x.data, weight.as<float>(), mean.as<float>(),
-            rstd.as<float>(), dx.data, dweight.as<float>(), dbias.as<float>(), backwardWork.get(), backwardWork.bytes(),
-            stream.get()));
+        poison(dweight.data, dweight.bytes);
+        poison(dbias.data, dbias.bytes);
+        KIX_CUDA_CHECK(
+            groupNormBackward(impl, dtype, s, dy.data, x.data, weight.as<float>(), mean.as<float>(), rstd.as<float>(),
+                dx.data, dweight.as<float>(), dbias.as<float>(), backwardWork.data, backwardWork.bytes, stream.get()));
         KIX_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     };
     backward();
     const std::vector<unsigned char> firstDx = readBytes(dx.data, dx.bytes);
-    const std::vector<unsigned char> firstDw = readBytes(dweight.get(), dweight.bytes());
-    const std::vector<unsigned char> firstDb = readBytes(dbias.get(), dbias.bytes());
+    const std::vector<unsigned char> firstDw = readBytes(dweight.data, dweight.bytes);
+    const std::vector<unsigned char> firstDb = readBytes(dbias.data, dbias.bytes);
+    std::uint64_t digest = 0xcbf29ce484222325ull;
+    const Guarded* forwardOutputs[] = { &y, &mean, &rstd };
+    for (const Guarded* g : forwardOutputs)
+        digest = fnv1a(digest, readBytes(g->data, g->bytes));
+    result.digest = fnv1a(fnv1a(fnv1a(digest, firstDx), firstDw), firstDb);
     const std::vector<float> outY = readStorage(y.data, n, dtype), outDx = readStorage(dx.data, n, dtype);
-    const std::vector<float> outMean = readStorage(mean.get(), rows, gn::DType::F32);
-    const std::vector<float> outRstd = readStorage(rstd.get(), rows, gn::DType::F32);
-    const std::vector<float> outDw = readStorage(dweight.get(), channels, gn::DType::F32);
-    const std::vector<float> outDb = readStorage(dbias.get(), channels, gn::DType::F32);
+    const std::vector<float> outMean = readStorage(mean.data, rows, gn::DType::F32);
+    const std::vector<float> outRstd = readStorage(rstd.data, rows, gn::DType::F32);
+    const std::vector<float> outDw = readStorage(dweight.data, channels, gn::DType::F32);
+    const std::vector<float> outDb = readStorage(dbias.data, channels, gn::DType::F32);
     backward();
-    result.reproducible = readBytes(dx.data, dx.bytes) == firstDx
-        && readBytes(dweight.get(), dweight.bytes()) == firstDw && readBytes(dbias.get(), dbias.bytes()) == firstDb;
+    result.reproducible = readBytes(dx.data, dx.bytes) == firstDx && readBytes(dweight.data, dweight.bytes) == firstDw
+        && readBytes(dbias.data, dbias.bytes) == firstDb;
+    for (const Guarded* g : guarded)
+        if (!g->intact())
+            result.guardsBroken += std::string(result.guardsBroken.empty() ? "" : ", ") + g->name;
 
     const std::vector<double> hx = hostInput(seed, gn::Tensor::X, n, dtype),
                               hdy = hostInput(seed, gn::Tensor::Dy, n, dtype);

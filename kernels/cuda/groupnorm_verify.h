@@ -3,10 +3,11 @@
 // Correctness of the CUDA GroupNorm implementations against the float64 reference (kernels/groupnorm_reference.h),
 // shared by tests/kernels/cuda/tst_cuda_groupnorm and kix_cuda_check. Plain C++.
 //
-// One case: inputs generated on the device from a seed (fillInput), every output poisoned with NaN bytes
-// before each run, forward then backward with the forward's mean and rstd, every output compared with the
-// reference on the same (storage-rounded) inputs, then backward run again and dx, dweight, dbias compared
-// bit for bit with the first run.
+// One case: inputs generated on the device from a seed (fillInput), every buffer between guard regions that
+// must be unchanged at the end (256 bytes before and after each input, output and workspace), every output
+// poisoned with NaN bytes before each run, forward then backward with the forward's mean and rstd, every output
+// compared with the reference on the same (storage-rounded) inputs, then backward run again and dx, dweight, dbias
+// compared bit for bit with the first run.
 
 #include "kernels/cuda/groupnorm_cuda.h"
 
@@ -36,12 +37,18 @@ struct VerifyResult
     double fp32Tolerance = 0;
     double errorY = 0, errorMean = 0, errorRstd = 0, errorDx = 0, errorDWeight = 0, errorDBias = 0;
     bool reproducible = false; // second backward bitwise equal
+    // FNV-1a over the bytes of y, mean, rstd (forward) and dx, dweight, dbias (first backward): two runs of a
+    // deterministic implementation on the same inputs give the same digest.
+    std::uint64_t digest = 0;
+    // The buffers (inputs, outputs, workspaces) whose guard bytes before or after the data changed: "y, dx"
+    std::string guardsBroken;
     std::string plan; // fusedLaunchDescription of the forward and backward
     double worst() const;
     bool passed() const
     {
         return errorY <= tolerance && errorDx <= tolerance
-            && std::max({ errorMean, errorRstd, errorDWeight, errorDBias }) <= fp32Tolerance && reproducible;
+            && std::max({ errorMean, errorRstd, errorDWeight, errorDBias }) <= fp32Tolerance && reproducible
+            && guardsBroken.empty();
     }
     std::string summary() const; // "y 1.2e-07 mean ... dbias 3e-08 (tolerance 1e-05), reproducible"
 };

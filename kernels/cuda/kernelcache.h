@@ -55,6 +55,40 @@ public:
         return 0;
     }
 
+    // The shared-memory opt-in: cudaFuncSetAttribute(MaxDynamicSharedMemorySize) *sets* a kernel's limit, so a
+    // memo keyed on the exact byte count (issue 32: 67,584 B, then 49,152 B, then 67,584 B again on one kernel)
+    // lowered the limit with the second call and skipped the third, whose launch then failed. This memo keeps
+    // the largest size granted per `key` (device and kernel; threads and sharedBytes are left 0) and calls
+    // `grant(bytes)` only to raise it: `needed` at most what was granted returns 0 at once. `grant` returns 0 on
+    // success, else the error code, which is returned and nothing stored. Thread-safe; `grant` runs under the
+    // lock (a raise is rare, and two threads must not lower each other's grant).
+    template<typename Grant>
+    int raiseTo(const KernelKey& key, long long needed, Grant&& grant)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        Entry* entry = nullptr;
+        for (Entry& e : m_entries)
+            if (e.key == key)
+                entry = &e;
+        if (entry && entry->value >= needed)
+            return 0;
+        const int error = static_cast<int>(grant(needed));
+        if (error != 0)
+            return error;
+        if (entry)
+            entry->value = needed;
+        else
+            m_entries.push_back({ key, needed });
+        return 0;
+    }
+
+    // Forgets everything (after cudaDeviceReset, which also resets every kernel's attributes).
+    void clear()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_entries.clear();
+    }
+
     std::size_t size() const
     {
         std::lock_guard<std::mutex> lock(m_mutex);

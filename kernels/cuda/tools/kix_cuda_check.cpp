@@ -168,8 +168,21 @@ int commandVerify(const std::map<std::string, std::string>& options)
                     std::printf("FAIL %-22s %s %-13s CUDA error: %s\n", c.name.c_str(), dtypeText(dtype),
                         implName(impl), e.what());
                     std::fflush(stdout);
-                    if (cudaDeviceSynchronize() != cudaSuccess) // a sticky error (a kernel fault) poisons the context
-                        std::printf("     the CUDA context is unusable after this error; later cases will fail too\n");
+                    // A kernel fault leaves a sticky error that fails every later call: reset the device and
+                    // rebuild the launch memo (issue 32: every later case failed too), or stop, naming this case.
+                    if (cudaDeviceSynchronize() != cudaSuccess) {
+                        const cudaError_t reset = resetDeviceAfterFault();
+                        if (reset != cudaSuccess) {
+                            std::printf("verify: stopping after the kernel fault in %s %s %s: the device did not "
+                                        "recover (%s); %d of %d runs so far passed, the rest not run\n",
+                                c.name.c_str(), dtypeText(dtype), implName(impl), errorText(reset).c_str(),
+                                total - failures, total);
+                            return 1;
+                        }
+                        std::printf("     a kernel fault: device reset and launch memo rebuilt, the next cases run on "
+                                    "a fresh context\n");
+                        std::fflush(stdout);
+                    }
                     continue;
                 }
                 failures += r.passed() ? 0 : 1;

@@ -221,6 +221,13 @@ private Q_SLOTS:
         try {
             r = verifyCase(impl, dtype, c, m_seed + static_cast<quint64>(caseIndex));
         } catch (const CudaError& e) {
+            // A kernel fault's sticky error would fail every later case too: reset the device (and the launch
+            // memo) so that they run, and say so.
+            if (cudaDeviceSynchronize() != cudaSuccess) {
+                const cudaError_t reset = resetDeviceAfterFault();
+                QFAIL(qPrintable(QString::fromStdString(std::string(e.what()) + "; a kernel fault: device reset "
+                    + (reset == cudaSuccess ? "for the next cases" : "FAILED: " + errorText(reset)))));
+            }
             QFAIL(e.what());
         }
         const QByteArray summary = QByteArray::fromStdString(r.summary() + "; " + r.plan);
