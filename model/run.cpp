@@ -182,9 +182,49 @@ QString Run::identityKey() const
         % QLatin1Char('|') % metricName();
 }
 
+bool RunLinks::isEmpty() const
+{
+    return comparisonKey.isEmpty() && operationTitle.isEmpty() && operationAliases.isEmpty()
+        && implementationTitle.isEmpty() && authors.isEmpty() && project.isEmpty() && workloadTitle.isEmpty()
+        && protocolName.isEmpty() && timer.isEmpty();
+}
+
+bool RunLinks::operator==(const RunLinks& o) const
+{
+    return comparisonKey == o.comparisonKey && operationTitle == o.operationTitle
+        && operationAliases == o.operationAliases && implementationTitle == o.implementationTitle
+        && authors == o.authors && project == o.project && workloadTitle == o.workloadTitle
+        && protocolName == o.protocolName && timer == o.timer;
+}
+
+std::shared_ptr<const RunLinks> RunLinks::share(RunLinks links)
+{
+    if (links.isEmpty())
+        return nullptr;
+    // once per thread, like the runs' shared lists: a direct-mapped cache of recent contents
+    constexpr std::size_t kSlots = 1024;
+    thread_local std::array<std::shared_ptr<const RunLinks>, kSlots> recent;
+    char key[71];
+    const QString keyText = links.comparisonKey.sha256Text(key) ? QString::fromLatin1(key, 70) : QString();
+    const std::size_t h = qHashMulti(0, keyText, links.implementationTitle, links.operationTitle, links.project,
+                              links.workloadTitle, links.protocolName)
+        % kSlots;
+    if (recent[h] && *recent[h] == links)
+        return recent[h];
+    auto made = std::make_shared<const RunLinks>(std::move(links));
+    recent[h] = made;
+    return made;
+}
+
+const RunLinks& Run::links() const
+{
+    static const RunLinks none;
+    return linked ? *linked : none;
+}
+
 QStringList Run::strictKeyMissing() const
 {
-    if (!comparisonKey.isEmpty())
+    if (!links().comparisonKey.isEmpty())
         return {};
     QStringList missing;
     switch (workloadCheck) {
@@ -213,24 +253,26 @@ QStringList Run::strictKeyMissing() const
 
 QString Run::authorText() const
 {
-    return authors.isEmpty() ? project : authors.join(QStringLiteral(", "));
+    const RunLinks& l = links();
+    return l.authors.isEmpty() ? l.project : l.authors.join(QStringLiteral(", "));
 }
 
 QString Run::implementationLabel() const
 {
     const QString who = authorText();
+    const RunLinks& l = links();
     QStringList rest;
     const QString separator = QStringLiteral(" · ");
-    for (const QString& part : implementationTitle.split(separator, Qt::SkipEmptyParts)) {
-        const bool known = part == who || authors.contains(part) || part == kernel || part == operationTitle
-            || operationAliases.contains(part) || part == benchmark;
+    for (const QString& part : l.implementationTitle.split(separator, Qt::SkipEmptyParts)) {
+        const bool known = part == who || l.authors.contains(part) || part == kernel || part == l.operationTitle
+            || l.operationAliases.contains(part) || part == benchmark;
         if (!known)
             rest << part;
     }
     if (rest.isEmpty() && !provider.isEmpty() && provider != who)
         rest << provider;
     if (who.isEmpty())
-        return rest.isEmpty() ? implementationTitle : rest.join(separator);
+        return rest.isEmpty() ? l.implementationTitle : rest.join(separator);
     return rest.isEmpty() ? who : who + separator + rest.join(separator);
 }
 
@@ -486,8 +528,9 @@ QByteArray Run::searchText() const
     // The names shown in the table and Details, whatever the externalId says: a run whose kernel, implementation
     // or workload come from its linked resources (not a Liger slug) is found by them too.
     QByteArray lowered;
+    const RunLinks& l = links();
     for (const QString* s : { &kernel, &pass, &provider, &gpuSlug, &workloadSlug, &name, &title, &benchmark,
-             &operationTitle, &implementationTitle, &project, &workloadTitle }) {
+             &l.operationTitle, &l.implementationTitle, &l.project, &l.workloadTitle }) {
         if (s->isEmpty())
             continue;
         lowered.clear();
@@ -499,7 +542,7 @@ QByteArray Run::searchText() const
             text += lowered;
         }
     }
-    for (const QStringList* list : { &authors, &operationAliases }) {
+    for (const QStringList* list : { &l.authors, &l.operationAliases }) {
         for (const QString& name : *list)
             add(name);
     }

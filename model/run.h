@@ -195,6 +195,28 @@ private:
     std::unique_ptr<QString> m_other; // the text when it is not empty nor sha256:<64 lower-case hex>
 };
 
+// What a run's linked documents say beyond its digests: the format's strict comparison key (the cohort the
+// format ranks the run in) and the names people know. Held once per distinct content (Run::linked).
+struct RunLinks
+{
+    // model/format/comparisonkey.h. Empty when the run links no verified workload document or lacks a digest:
+    // Run::strictKeyMissing() says which.
+    CompactDigest comparisonKey;
+    QString operationTitle; // OperationSpec metadata.title ("Causal depthwise conv1d")
+    QStringList operationAliases; // the catalog's operation_aliases ("causal_conv1d")
+    QString implementationTitle; // ImplementationRevision metadata.title ("causal_conv1d · submission 555004")
+    QStringList authors; // ImplementationRevision metadata.authors[].name: the leaderboard user or team
+    QString project; // SoftwareProject spec.name
+    QString workloadTitle; // WorkloadCase metadata.title, or "suite of N cases" for a WorkloadSuite
+    QString protocolName; // "sol-execbench v1.1": the harness's name and version, else the protocol's name
+    QString timer; // the protocol's measurement.timer ("cuda_events")
+
+    bool isEmpty() const;
+    bool operator==(const RunLinks& o) const;
+    // The same content held once (a per-thread cache, as the run's shared lists); null when empty.
+    static std::shared_ptr<const RunLinks> share(RunLinks links);
+};
+
 // Typed, read-only view of one kernelindex document (a BenchmarkRun with its protocol and environment when
 // present). The document itself is kept as compact JSON text in `raw`, so that exporting it again loses nothing.
 // A run reads the same whether its document came as a .json file, an element of a JSON array or a line of a
@@ -204,7 +226,7 @@ private:
 // and repeated lists shared (finalize()); the filter's search text is made on demand (searchText()), not kept.
 struct Run
 {
-    enum class Metric { Latency, Memory, Other };
+    enum class Metric : quint8 { Latency, Memory, Other };
 
     // Where it came from.
     QString file;
@@ -238,7 +260,6 @@ struct Run
 
     // Headline statistics. Latency runs are in ns; memory runs (Liger "memory" rows) in MB; other metrics (a
     // leaderboard "score" in s, a throughput) in their measurement's unit.
-    Metric metric = Metric::Latency;
     QString headlineMetric; // the metric's name when it is Other ("score"); see metricName()
     QString unit = QStringLiteral("ns");
     double median = std::numeric_limits<double>::quiet_NaN(); // the headline value: see headlineStatistic
@@ -256,17 +277,9 @@ struct Run
     QString implementationDigest;
     QString operationDigest; // the embedded WorkloadCase's operationSpecDigest (or the implementation's)
     CompactDigest runDigest; // the run resource's own digest: its identity
-    // The format's strict comparison key (model/format/comparisonkey.h): the cohort the format ranks a run in.
-    // Empty when the run links no verified workload document or lacks a digest: strictKeyMissing() says which.
-    CompactDigest comparisonKey;
-
-    // The names people know, from the resources the document links (empty when it does not carry them).
-    QString operationTitle; // OperationSpec metadata.title ("Causal depthwise conv1d")
-    QStringList operationAliases; // the catalog's operation_aliases ("causal_conv1d")
-    QString implementationTitle; // ImplementationRevision metadata.title ("causal_conv1d · submission 555004")
-    QStringList authors; // ImplementationRevision metadata.authors[].name: the leaderboard user or team
-    QString project; // SoftwareProject spec.name
-    QString workloadTitle; // WorkloadCase metadata.title, or "suite of N cases" for a WorkloadSuite
+    // What the documents the run links say: the format's strict comparison key and the names people know. Shared
+    // by the runs (of a thread) whose links say the same, and absent (null) for a run that links none.
+    std::shared_ptr<const RunLinks> linked;
 
     // What the document carries beside the run, checked against the digests the run names.
     DigestCheck protocolCheck = DigestCheck::NotCarried;
@@ -275,11 +288,11 @@ struct Run
     DigestCheck implementationCheck = DigestCheck::NotCarried;
     DigestCheck operationCheck = DigestCheck::NotCarried;
     bool writtenByKix010 = false; // kix 0.1.0's dialect (inline samples, its own digests, status "failed")
+    Metric metric = Metric::Latency; // beside the one-byte fields above: no padding
 
     QVector<KeyValue> labels;
     QString protocolFamily;
     QString protocolNotes;
-    QString timer;
     QVector<KeyValue> software;
 
     RawText raw; // the document as loaded, compact JSON (a span of its file's buffer)
@@ -325,6 +338,8 @@ struct Run
     QString identityKey() const;
     RunIdentity identityHash() const;
     QString gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }
+    // The linked documents' key and names (empty ones for a run that links none).
+    const RunLinks& links() const;
     // The parts of the strict comparison key the run cannot give ("workload document (operation, correctness)",
     // "protocol digest", ...); empty when comparisonKey is set.
     QStringList strictKeyMissing() const;

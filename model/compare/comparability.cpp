@@ -112,7 +112,8 @@ Comparability assessComparability(const Run& b, const Run& r)
     if (!sameText(b.metricName(), r.metricName()) || !sameText(b.unit, r.unit))
         c.warnings << difference(QStringLiteral("metric"), b.metricName() + QLatin1Char(' ') + b.unit,
             r.metricName() + QLatin1Char(' ') + r.unit);
-    if (!b.comparisonKey.isEmpty() && !r.comparisonKey.isEmpty() && b.comparisonKey != r.comparisonKey) {
+    if (!b.links().comparisonKey.isEmpty() && !r.links().comparisonKey.isEmpty()
+        && b.links().comparisonKey != r.links().comparisonKey) {
         QStringList parts; // the parts of the strict key a reader can see differ
         if (b.operationDigest != r.operationDigest)
             parts << QStringLiteral("operation");
@@ -129,9 +130,10 @@ Comparability assessComparability(const Run& b, const Run& r)
         c.warnings << QStringLiteral("not comparable as the format defines it: the strict comparison keys differ "
                                      "(%1)")
                           .arg(parts.join(QStringLiteral(", ")));
-    } else if (b.comparisonKey.isEmpty() != r.comparisonKey.isEmpty()) {
+    } else if (b.links().comparisonKey.isEmpty() != r.links().comparisonKey.isEmpty()) {
         c.notes << QStringLiteral("only %1 has the format's strict comparison key: compared at the family level")
-                       .arg(b.comparisonKey.isEmpty() ? QStringLiteral("the run") : QStringLiteral("the baseline"));
+                       .arg(b.links().comparisonKey.isEmpty() ? QStringLiteral("the run")
+                                                              : QStringLiteral("the baseline"));
     }
     if (b.failed() || r.failed())
         c.warnings << QStringLiteral("a failed run (%1) is evidence, not a time to compare")

@@ -60,15 +60,16 @@ bool sameInGroup(int group, const Run& a, const Run& b)
     case 0: // WhatFields
         return sameText(a.kernel, b.kernel) && sameText(a.pass, b.pass) && sameText(a.provider, b.provider)
             && sameText(a.title, b.title) && sameText(a.benchmark, b.benchmark)
-            && sameText(a.operationTitle, b.operationTitle) && sameText(a.implementationTitle, b.implementationTitle)
-            && sameText(a.project, b.project) && sameNames(a.authors, b.authors)
-            && sameNames(a.operationAliases, b.operationAliases);
+            && sameText(a.links().operationTitle, b.links().operationTitle)
+            && sameText(a.links().implementationTitle, b.links().implementationTitle)
+            && sameText(a.links().project, b.links().project) && sameNames(a.links().authors, b.links().authors)
+            && sameNames(a.links().operationAliases, b.links().operationAliases);
     case 1: // GpuFields
         return sameText(a.gpuProduct, b.gpuProduct) && sameText(a.gpuSlug, b.gpuSlug)
             && sameText(a.gpuArchitecture, b.gpuArchitecture);
     case 2: // WorkloadFields
         return sameText(a.workloadSlug, b.workloadSlug) && sameText(a.dtype, b.dtype)
-            && sameText(a.workloadTitle, b.workloadTitle) && sameWorkload(a.workload, b.workload);
+            && sameText(a.links().workloadTitle, b.links().workloadTitle) && sameWorkload(a.workload, b.workload);
     default: // ContextFields
         return sameText(a.status, b.status) && sameText(a.source, b.source) && sameText(a.file, b.file)
             && a.metric == b.metric && sameText(a.headlineMetric, b.headlineMetric) && sameLabels(a.labels, b.labels);
@@ -79,11 +80,11 @@ size_t hashInGroup(int group, const Run& r)
 {
     switch (group) {
     case 0:
-        return qHashMulti(0, r.kernel, r.pass, r.provider, r.title, r.benchmark, r.implementationTitle);
+        return qHashMulti(0, r.kernel, r.pass, r.provider, r.title, r.benchmark, r.links().implementationTitle);
     case 1:
         return qHashMulti(0, r.gpuProduct, r.gpuSlug, r.gpuArchitecture);
     case 2: {
-        size_t h = qHashMulti(0, r.workloadSlug, r.dtype, r.workloadTitle);
+        size_t h = qHashMulti(0, r.workloadSlug, r.dtype, r.links().workloadTitle);
         for (const WorkloadParam& p : r.workload)
             h = qHashMulti(h, p.key, p.value);
         return h;
@@ -104,12 +105,12 @@ size_t addressKey(int group, const Run& r)
     auto at = [](const auto& s) { return quintptr(s.constData()) ^ (quintptr(s.size()) << 48); };
     switch (group) {
     case 0:
-        return qHashMulti(
-            0, at(r.kernel), at(r.pass), at(r.provider), at(r.title), at(r.benchmark), at(r.implementationTitle));
+        return qHashMulti(0, at(r.kernel), at(r.pass), at(r.provider), at(r.title), at(r.benchmark),
+            at(r.links().implementationTitle));
     case 1:
         return qHashMulti(0, at(r.gpuProduct), at(r.gpuSlug), at(r.gpuArchitecture));
     case 2:
-        return qHashMulti(0, at(r.workloadSlug), at(r.dtype), at(r.workload), at(r.workloadTitle));
+        return qHashMulti(0, at(r.workloadSlug), at(r.dtype), at(r.workload), at(r.links().workloadTitle));
     default:
         return qHashMulti(0, at(r.status), at(r.source), at(r.file), int(r.metric), at(r.headlineMetric), at(r.labels));
     }

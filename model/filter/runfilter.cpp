@@ -166,14 +166,14 @@ bool visitKey(const Run& run, const QByteArray& key, unsigned groups, Visit&& vi
                 visit(QStringView(name), std::numeric_limits<double>::quiet_NaN());
         };
         if (key == "author") {
-            many(run.authors);
-            visit(QStringView(run.project), std::numeric_limits<double>::quiet_NaN());
+            many(run.links().authors);
+            visit(QStringView(run.links().project), std::numeric_limits<double>::quiet_NaN());
         } else if (key == "operation") {
-            for (const QString* name : { &run.kernel, &run.operationTitle, &run.benchmark })
+            for (const QString* name : { &run.kernel, &run.links().operationTitle, &run.benchmark })
                 visit(QStringView(*name), std::numeric_limits<double>::quiet_NaN());
-            many(run.operationAliases);
+            many(run.links().operationAliases);
         } else {
-            visit(QStringView(run.project), std::numeric_limits<double>::quiet_NaN());
+            visit(QStringView(run.links().project), std::numeric_limits<double>::quiet_NaN());
         }
         return true;
     }

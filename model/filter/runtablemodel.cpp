@@ -108,10 +108,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         if (column == FileColumn)
             return QString(run.file + run.pointer);
-        if (column == KernelColumn && !run.operationTitle.isEmpty())
+        if (column == KernelColumn && !run.links().operationTitle.isEmpty())
             return run.kernel;
-        if (column == ProviderColumn && !run.implementationTitle.isEmpty())
-            return run.implementationTitle;
+        if (column == ProviderColumn && !run.links().implementationTitle.isEmpty())
+            return run.links().implementationTitle;
         if (column == WorkloadColumn)
             return run.workloadSlug;
         if (column == SpreadColumn && !std::isnan(run.spread()))
@@ -164,7 +164,7 @@ QString RunTableModel::displayText(const Run& run, int column, const QStringList
 {
     switch (column) {
     case KernelColumn: // the operation's title where it has one (its slug on hover)
-        return run.operationTitle.isEmpty() ? run.kernel : run.operationTitle;
+        return run.links().operationTitle.isEmpty() ? run.kernel : run.links().operationTitle;
     case PassColumn:
         return run.pass;
     case ProviderColumn:

@@ -196,16 +196,16 @@ bool wordClauseMatches(const FilterClause& c, const Run& run, unsigned groups)
         return false;
     };
     if (shared(WhatFields,
-            { &run.kernel, &run.provider, &run.pass, &run.title, &run.benchmark, &run.operationTitle,
-                &run.implementationTitle, &run.project })
+            { &run.kernel, &run.provider, &run.pass, &run.title, &run.benchmark, &run.links().operationTitle,
+                &run.links().implementationTitle, &run.links().project })
         || shared(GpuFields, { &run.gpuProduct, &run.gpuSlug, &run.gpuArchitecture })
-        || shared(WorkloadFields, { &run.workloadSlug, &run.workloadTitle })
+        || shared(WorkloadFields, { &run.workloadSlug, &run.links().workloadTitle })
         || shared(ContextFields, { &run.status, &run.source, &run.file }))
         return true;
     if ((groups & OwnFields) && (wordInField(c, run.externalId, ascii) || wordInField(c, run.name, ascii)))
         return true;
     if (groups & WhatFields) {
-        for (const QStringList* names : { &run.authors, &run.operationAliases }) {
+        for (const QStringList* names : { &run.links().authors, &run.links().operationAliases }) {
             for (const QString& name : *names) {
                 if (wordInSharedField(c, name, ascii))
                     return true;

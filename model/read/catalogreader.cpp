@@ -309,8 +309,11 @@ void Catalog::finish()
             = extractRun(root, m_file, pointer, m_result.diagnostics, m_runs[i].duplicateKeys)) {
             run->raw = RawText(shared, spans[i].first, spans[i].second);
             if (const auto workload = m_workloads.find(m_runs[i].workloadId); workload != m_workloads.end()) {
-                if (const auto aliases = m_aliases.find(workload->second.parentId); aliases != m_aliases.end())
-                    run->operationAliases = aliases->second; // shared by the operation's runs
+                if (const auto aliases = m_aliases.find(workload->second.parentId); aliases != m_aliases.end()) {
+                    RunLinks links = run->links();
+                    links.operationAliases = aliases->second; // the list shared by the operation's runs
+                    run->linked = RunLinks::share(std::move(links));
+                }
             }
             m_result.runs.append(std::move(run));
         }

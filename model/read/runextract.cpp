@@ -396,25 +396,25 @@ void applyLinkedResources(Run* run, V workloadSpec, V operation, V implementatio
 
 // The names people know: the operation's title, the implementation's title and authors, the project's name and
 // the workload's title (or "suite of N cases"). Metadata is outside every digest, so a title is shown as carried.
-void applyNames(Run* run, V workloadResource, V operation, V implementation, V project)
+void applyNames(RunLinks& links, V workloadResource, V operation, V implementation, V project)
 {
-    run->operationTitle = textOf(memberOf(operation, "metadata"), "title");
+    links.operationTitle = textOf(memberOf(operation, "metadata"), "title");
     const V implementationMeta = memberOf(implementation, "metadata");
-    run->implementationTitle = textOf(implementationMeta, "title");
+    links.implementationTitle = textOf(implementationMeta, "title");
     if (const V authors = memberOf(implementationMeta, "authors"); isArray(authors)) {
         for (const Element author : jsondom::asArray(authors.e)) {
             const QString name = textOf(V { author, true }, "name");
             if (!name.isEmpty())
-                run->authors << name;
+                links.authors << name;
         }
     }
-    run->project = textOf(memberOf(project, "spec"), "name");
+    links.project = textOf(memberOf(project, "spec"), "name");
     const V cases = memberOf(memberOf(workloadResource, "spec"), "cases");
     if (textOf(workloadResource, "kind") == QLatin1String("WorkloadSuite") && isArray(cases))
-        run->workloadTitle
+        links.workloadTitle
             = internUtf8(QStringLiteral("suite of %1 cases").arg(jsondom::asArray(cases.e).size()).toStdString());
     else
-        run->workloadTitle = textOf(memberOf(workloadResource, "metadata"), "title");
+        links.workloadTitle = textOf(memberOf(workloadResource, "metadata"), "title");
 }
 
 // "metric:statistic:unit" of the run's primary measurement as the format's home chooses it: the latency statistic
@@ -448,7 +448,7 @@ std::string primaryMetricKey(V spec, std::string_view protocolPrimary)
 
 // The format's strict comparison key, when the run names its digests and carries its verified workload document
 // (which names the operation and holds the correctness spec).
-void applyComparisonKey(Run* run, V workloadSpec, const std::string& metricKey)
+void applyComparisonKey(RunLinks& links, const Run* run, V workloadSpec, const std::string& metricKey)
 {
     if (!usable(run->workloadCheck) || !isObject(workloadSpec) || run->operationDigest.isEmpty()
         || run->protocolDigest.isEmpty() || run->environmentDigest.isEmpty())
@@ -463,7 +463,7 @@ void applyComparisonKey(Run* run, V workloadSpec, const std::string& metricKey)
     parts.environment = run->environmentDigest.toStdString();
     parts.correctness = format::correctnessKey(correctness);
     parts.metric = metricKey;
-    run->comparisonKey = QString::fromStdString(format::comparisonKey(parts));
+    links.comparisonKey = QString::fromStdString(format::comparisonKey(parts));
 }
 
 // timing.rawSamples: the evidence file beside `document`, when its name stays in the document's folder and its
@@ -872,12 +872,20 @@ std::shared_ptr<Run> extractRun(
                     .arg(run->p80, 0, 'g', 10));
     }
 
+    RunLinks links; // what the linked documents say: the protocol's name here, names and key below
     // Protocol and environment of a combined document.
     const Path comparabilityPointer(protocolPointer, "comparability");
     V comparability = r.object(protocolSpec, "comparability", protocolPointer);
     run->protocolFamily = r.shared(comparability, "family", comparabilityPointer);
     run->protocolNotes = r.shared(comparability, "notes", comparabilityPointer);
-    run->timer = r.shared(protocolMeasurement, "timer", protocolMeasurementPointer);
+    links.timer = r.shared(protocolMeasurement, "timer", protocolMeasurementPointer);
+    if (const V harness = memberOf(protocolSpec, "harness"); isObject(harness)) {
+        const QString name = textOf(harness, "name"), version = textOf(harness, "version");
+        links.protocolName
+            = version.isEmpty() ? name : internUtf8(QString(name + QLatin1Char(' ') + version).toStdString());
+    }
+    if (links.protocolName.isEmpty())
+        links.protocolName = textOf(memberOf(protocol, "metadata"), "name");
 
     const Path environmentMember(top, "environment");
     const Path environmentPointer(environmentMember, "spec");
@@ -968,10 +976,11 @@ std::shared_ptr<Run> extractRun(
         applyLinkedResources(run.get(), workloadSpec, operationResource, implementationResource, implementationSpec);
     }
 
-    applyNames(run.get(), workloadResource, operationResource, implementationResource,
+    applyNames(links, workloadResource, operationResource, implementationResource,
         runPath == &runMember ? memberOf(document, "project") : V {});
     const std::string metricKey = primaryMetricKey(spec, protocolPrimary.toStdString());
-    applyComparisonKey(run.get(), workloadSpec, metricKey);
+    applyComparisonKey(links, run.get(), workloadSpec, metricKey);
+    run->linked = RunLinks::share(std::move(links));
     if (metricKey == "none" && std::isnan(run->median)) { // it records no measurement: its metric is "none"
         run->metric = Run::Metric::Other;
         run->headlineMetric = QStringLiteral("none");

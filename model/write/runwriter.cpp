@@ -50,8 +50,8 @@ QStringList listRow(const Run& run)
         std::isnan(run.median) ? QString() : run.headlineStatistic, run.unit, number(run.median), number(run.p20),
         number(run.p80), run.status, run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(),
         run.file + run.pointer, run.authorText(),
-        run.implementationTitle.isEmpty() ? QString() : run.implementationLabel(), run.operationTitle, run.project,
-        run.workloadTitle, run.comparisonKey.toString() };
+        run.links().implementationTitle.isEmpty() ? QString() : run.implementationLabel(), run.links().operationTitle,
+        run.links().project, run.links().workloadTitle, run.links().comparisonKey.toString() };
 }
 
 QByteArray serializeRuns(const RunList& runs, ExportFormat format)

@@ -202,7 +202,7 @@ void TestRunBuilder::validatesThroughTheModel()
     QCOMPARE(run->statistic(QStringLiteral("max")), 1400.0);
     QCOMPARE(int(run->samples.size()), 5);
     QCOMPARE(run->observedAt, r.observedAt);
-    QCOMPARE(run->timer, QStringLiteral("steady_clock"));
+    QCOMPARE(run->links().timer, QStringLiteral("steady_clock"));
     QCOMPARE(run->protocolFamily, QStringLiteral("kix_engine"));
     bool hasBandwidth = false;
     for (const Measurement& m : run->measurements)

@@ -273,18 +273,18 @@ void DetailsPane::setRun(const RunPtr& run)
 
     QTreeWidgetItem* s = section(m_fields, QStringLiteral("Run"));
     field(s, QStringLiteral("kernel"), r.kernel);
-    if (!r.operationTitle.isEmpty())
-        field(s, QStringLiteral("operation"), r.operationTitle);
-    if (!r.operationAliases.isEmpty())
-        field(s, QStringLiteral("also known as"), r.operationAliases.join(QStringLiteral(", ")));
+    if (!r.links().operationTitle.isEmpty())
+        field(s, QStringLiteral("operation"), r.links().operationTitle);
+    if (!r.links().operationAliases.isEmpty())
+        field(s, QStringLiteral("also known as"), r.links().operationAliases.join(QStringLiteral(", ")));
     field(s, QStringLiteral("pass"), r.pass);
     field(s, QStringLiteral("provider"), r.provider);
-    if (!r.implementationTitle.isEmpty())
-        field(s, QStringLiteral("implementation"), r.implementationTitle);
-    if (!r.authors.isEmpty())
-        field(s, QStringLiteral("authors"), r.authors.join(QStringLiteral(", ")));
-    if (!r.project.isEmpty())
-        field(s, QStringLiteral("project"), r.project);
+    if (!r.links().implementationTitle.isEmpty())
+        field(s, QStringLiteral("implementation"), r.links().implementationTitle);
+    if (!r.links().authors.isEmpty())
+        field(s, QStringLiteral("authors"), r.links().authors.join(QStringLiteral(", ")));
+    if (!r.links().project.isEmpty())
+        field(s, QStringLiteral("project"), r.links().project);
     field(s, QStringLiteral("status"),
         r.failed() ? r.status + QStringLiteral(" (failed: shown, never ranked or charted)") : r.status);
     field(s, QStringLiteral("observed at"),
@@ -297,8 +297,8 @@ void DetailsPane::setRun(const RunPtr& run)
     field(s, QStringLiteral("file"), r.file + r.pointer);
 
     s = section(m_fields, QStringLiteral("Workload"));
-    if (!r.workloadTitle.isEmpty())
-        field(s, QStringLiteral("title"), r.workloadTitle);
+    if (!r.links().workloadTitle.isEmpty())
+        field(s, QStringLiteral("title"), r.links().workloadTitle);
     field(s, QStringLiteral("slug"), r.workloadSlug);
     for (const WorkloadParam& p : r.workload)
         field(s, p.key, p.value);
@@ -379,16 +379,16 @@ void DetailsPane::setRun(const RunPtr& run)
         digest(QStringLiteral("operation"), r.operationDigest, r.operationCheck);
     field(s, QStringLiteral("run (its identity)"), r.runDigest);
     field(s, QStringLiteral("comparison key (the cohort)"),
-        r.comparisonKey.isEmpty()
+        r.links().comparisonKey.isEmpty()
             ? QStringLiteral("none: family-level cohort (no %1)").arg(r.strictKeyMissing().join(QStringLiteral(", ")))
-            : r.comparisonKey.toString());
+            : r.links().comparisonKey.toString());
     if (r.writtenByKix010)
         field(s, QStringLiteral("dialect"),
             QStringLiteral("written by kix 0.1.0 (not v1alpha1 as the format defines it)"));
 
     s = section(m_fields, QStringLiteral("Protocol"));
     field(s, QStringLiteral("family"), r.protocolFamily);
-    field(s, QStringLiteral("timer"), r.timer);
+    field(s, QStringLiteral("timer"), r.links().timer);
     field(s, QStringLiteral("comparability notes"), r.protocolNotes);
 
     s = section(m_fields, QStringLiteral("Environment"));

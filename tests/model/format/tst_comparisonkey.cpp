@@ -124,7 +124,7 @@ void TestComparisonKey::keyOfHandMadeDocuments()
     const ParseResult r = parseFile(fixture(file.toUtf8().constData()));
     QCOMPARE(r.runs.size(), 1);
     const Run& run = *r.runs.front();
-    QCOMPARE(run.comparisonKey.toString(), key);
+    QCOMPARE(run.links().comparisonKey.toString(), key);
     QVERIFY(run.strictKeyMissing().isEmpty());
     QCOMPARE(run.metricName(), metric);
     const CohortKey cohort = CohortKey::of(run);
@@ -138,7 +138,7 @@ void TestComparisonKey::noWorkloadDocumentFallsBackLabelled()
     const ParseResult r = parseFile(QStringLiteral(KIX_TEST_DATA_DIR "/model/good/array.json"));
     QVERIFY(!r.runs.isEmpty());
     const Run& run = *r.runs.front();
-    QVERIFY(run.comparisonKey.isEmpty());
+    QVERIFY(run.links().comparisonKey.isEmpty());
     QVERIFY(run.strictKeyMissing().join(QLatin1Char(' ')).contains(QStringLiteral("workload document")));
     const CohortKey cohort = CohortKey::of(run);
     QVERIFY(!cohort.isStrict());
@@ -157,11 +157,11 @@ void TestComparisonKey::namesAreFieldsAndFound()
 {
     const RunPtr run = loadOne("strict-score.json");
     QVERIFY(run);
-    QCOMPARE(run->operationTitle, QStringLiteral("RMSNorm (fixture)"));
-    QCOMPARE(run->implementationTitle, QStringLiteral("RMSNorm (fixture) · submission 7"));
-    QCOMPARE(run->authors, QStringList { QStringLiteral("Ada Example") });
-    QCOMPARE(run->project, QStringLiteral("Example Team"));
-    QCOMPARE(run->workloadTitle, QStringLiteral("RMSNorm · hidden 4096, 128 tokens"));
+    QCOMPARE(run->links().operationTitle, QStringLiteral("RMSNorm (fixture)"));
+    QCOMPARE(run->links().implementationTitle, QStringLiteral("RMSNorm (fixture) · submission 7"));
+    QCOMPARE(run->links().authors, QStringList { QStringLiteral("Ada Example") });
+    QCOMPARE(run->links().project, QStringLiteral("Example Team"));
+    QCOMPARE(run->links().workloadTitle, QStringLiteral("RMSNorm · hidden 4096, 128 tokens"));
     QCOMPARE(run->implementationLabel(), QStringLiteral("Ada Example · submission 7"));
     const QStringList row = listRow(*run);
     QCOMPARE(row[listColumns().indexOf(QStringLiteral("author"))], QStringLiteral("Ada Example"));
@@ -196,10 +196,10 @@ void TestComparisonKey::catalogKeysMetricsAndCohorts()
     for (const RunPtr& run : loaded.runs) {
         const auto s = stored.constFind(run->runDigest.toString());
         QVERIFY(s != stored.constEnd());
-        if (run->comparisonKey.toString() == s->comparisonKey)
+        if (run->links().comparisonKey.toString() == s->comparisonKey)
             ++keys;
         else if (wrong.size() < 5)
-            wrong << run->externalId + QStringLiteral(": key ") + run->comparisonKey.toString();
+            wrong << run->externalId + QStringLiteral(": key ") + run->links().comparisonKey.toString();
         const bool none = s->metric == QLatin1String("none");
         if (run->metricName() == s->metric
             && (none ? run->headlineStatistic.isEmpty() : run->headlineStatistic == s->statistic)
@@ -208,7 +208,7 @@ void TestComparisonKey::catalogKeysMetricsAndCohorts()
         else if (wrong.size() < 5)
             wrong << run->externalId + QStringLiteral(": metric ") + run->metricName() + QLatin1Char(' ')
                     + run->headlineStatistic + QLatin1Char(' ') + run->unit + QStringLiteral(" vs ") + s->metric;
-        named += run->authors.isEmpty() ? 0 : 1;
+        named += run->links().authors.isEmpty() ? 0 : 1;
         labelled += run->implementationLabel() == QStringLiteral("brandonin · submission 555004") ? 1 : 0;
     }
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
@@ -223,7 +223,7 @@ void TestComparisonKey::catalogKeysMetricsAndCohorts()
         QSet<QString> inCohort;
         for (const RankEntry& e : c.entries) {
             for (const RunPtr& r : e.runs)
-                inCohort.insert(r->comparisonKey.toString());
+                inCohort.insert(r->links().comparisonKey.toString());
         }
         QVERIFY2(inCohort.size() <= 1, qPrintable(c.key.describe()));
     }

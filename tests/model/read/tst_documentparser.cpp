@@ -96,7 +96,7 @@ void TestDocumentParser::seedTypedView()
     QCOMPARE(run.observedAt, QDateTime(QDate(2026, 2, 28), QTime(0, 23, 31), Qt::UTC));
     QCOMPARE(run.source, QStringLiteral("liger-kernel-bench"));
     QCOMPARE(run.protocolFamily, QStringLiteral("liger_kernel_bench"));
-    QCOMPARE(run.timer, QStringLiteral("cuda_events"));
+    QCOMPARE(run.links().timer, QStringLiteral("cuda_events"));
     QVERIFY(run.protocolNotes.contains(QStringLiteral("Comparable only within one kernel")));
     QCOMPARE(
         run.protocolDigest, QStringLiteral("sha256:080e6e66e4ec75a131aa0c9121c74b8e8eed64e7b6d621d567c6a28f79548be8"));

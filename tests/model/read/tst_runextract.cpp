@@ -39,7 +39,7 @@ QStringList fields(const Run& r)
         r.workloadSlug, r.status, r.observedAt.toString(Qt::ISODateWithMs), r.source, r.gpuVendor, r.gpuProduct,
         r.gpuArchitecture, r.dtype, QString::number(int(r.metric)), r.unit, number(r.median), number(r.p20),
         number(r.p80), r.protocolDigest, r.workloadDigest, r.environmentDigest, r.implementationDigest,
-        r.protocolFamily, r.protocolNotes, r.timer, QString::fromLatin1(r.identity.toHex()),
+        r.protocolFamily, r.protocolNotes, r.links().timer, QString::fromLatin1(r.identity.toHex()),
         QString::fromStdString(r.raw.str()) };
     for (const WorkloadParam& p : r.workload)
         f << QStringLiteral("workload %1=%2 (%3)").arg(p.key, p.value, number(p.number));
