@@ -41,6 +41,7 @@ int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& e
 int summaryCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int recordsCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int overviewCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int benchCommand(const QStringList& args, QTextStream& out, QTextStream& err);

@@ -24,6 +24,8 @@ const std::vector<Command>& commands()
         { "summary", "the headless summary kix prints without a display", summaryCommand, true },
         { "compare", "speed-ups against a baseline, verdicts and warnings", compareCommand },
         { "rank", "implementations best first within each cohort of comparable runs", rankCommand },
+        { "records", "each cohort's record timeline (who held the best result, from when) and standings",
+            recordsCommand },
         { "overview", "runs per kernel and GPU, with each cell's filter clause", overviewCommand },
         { "chart", "a quantile, sweep, speed-up, history or rank chart as PNG, SVG or PDF", chartCommand, true },
         { "history", "every series over time: regressions, improvements, outliers", historyCommand },

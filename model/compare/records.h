@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The record ledger of each cohort, as the format's home keeps it (record_events under ranking-v1): who held the
+// best result of a cohort, from when, and who took it from them.
+
+#include "model/compare/rank.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QVector>
+
+namespace kix {
+
+// One step of a cohort's record timeline: `run` took the record from `previous` (none for the first).
+struct RecordStep
+{
+    RunPtr run;
+    RunPtr previous;
+    QDateTime at; // the run's observedAt
+    double value = 0;
+    double margin = 0; // previous value / this value (1.25: 25 % better); 0 for the first record
+};
+
+struct RecordTimeline
+{
+    CohortKey key;
+    QVector<RecordStep> steps; // oldest first; the last one holds the record now
+};
+
+// Records held per person (the implementation's authors, else its project, else the provider).
+struct RecordStanding
+{
+    QString holder;
+    int now = 0; // cohorts whose current record it holds
+    int ever = 0; // record steps it set
+};
+
+struct Records
+{
+    QVector<RecordTimeline> timelines; // in Rank's cohort order
+    QVector<RecordStanding> standings; // most records held now first, then ever, then by name
+};
+
+// Every cohort's timeline: its eligible runs (passed, with a headline value) in the order they were observed
+// (observedAt, then the run's digest), each one that is strictly better (lower) than the record so far a step.
+// This is the rule whose ledger the format's catalog export carries (record_events, cause new_run): over the
+// export kix's timelines equal it (tests/model/compare/tst_records.cpp).
+Records recordTimelines(const RunList& runs);
+
+// Who is credited with a record: the authors, else the project, else the implementation's label.
+QString recordHolder(const Run& run);
+
+// The three outputs of `kix records`.
+QByteArray recordsToTable(const Records& records);
+QByteArray recordsToCsv(const Records& records);
+QByteArray recordsToJson(const Records& records);
+
+} // namespace kix
