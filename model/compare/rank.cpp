@@ -26,7 +26,7 @@ QString gpuKeyOf(const Run& run)
 
 QString implementationName(const Run& run)
 {
-    if (!run.implementationTitle.isEmpty() || !run.authors.isEmpty())
+    if (!run.links().implementationTitle.isEmpty() || !run.links().authors.isEmpty())
         return run.implementationLabel(); // "brandonin · submission 555004"
     for (const QString* s : { &run.provider, &run.title, &run.name, &run.externalId }) {
         if (!s->isEmpty())
@@ -160,7 +160,7 @@ struct KeyTexts
         }
         k.metric = int(run.metric);
         char text[71];
-        if (strictKey && run.comparisonKey.sha256Text(text))
+        if (strictKey && run.links().comparisonKey.sha256Text(text))
             std::copy(std::begin(text), std::end(text), k.strict.begin());
         return k;
     }
@@ -192,8 +192,8 @@ QString rankProtocolFamily(const Run& run)
 CohortKey CohortKey::of(const Run& run)
 {
     CohortKey k = familyOf(run);
-    if (!run.comparisonKey.isEmpty()) {
-        k.strict = run.comparisonKey.toString();
+    if (!run.links().comparisonKey.isEmpty()) {
+        k.strict = run.links().comparisonKey.toString();
         k.digests
             = QStringList { run.workloadDigest, run.protocolDigest, run.environmentDigest }.join(QLatin1Char('\x1f'));
         k.missing.clear();
@@ -216,7 +216,7 @@ CohortKey CohortKey::familyOf(const Run& run)
     k.statistic = run.headlineStatistic;
     k.unit = run.unit;
     k.missing = run.strictKeyMissing();
-    k.widened = !run.comparisonKey.isEmpty();
+    k.widened = !run.links().comparisonKey.isEmpty();
     return k;
 }
 
@@ -231,8 +231,12 @@ QStringList strictKeyDifferences(const Run& best, const Run& run)
         out << differ("operation", run.operationDigest, best.operationDigest);
     if (best.workloadDigest != run.workloadDigest)
         out << differ("workload", run.workloadDigest, best.workloadDigest);
-    if (best.protocolDigest != run.protocolDigest)
-        out << differ("protocol", run.protocolDigest, best.protocolDigest);
+    if (best.protocolDigest != run.protocolDigest) {
+        QString text = differ("protocol", run.protocolDigest, best.protocolDigest);
+        if (run.links().protocolName != best.links().protocolName)
+            text += QStringLiteral(": %1 vs %2").arg(run.links().protocolName, best.links().protocolName);
+        out << text;
+    }
     if (best.environmentDigest != run.environmentDigest) {
         QStringList software; // the software versions that differ, where the environments say
         for (const KeyValue& kv : run.software) {
@@ -248,7 +252,7 @@ QStringList strictKeyDifferences(const Run& best, const Run& run)
             text += QStringLiteral(": ") + software.join(QStringLiteral(", "));
         out << text;
     }
-    if (best.comparisonKey != run.comparisonKey && out.isEmpty())
+    if (best.links().comparisonKey != run.links().comparisonKey && out.isEmpty())
         out << QStringLiteral("correctness or metric");
     return out;
 }
@@ -474,8 +478,14 @@ Ranking rankRuns(const RunList& runs, double alpha, CohortScope scope)
             } else {
                 judge(*top.bestRun, *e.bestRun, alpha, e);
             }
-            if (scope == CohortScope::Family)
+            if (scope == CohortScope::Family) {
                 e.differences = strictKeyDifferences(*top.bestRun, *e.bestRun);
+                QStringList parts; // "protocol", "environment": named in the label, in full in differences
+                for (const QString& d : std::as_const(e.differences))
+                    parts << d.section(QLatin1Char(' '), 0, 0);
+                if (!parts.isEmpty())
+                    e.implementation += QStringLiteral(" (≠ %1)").arg(parts.join(QStringLiteral(", ")));
+            }
         }
     }
     std::stable_sort(ranking.cohorts.begin(), ranking.cohorts.end(), cohortLess);
@@ -496,6 +506,15 @@ QString observationRuleText()
 {
     return QStringLiteral("repeated observations: each implementation is its best observation (the lowest value); "
                           "ratios are best / best");
+}
+
+QString rankingPolicyText()
+{
+    return QStringLiteral(
+        "ranks follow the format's ranking-v1: dense, equal values share a rank (no run here declares "
+        "a confidence interval, so none ties by overlap; leaderboard scores keep the upstream "
+        "order); failed runs are listed, never ranked; \"vs best\" is kix's own test and names it "
+        "(Mann–Whitney on raw samples, else the p20–p80 bands, else value ± std)");
 }
 
 QString formatRankValue(double value, const QString& unit)

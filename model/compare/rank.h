@@ -124,6 +124,10 @@ QStringList strictKeyDifferences(const Run& best, const Run& run);
 // The one rule for repeated observations, wherever a ratio of two implementations is shown (Rank, Speed-up, the
 // pairs' table, compare): each implementation's best observation.
 QString observationRuleText(); // "each implementation's best observation (of n repeated runs)"
+// How ranks are assigned: the format's ranking-v1 (dense ranks; equal values tie, and so do declared confidence
+// intervals that overlap, except in source-native cohorts such as leaderboard scores, which keep the upstream
+// order), and how kix's own "vs best" verdict differs from it.
+QString rankingPolicyText();
 
 // How the entry's values read: nanoseconds scaled to ns/µs/ms/s, other units as recorded ("1.234 s").
 QString formatRankValue(double value, const QString& unit);

@@ -149,6 +149,8 @@ QByteArray rankingToTable(const Ranking& ranking)
     }
     if (!ranking.cohorts.isEmpty())
         out += QStringLiteral("note: %1\n").arg(observationRuleText()).toUtf8();
+    if (!ranking.cohorts.isEmpty())
+        out += QStringLiteral("note: %1\n").arg(rankingPolicyText()).toUtf8();
     for (const QString& n : ranking.notes)
         out += QStringLiteral("note: %1\n").arg(n).toUtf8();
     return out;
@@ -187,6 +189,8 @@ QByteArray rankingToJson(const Ranking& ranking)
     Json root;
     root["alpha"] = ranking.alpha;
     root["observationRule"] = "best";
+    root["rankingPolicy"] = "ranking-v1";
+    root["rankingPolicyText"] = utf8(rankingPolicyText());
     root["observationRuleText"] = utf8(observationRuleText());
     Json cohorts = Json::array();
     for (const RankCohort& c : ranking.cohorts) {

@@ -102,7 +102,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         break;
     }
     case ChartKind::Rank:
-        p.ranking = rankRuns(runs);
+        p.ranking = rankRuns(runs, 0.05, options.rankWidened ? CohortScope::Family : CohortScope::Strict);
         p.rankCohort = chooseRankCohort(p.ranking, options, out); // reads every cohort: here, not in drawChart
         break;
     case ChartKind::Overview: // returned above

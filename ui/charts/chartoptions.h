@@ -31,6 +31,7 @@ struct ChartOptions
     int maxSeries = 16; // boxes per workload, lines, bar sets
     QString cohort; // rank: a cohort's id, or text its description contains; empty = cohortRun's, else the largest
     RunPtr cohortRun; // rank: the run whose cohort is shown when no cohort is chosen (the current run)
+    bool rankWidened = false; // rank: the family-level scope, across protocol versions and environments, on request
     RunPtr currentRun; // the run selected in the table: every chart marks it (ChartStyle::markCurrentRun)
     BuildCancel cancel; // a build superseded by a newer one stops soon (prepareChart; its result is dropped)
 };

@@ -291,6 +291,7 @@ void RankChart::updateTitle()
                         .arg(m_cohort.entries.size());
         subtitles << line;
     }
+    subtitles << QStringLiteral("cohort: %1 · each implementation at its best observation").arg(k.scopeText());
     if (!m_cohort.failed.isEmpty()) {
         QStringList names;
         for (int i = 0; i < std::min<int>(4, int(m_cohort.failed.size())); ++i)
@@ -319,6 +320,8 @@ QString RankChart::tooltip(const RankEntry& e, const CohortKey& key)
         text += QStringLiteral(" · median %1 of %2 observations").arg(figure(e.median)).arg(e.count);
     text += QLatin1Char('\n');
     text += QStringLiteral("vs best: %1 (%2)\n").arg(distinguishableName(e.distinguishable), e.evidence);
+    for (const QString& d : e.differences)
+        text += QStringLiteral("differs from the best: %1\n").arg(d);
     if (e.bestRun)
         text += e.bestRun->externalId.isEmpty() ? e.bestRun->file : e.bestRun->externalId;
     return text.trimmed();
@@ -326,7 +329,8 @@ QString RankChart::tooltip(const RankEntry& e, const CohortKey& key)
 
 std::unique_ptr<QChart> buildRankChart(const RunList& runs, const ChartOptions& options, ChartInfo& info)
 {
-    return buildRankChart(rankRuns(runs), options, info);
+    return buildRankChart(
+        rankRuns(runs, 0.05, options.rankWidened ? CohortScope::Family : CohortScope::Strict), options, info);
 }
 
 std::unique_ptr<QChart> buildRankChart(const Ranking& ranking, const ChartOptions& options, ChartInfo& info)

@@ -109,6 +109,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     : QWidget(parent)
     , m_tabs(new QTabBar(this))
     , m_log(new QCheckBox(QStringLiteral("Log scale"), this))
+    , m_widen(new QCheckBox(QStringLiteral("Across protocols"), this))
     , m_xLabel(new QLabel(QStringLiteral("x:"), this))
     , m_x(new QComboBox(this))
     , m_baselineLabel(new QLabel(QStringLiteral("vs"), this))
@@ -147,6 +148,10 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_cohortBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_cohortBox->setMinimumContentsLength(12);
     m_cohortBox->setObjectName(QStringLiteral("cohortChooser"));
+    m_widen->setObjectName(QStringLiteral("rankAcrossProtocols"));
+    m_widen->setToolTip(QStringLiteral("Rank runs of different protocol versions and environments together (the "
+                                       "format's family-level scope): each entry names how it differs from the "
+                                       "best. Off: the format's strict comparison key."));
     m_tabs->setExpanding(false);
     // Five kinds: below ~1076 px the tab bar scrolls rather than widening the window (Ctrl+1..5 reach every kind).
     m_tabs->setUsesScrollButtons(true);
@@ -191,6 +196,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     controls->addWidget(m_baselineBox);
     controls->addWidget(m_chip);
     controls->addWidget(m_cohortBox, 2);
+    controls->addWidget(m_widen);
     controls->addWidget(m_scopeLabel, 1);
     controls->addWidget(exportButton);
     controls->addWidget(copyButton);
@@ -284,6 +290,11 @@ ChartPanel::ChartPanel(QWidget* parent)
             m_chosen = m_chosen.isRun() ? m_chosen : m_currentRun ? Baseline::ofRun(m_currentRun) : Baseline {};
         else
             m_chosen = Baseline::ofProvider(choice);
+        rebuildNow();
+    });
+    connect(m_widen, &QCheckBox::toggled, this, [this](bool on) {
+        m_rankWidened = on;
+        m_cohort.clear(); // the cohorts are others now
         rebuildNow();
     });
     connect(m_cohortBox, &QComboBox::activated, this, [this] {
@@ -443,6 +454,7 @@ ChartOptions ChartPanel::optionsFor(ChartKind kind) const
     options.baseline = m_baseline;
     options.cohort = m_cohort;
     options.cohortRun = m_currentRun;
+    options.rankWidened = m_rankWidened;
     options.currentRun = m_currentRun;
     options.dark = ChartStyle::isDark(palette());
     // No more categories than the plot can label whole: a speed-up row needs a line of text, a quantile column
@@ -768,6 +780,7 @@ void ChartPanel::updateChoosers()
     m_cohortBox->setCurrentIndex(m_cohortBox->findData(m_info.cohort));
     m_cohortBox->setToolTip(m_cohortBox->currentText());
     m_cohortBox->setVisible(m_kind == ChartKind::Rank && m_info.cohortIds.size() > 1);
+    m_widen->setVisible(m_kind == ChartKind::Rank);
     const bool sweep = m_kind == ChartKind::Sweep || m_kind == ChartKind::History; // history: time or label
     m_x->clear();
     m_x->addItems(m_info.xCandidates);

@@ -157,6 +157,7 @@ private:
     QString m_scope;
     ChartKind m_kind = ChartKind::Quantiles;
     bool m_logY = false;
+    bool m_rankWidened = false; // Rank across protocol versions and environments (the user asked)
     QString m_xParam;
     Baseline m_chosen; // the user's choice
     Baseline m_baseline; // in effect: the choice, or the default when the runs in scope lack it
@@ -164,6 +165,7 @@ private:
 
     QTabBar* m_tabs;
     QCheckBox* m_log;
+    QCheckBox* m_widen; // Rank: across protocol versions and environments
     QLabel* m_xLabel;
     QComboBox* m_x;
     QLabel* m_baselineLabel;
