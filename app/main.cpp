@@ -15,8 +15,12 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <cerrno>
 #include <cstdio>
 #include <memory>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -37,13 +41,33 @@ QString bundledRuns()
     return QStringLiteral(":/runs");
 }
 
+// Without a session (a CI job, ssh, a container), XDG_RUNTIME_DIR is often unset, and Qt's offscreen platform
+// then warns on stderr ("QStandardPaths: XDG_RUNTIME_DIR not set, defaulting to ..."), noise a user cannot act on.
+// kix gives it a private folder of its own for the process, as a session would (mode 0700, owned by the user).
+void ensureRuntimeDir()
+{
+    if (qEnvironmentVariableIsSet("XDG_RUNTIME_DIR"))
+        return;
+    const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/kix-runtime-" + QByteArray::number(uint(getuid()));
+    if (mkdir(dir.constData(), 0700) != 0 && errno != EEXIST)
+        return;
+    struct stat info
+    {
+    };
+    if (lstat(dir.constData(), &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == getuid()
+        && (info.st_mode & 0777) == 0700)
+        qputenv("XDG_RUNTIME_DIR", dir);
+}
+
 // A command that draws needs a QApplication even headless: without a display, the offscreen platform draws.
 int runHeadless(int argc, char** argv, const kix::cli::Command& command, const QStringList& args)
 {
     std::unique_ptr<QCoreApplication> app;
     if (command.needsWidgets) {
-        if (!kix::hasDisplay())
+        if (!kix::hasDisplay()) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
+            ensureRuntimeDir();
+        }
         app = std::make_unique<QApplication>(argc, argv);
     } else {
         app = std::make_unique<QCoreApplication>(argc, argv);

@@ -3,6 +3,7 @@
 
 #include "model/filter/runfilter.h"
 
+#include <QLocale>
 #include <QSet>
 
 #include <algorithm>
@@ -23,6 +24,8 @@ void CommandLine::addPaths(const QString& description)
 {
     m_paths = true;
     addPositional(QStringLiteral("PATH"), description, QStringLiteral("PATH..."));
+    m_parser.addOption({ QStringLiteral("verbose"),
+        QStringLiteral("Print every warning (by default, after 20 of one kind the rest are counted).") });
 }
 
 void CommandLine::addFilter()
@@ -120,10 +123,15 @@ void CommandLine::refuse(const QString& message)
 void CommandLine::report(const Diagnostics& diagnostics, QTextStream* to)
 {
     QTextStream& stream = to ? *to : m_err;
-    for (const Diagnostic& d : diagnostics) {
-        stream << d.toString() << "\n";
+    for (const Diagnostic& d : diagnostics)
         m_refused = m_refused || d.isError();
-    }
+    const bool verbose = m_paths && m_parser.isSet(QStringLiteral("verbose"));
+    const GroupedDiagnostics grouped = groupDiagnostics(diagnostics, verbose ? diagnostics.size() + 1 : 20);
+    for (const qsizetype i : grouped.printed)
+        stream << diagnostics[i].toString() << "\n";
+    for (const GroupedDiagnostics::Folded& f : grouped.folded)
+        stream << QStringLiteral("kix: … and %1 more like \"%2\" (--verbose prints every one)\n")
+                      .arg(QLocale(QLocale::English).toString(qlonglong(f.count)), f.pattern);
     stream.flush();
 }
 
