@@ -46,8 +46,8 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
     setModel(proxy);
     // What a user decides by comes first: who (kernel, pass, provider), then how fast and how noisy, then where.
     const int order[] = { RunTableModel::KernelColumn, RunTableModel::PassColumn, RunTableModel::ProviderColumn,
-        RunTableModel::AuthorColumn, RunTableModel::MedianColumn, RunTableModel::SpreadColumn,
-        RunTableModel::WorkloadColumn, RunTableModel::GpuColumn, RunTableModel::DtypeColumn,
+        RunTableModel::MedianColumn, RunTableModel::SpreadColumn, RunTableModel::WorkloadColumn,
+        RunTableModel::AuthorColumn, RunTableModel::GpuColumn, RunTableModel::DtypeColumn,
         RunTableModel::BandwidthColumn, RunTableModel::P20Column, RunTableModel::P80Column,
         RunTableModel::ObservedAtColumn, RunTableModel::StatusColumn, RunTableModel::SourceColumn,
         RunTableModel::FileColumn };

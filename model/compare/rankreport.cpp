@@ -120,7 +120,6 @@ QByteArray rankingToTable(const Ranking& ranking)
         if (c.protocolFamilies().size() > 1)
             out += QStringLiteral(" (families %1)").arg(c.protocolFamilies().join(QStringLiteral(", "))).toUtf8();
         out += '\n';
-        out += QStringLiteral("  cohort: %1\n").arg(c.key.scopeText()).toUtf8();
         if (!c.entries.isEmpty()) {
             QVector<QStringList> rows { { QStringLiteral("#"), QStringLiteral("implementation"), QStringLiteral("best"),
                 QStringLiteral("median"), QStringLiteral("n"), QStringLiteral("ratio"), QStringLiteral("vs best") } };
@@ -145,6 +144,7 @@ QByteArray rankingToTable(const Ranking& ranking)
             out += QStringLiteral("  unranked: %1 (%2) %3\n")
                        .arg(u.implementation, u.reason, location(*u.run))
                        .toUtf8();
+        out += QStringLiteral("  cohort: %1\n").arg(c.key.scopeText()).toUtf8();
         out += '\n';
     }
     if (!ranking.cohorts.isEmpty())
