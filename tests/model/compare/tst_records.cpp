@@ -5,7 +5,7 @@
 #include "../runfactory.h"
 
 #include "model/compare/records.h"
-#include "model/read/zstdstream.h"
+#include "tests/support/catalogexport.h"
 
 #include <QDir>
 #include <QHash>
@@ -63,11 +63,9 @@ void TestRecords::strictlyBetterInObservedOrder()
 
 void TestRecords::catalogLedgerReproduced()
 {
-    const QString dir = qEnvironmentVariable("KIX_SHARED_DIR") + QStringLiteral("/data/kernelindex/catalog");
-    const QStringList found = QDir(dir).entryList({ QStringLiteral("catalog-*.jsonl.zst") }, QDir::Files);
-    if (qEnvironmentVariableIsEmpty("KIX_SHARED_DIR") || found.isEmpty())
+    const QString path = kixtest::sharedCatalogPath();
+    if (path.isEmpty())
         QSKIP("the format's catalog export is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
-    const QString path = dir + QLatin1Char('/') + found.front();
 
     // The export's ledger, read with nlohmann: comparisonKey -> [(run digest, previous run digest, at)].
     QHash<std::string, std::string> digestOfId;
@@ -76,27 +74,13 @@ void TestRecords::catalogLedgerReproduced()
         std::string run, previous, at, id;
     };
     std::map<std::string, std::vector<Event>> ledger;
-    std::string pending;
-    auto line = [&](std::string_view text) {
-        const nlohmann::json row = nlohmann::json::parse(text);
-        const std::string table = row.value("table", "");
-        const nlohmann::json& r = row["row"];
+    kixtest::forEachCatalogRow(path, [&](const std::string& table, const nlohmann::json& r) {
         if (table == "benchmark_runs")
             digestOfId.insert(r["id"].get<std::string>(), r["runDigest"].get<std::string>());
         else if (table == "record_events")
             ledger[r["comparisonKey"].get<std::string>()].push_back({ r["runId"].get<std::string>(),
                 r["previousRunId"].is_string() ? r["previousRunId"].get<std::string>() : std::string(),
                 r["at"].get<std::string>(), r["id"].get<std::string>() });
-    };
-    decompressZstdFile(path, ZstdLimits(), [&](std::string_view piece) {
-        pending.append(piece);
-        std::size_t start = 0;
-        for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
-            if (nl > start)
-                line(std::string_view(pending).substr(start, nl - start));
-        }
-        pending.erase(0, start);
-        return true;
     });
     QVERIFY(!ledger.empty());
 

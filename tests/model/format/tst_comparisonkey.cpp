@@ -7,8 +7,8 @@
 #include "model/compare/rankreport.h"
 #include "model/filter/runfilter.h"
 #include "model/read/documentparser.h"
-#include "model/read/zstdstream.h"
 #include "model/write/runwriter.h"
+#include "tests/support/catalogexport.h"
 
 #include <QDir>
 #include <QHash>
@@ -32,14 +32,6 @@ RunPtr loadOne(const char* name)
     return r.runs.size() == 1 ? r.runs.front() : RunPtr();
 }
 
-QString catalogPath()
-{
-    const QString dir = qEnvironmentVariable("KIX_SHARED_DIR") + QStringLiteral("/data/kernelindex/catalog");
-    const QStringList found = QDir(dir).entryList({ QStringLiteral("catalog-*.jsonl.zst") }, QDir::Files);
-    return qEnvironmentVariableIsEmpty("KIX_SHARED_DIR") || found.isEmpty() ? QString()
-                                                                            : dir + QLatin1Char('/') + found.front();
-}
-
 struct Stored
 {
     QString comparisonKey;
@@ -52,31 +44,16 @@ struct Stored
 QHash<QString, Stored> storedKeys(const QString& path)
 {
     QHash<QString, Stored> out;
-    std::string pending;
-    auto line = [&](std::string_view text) {
-        const nlohmann::json row = nlohmann::json::parse(text);
-        if (row.value("table", "") != "benchmark_runs")
+    kixtest::forEachCatalogRow(path, [&out](const std::string& table, const nlohmann::json& r) {
+        if (table != "benchmark_runs")
             return;
-        const nlohmann::json& r = row["row"];
         auto text_of = [&r](const char* key) {
             return r[key].is_string() ? QString::fromStdString(r[key].get<std::string>()) : QString();
         };
         out.insert(text_of("runDigest"),
             { text_of("comparisonKey"), text_of("primaryMetric"), text_of("primaryStatistic"),
                 text_of("primaryUnit") });
-    };
-    decompressZstdFile(path, ZstdLimits(), [&](std::string_view piece) {
-        pending.append(piece);
-        std::size_t start = 0;
-        for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
-            if (nl > start)
-                line(std::string_view(pending).substr(start, nl - start));
-        }
-        pending.erase(0, start);
-        return true;
     });
-    if (!pending.empty())
-        line(pending);
     return out;
 }
 
@@ -184,7 +161,7 @@ void TestComparisonKey::namesAreFieldsAndFound()
 
 void TestComparisonKey::catalogKeysMetricsAndCohorts()
 {
-    const QString path = catalogPath();
+    const QString path = kixtest::sharedCatalogPath();
     if (path.isEmpty())
         QSKIP("the format's catalog export is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
     const QHash<QString, Stored> stored = storedKeys(path);
