@@ -111,7 +111,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_scopeTimer->setInterval(150); // ms: charts follow once typing or a selection drag pauses
     connect(m_scopeTimer, &QTimer::timeout, this, &MainWindow::updateScope);
     connect(m_table, &RunTableView::scopeChanged, m_scopeTimer, qOverload<>(&QTimer::start));
-    connect(m_table, &RunTableView::currentRunChanged, m_details, &DetailsPane::setRun);
+    // Details shows the current row of the selection, at once (no coalescing): never a run deselected or filtered out.
+    connect(m_table, &RunTableView::currentRunChanged, this, &MainWindow::updateDetails);
+    connect(m_table, &RunTableView::scopeChanged, this, &MainWindow::updateDetails);
     connect(m_table, &RunTableView::currentRunChanged, m_charts, &ChartPanel::setCurrentRun);
 
     // Loading.
@@ -358,12 +360,29 @@ void MainWindow::updateScope()
     m_charts->setRuns(runs, scope);
 }
 
+void MainWindow::updateDetails()
+{
+    const RunPtr run = m_table->selectedCurrentRun();
+    if (run) {
+        if (run != m_details->run())
+            m_details->setRun(run);
+        return;
+    }
+    m_details->clearRun(m_table->currentFilteredOut()
+            ? QStringLiteral("The run shown before is hidden by the filter: select a run to see its details.")
+            : QStringLiteral("Select a run to see its fields, digests, protocol notes and JSON."));
+}
+
 void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool cancelled)
 {
-    m_status->setIdle();
+    if (cancelled)
+        m_status->setCancelled(); // the count it got to stays in view
+    else
+        m_status->setIdle();
     m_fittedRows = -1;
     updateScope(); // the Workload column's keys, then the columns sized to it
-    QString message = cancelled ? QStringLiteral("Loading cancelled.") : QStringLiteral("Loaded %1 run(s).").arg(added);
+    QString message = cancelled ? m_status->progressText() + QStringLiteral(": the runs read are not added.")
+                                : QStringLiteral("Loaded %1 run(s).").arg(added);
     if (duplicates > 0)
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
     const DiagnosticsModel* issues = m_session->diagnostics();
@@ -379,12 +398,17 @@ void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool canc
     statusBar()->showMessage(message, 10000);
 }
 
+QString MainWindow::openFilesFilter()
+{
+    // Every suffix the reader takes (expandPaths), the catalog's compressed JSON Lines included.
+    return QStringLiteral("Runs (*.json *.jsonl *.ndjson *.csv *.yaml *.yml *.jsonl.zst *.zst);;All files (*)");
+}
+
 void MainWindow::openFilesDialog()
 {
     QSettings settings;
     const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Runs"),
-        settings.value(QStringLiteral("files/lastFolder")).toString(),
-        QStringLiteral("Runs (*.json *.jsonl *.ndjson *.csv);;All files (*)"));
+        settings.value(QStringLiteral("files/lastFolder")).toString(), openFilesFilter());
     if (files.isEmpty())
         return;
     settings.setValue(QStringLiteral("files/lastFolder"), QFileInfo(files.front()).absolutePath());

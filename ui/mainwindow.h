@@ -57,6 +57,8 @@ public:
     bool isChartMaximized() const { return m_maximized; }
     // Puts a clause into the filter box, replacing one of the same key ("kernel=rms_norm").
     void applyFilterClause(const QString& clause);
+    // File > Open's name filter: every suffix the reader takes, ".jsonl.zst" and ".zst" among them.
+    static QString openFilesFilter();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -67,6 +69,7 @@ private:
     void createMenus();
     QDockWidget* createDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void updateScope();
+    void updateDetails(); // the current row of the selection, else nothing with a hint
     void onLoadFinished(int added, int duplicates, int errors, bool cancelled);
     void openFilesDialog();
     void openFolderDialog();
