@@ -2,14 +2,18 @@
 // The facets dock is narrow: kernel names that share a long prefix (Liger's six fused_linear_* losses) must still
 // read as six different names at 1280x720 and 1600x1000, as the view draws them, with the whole name a hover away.
 #include "model/filter/runfilter.h"
+#include "model/filter/runfilterproxy.h"
 #include "ui/mainwindow.h"
 #include "ui/models/facetmodel.h"
 #include "ui/panels/facetspanel.h"
+#include "ui/runsession.h"
 
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include <QCheckBox>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QSet>
 #include <QStyle>
 #include <QStyleOptionViewItem>
@@ -91,6 +95,68 @@ private slots:
             qPrintable(QString::number(countWidth)));
         if (size.width() <= 1280)
             QVERIFY2(anyElided, "the dock is wide enough for every name: the test no longer shows the narrow case");
+    }
+
+    void valueFilterAndEmptyValues()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RunList runs = runsOfEveryKernel();
+        auto swiglu = kixtest::makeRun(QStringLiteral("triton"), QStringLiteral("NVIDIA B200"), 1024, 900);
+        swiglu->kernel = QStringLiteral("swiglu");
+        swiglu->finalize();
+        runs << swiglu;
+        w.addRuns(runs);
+        auto* panel = w.findChild<FacetsPanel*>();
+        QVERIFY(panel);
+        FacetModel* model = panel->model();
+        QTRY_VERIFY(model->valueIndex(Facet::Kernel, QStringLiteral("swiglu")).isValid());
+        QVERIFY(panel->valueFilter()->isVisible()); // above the lists
+        QVERIFY(panel->valueFilter()->geometry().bottom() <= panel->view()->geometry().top());
+        const QModelIndex swigluRow = model->valueIndex(Facet::Kernel, QStringLiteral("swiglu"));
+        const QModelIndex cpoRow = model->valueIndex(Facet::Kernel, QStringLiteral("fused_linear_cpo_loss"));
+        const QModelIndex b200Row = model->valueIndex(Facet::Gpu, QStringLiteral("NVIDIA B200"));
+        QVERIFY(b200Row.isValid());
+        QVERIFY(panel->isValueListed(swigluRow));
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+
+        // Values no run matches (swiglu, B200, triton under "h100") are hidden, and the summary says how many.
+        w.searchBox()->setText(QStringLiteral("h100"));
+        QTRY_COMPARE(model->matchingCount(), 14);
+        QCOMPARE(swigluRow.siblingAtColumn(FacetModel::CountColumn).data(FacetModel::CountRole).toInt(), 0);
+        QVERIFY(panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        QVERIFY(panel->view()->isRowHidden(b200Row.row(), b200Row.parent()));
+        QVERIFY(!panel->view()->isRowHidden(cpoRow.row(), cpoRow.parent()));
+        // The toggle brings them back.
+        panel->showEmptyBox()->click();
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        QVERIFY(!panel->view()->isRowHidden(b200Row.row(), b200Row.parent()));
+        panel->showEmptyBox()->click();
+        QVERIFY(panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        // A selected value stays listed though empty: it must be clearable.
+        model->setSelected(Facet::Kernel, QStringLiteral("swiglu"), true);
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        model->clearSelection();
+        w.searchBox()->clear();
+        QTRY_COMPARE(model->matchingCount(), 15);
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+
+        // The box narrows the values listed (any case, every word), and facets with nothing left go.
+        QTest::keyClicks(panel->valueFilter(), QStringLiteral("CPO"));
+        QVERIFY(!panel->view()->isRowHidden(cpoRow.row(), cpoRow.parent()));
+        QVERIFY(panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        int listedKernels = 0;
+        for (int row = 0; row < model->rowCount(cpoRow.parent()); ++row)
+            listedKernels += panel->view()->isRowHidden(row, cpoRow.parent()) ? 0 : 1;
+        QCOMPARE(listedKernels, 1);
+        const QModelIndex gpuFacet = model->facetIndex(Facet::Gpu);
+        QVERIFY(panel->view()->isRowHidden(gpuFacet.row(), {}));
+        QCOMPARE(w.session()->proxy()->rowCount(), 15); // the runs shown do not change
+        panel->valueFilter()->clear();
+        QVERIFY(!panel->view()->isRowHidden(gpuFacet.row(), {}));
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
     }
 
     void sharedStartShrinks()
