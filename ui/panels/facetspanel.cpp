@@ -11,9 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QStyle>
-#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -23,15 +21,6 @@ namespace kix {
 
 namespace {
 
-int commonStart(const QString& a, const QString& b)
-{
-    const int n = int(std::min(a.size(), b.size()));
-    int i = 0;
-    while (i < n && a[i] == b[i])
-        ++i;
-    return i;
-}
-
 // The text room of a value row (beside its check box), as the style lays it out.
 int textRoom(const QStyleOptionViewItem& option, const QWidget* widget)
 {
@@ -40,48 +29,7 @@ int textRoom(const QStyleOptionViewItem& option, const QWidget* widget)
     return text.width() - 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1);
 }
 
-class SharedStartDelegate : public QStyledItemDelegate
-{
-public:
-    explicit SharedStartDelegate(FacetsPanel* panel)
-        : QStyledItemDelegate(panel)
-        , m_panel(panel)
-    {
-    }
-
-protected:
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        if (index.parent().isValid()) // a value row
-            option->text = FacetsPanel::shownName(option->text, index.siblingAtRow(index.row() - 1).data().toString(),
-                index.siblingAtRow(index.row() + 1).data().toString(), option->fontMetrics,
-                textRoom(*option, option->widget));
-    }
-
-private:
-    FacetsPanel* m_panel;
-};
-
 } // namespace
-
-QString FacetsPanel::shownName(
-    const QString& name, const QString& previous, const QString& next, const QFontMetrics& metrics, int width)
-{
-    if (metrics.horizontalAdvance(name) <= width)
-        return name;
-    const int shared = std::max(commonStart(name, previous), commonStart(name, next));
-    const int head = int(name.indexOf(QRegularExpression(QStringLiteral("[_\\-. /]")))) + 1; // the first word
-    if (head <= 0 || shared <= head)
-        return name;
-    // Cut after the last separator inside the shared start, so the part kept starts at a word.
-    int cut = shared;
-    while (cut > head && !QStringLiteral("_-. /").contains(name[cut - 1]))
-        --cut;
-    if (cut <= head)
-        cut = shared;
-    return name.left(head) + QChar(0x2026) + name.mid(cut);
-}
 
 QString FacetsPanel::shownName(const QModelIndex& index) const
 {
@@ -95,10 +43,7 @@ QString FacetsPanel::shownName(const QModelIndex& index) const
     const QString name = index.data().toString();
     option.text = name;
     option.checkState = Qt::Unchecked;
-    const int room = textRoom(option, m_view);
-    const QString shown = shownName(name, index.siblingAtRow(index.row() - 1).data().toString(),
-        index.siblingAtRow(index.row() + 1).data().toString(), option.fontMetrics, room);
-    return option.fontMetrics.elidedText(shown, m_view->textElideMode(), room);
+    return option.fontMetrics.elidedText(name, m_view->textElideMode(), textRoom(option, m_view));
 }
 
 FacetsPanel::FacetsPanel(QWidget* parent)
@@ -113,9 +58,9 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     m_view->setUniformRowHeights(true);
     m_view->setSelectionMode(QAbstractItemView::NoSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    // Names that share a long start (fused_linear_cross_entropy, fused_linear_cpo_loss, ...) stay apart when the
-    // dock is narrow: shownName() shrinks the shared start; the tooltip has the whole name.
-    m_view->setItemDelegateForColumn(FacetModel::NameColumn, new SharedStartDelegate(this));
+    // A name that fits is drawn whole; one that does not is elided at its end only, never inside a word in the
+    // middle (fused_linear_cpo_loss reads as itself up to where it is cut); the tooltip has the whole name.
+    m_view->setTextElideMode(Qt::ElideRight);
     m_view->setIndentation(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 2);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(FacetModel::NameColumn, QHeaderView::Stretch);
@@ -130,7 +75,7 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     clear->setToolTip(QStringLiteral("Deselect every facet value"));
     connect(clear, &QPushButton::clicked, m_model, &FacetModel::clearSelection);
 
-    m_valueFilter->setPlaceholderText(QStringLiteral("Filter values (e.g. fused, h100)"));
+    m_valueFilter->setPlaceholderText(QStringLiteral("Filter values"));
     m_valueFilter->setClearButtonEnabled(true);
     m_valueFilter->setAccessibleName(QStringLiteral("Filter facet values"));
     m_valueFilter->setToolTip(QStringLiteral("Lists only the values whose names contain every word typed here (the "

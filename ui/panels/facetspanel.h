@@ -42,13 +42,8 @@ public:
     // Whether a value row is listed now (neither narrowed out by the box nor an empty value hidden).
     bool isValueListed(const QModelIndex& index) const;
 
-    // The name a value row shows when `width` pixels (in `metrics`) cannot hold it: the start it shares with its
-    // neighbours in the sorted list (`previous`, `next`) shrinks to its first word, so that the end that tells
-    // fused_linear_cpo_loss from fused_linear_dpo_loss stays in view ("fused_…cpo_loss"); the view then elides what
-    // is still too long at the right. Unchanged when it fits.
-    static QString shownName(
-        const QString& name, const QString& previous, const QString& next, const QFontMetrics& metrics, int width);
-    // shownName() for a row of the view, in the room its style gives the text.
+    // The text a value row draws in the room its style gives it: the whole name when it fits, else the name elided at
+    // its end ("fused_linear_cross_e…"); the tooltip always has the whole name.
     QString shownName(const QModelIndex& index) const;
 
 protected:
