@@ -25,6 +25,7 @@
 #include <QChart>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMenu>
@@ -78,6 +79,7 @@ private slots:
     void detailsFollowSelection();
     void openDialogOffersCompressed();
     void cancelKeepsProgress();
+    void newRunsHiddenByTheFilter();
     void addRunsAndDrop();
     void exportsOfScope();
     void layoutRemembered();
@@ -304,6 +306,54 @@ void TestMainWindow::cancelKeepsProgress()
     emit session->loadProgress(10, 10);
     emit session->loadFinished(3, 0, 0, false);
     QVERIFY(status->progressText().isEmpty());
+}
+
+void TestMainWindow::newRunsHiddenByTheFilter()
+{
+    MainWindow w;
+    w.show();
+    RunList liger, others;
+    for (const RunPtr& run : kixtest::sweepRuns())
+        (run->provider == QLatin1String("liger") ? liger : others) << run;
+    QVERIFY(!liger.isEmpty() && !others.isEmpty());
+    w.addRuns(liger);
+    QVERIFY(!w.hiddenRunsNotice()->isVisible()); // nothing hidden: nothing said
+    w.searchBox()->setText(QStringLiteral("provider=liger"));
+    const int shown = w.session()->proxy()->rowCount();
+
+    // A benchmark's fresh runs arrive (BenchmarkPanel::runsReady -> addRuns) and the filter hides them all.
+    w.addRuns(others);
+    QCOMPARE(w.session()->proxy()->rowCount(), shown);
+    QVERIFY(w.hiddenRunsNotice()->isVisible());
+    QCOMPARE(w.hiddenRunsNotice()->text(),
+        QStringLiteral("%1 new runs hidden by the filter — <a href=\"show\">show</a>").arg(others.size()));
+    // "show" clears the filter: every run shows, the notice goes.
+    emit w.hiddenRunsNotice()->linkActivated(QStringLiteral("show"));
+    QVERIFY(w.searchBox()->text().isEmpty());
+    QCOMPARE(w.session()->proxy()->rowCount(), liger.size() + others.size());
+    QVERIFY(!w.hiddenRunsNotice()->isVisible());
+
+    // Facets hide too; typing a new filter dismisses the notice.
+    FacetModel* facets = w.facetsPanel()->model();
+    QTRY_VERIFY(facets->valueIndex(Facet::Provider, QStringLiteral("liger")).isValid());
+    facets->setSelected(Facet::Provider, QStringLiteral("liger"), true);
+    RunList copies;
+    for (const RunPtr& run : others) {
+        auto copy = std::make_shared<Run>(*run);
+        copy->externalId += QStringLiteral("-again");
+        copy->observedAt = copy->observedAt.addSecs(60);
+        copy->median *= 1.1;
+        copy->runDigest = CompactDigest(); // another observation: not a duplicate
+        copy->finalize();
+        copies << copy;
+    }
+    const int loaded = w.session()->model()->rowCount();
+    w.addRuns(copies);
+    QCOMPARE(w.session()->model()->rowCount(), loaded + int(copies.size()));
+    QCOMPARE(w.session()->proxy()->rowCount(), int(liger.size()));
+    QVERIFY(w.hiddenRunsNotice()->isVisible());
+    w.searchBox()->setText(QStringLiteral("group_norm"));
+    QVERIFY(!w.hiddenRunsNotice()->isVisible());
 }
 
 void TestMainWindow::addRunsAndDrop()
