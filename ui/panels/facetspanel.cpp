@@ -75,8 +75,10 @@ FacetsPanel::FacetsPanel(QWidget* parent)
     clear->setToolTip(QStringLiteral("Deselect every facet value"));
     connect(clear, &QPushButton::clicked, m_model, &FacetModel::clearSelection);
 
+    m_summary->setWordWrap(true); // "28 matching · 53 empty hidden" wraps rather than widening the dock
     m_valueFilter->setPlaceholderText(QStringLiteral("Filter values"));
     m_valueFilter->setClearButtonEnabled(true);
+    m_valueFilter->setMinimumWidth(60); // the dock stays as narrow as before (the window works at 1024 px)
     m_valueFilter->setAccessibleName(QStringLiteral("Filter facet values"));
     m_valueFilter->setToolTip(QStringLiteral("Lists only the values whose names contain every word typed here (the "
                                              "runs shown do not change: the filter box above the table does that)"));
