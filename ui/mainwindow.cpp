@@ -8,12 +8,14 @@
 #include "model/workerpool.h"
 #include "model/workload.h"
 #include "ui/models/diagnosticsmodel.h"
+#include "ui/models/facetmodel.h"
 #include "ui/panels/chartpanel.h"
 #include "ui/panels/detailspane.h"
 #include "ui/panels/facetspanel.h"
 #include "ui/panels/helpguide.h"
 #include "ui/panels/issuespanel.h"
 #include "ui/panels/loadstatus.h"
+#include "ui/panels/overviewtable.h"
 #include "ui/recentfiles.h"
 #include "ui/runexportdialog.h"
 #include "ui/runsession.h"
@@ -21,11 +23,14 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -76,6 +81,13 @@ MainWindow::MainWindow(QWidget* parent)
     toolbar->setMovable(false);
     toolbar->addWidget(m_search);
     statusBar()->addPermanentWidget(m_status);
+    m_hiddenNotice = new QLabel(this);
+    m_hiddenNotice->setObjectName(QStringLiteral("hiddenRunsNotice"));
+    m_hiddenNotice->setTextFormat(Qt::RichText);
+    m_hiddenNotice->setToolTip(QStringLiteral("Clear the filter box and the facets to show every run"));
+    m_hiddenNotice->hide();
+    statusBar()->addPermanentWidget(m_hiddenNotice);
+    connect(m_hiddenNotice, &QLabel::linkActivated, this, &MainWindow::clearFilter);
 
     createDock(QStringLiteral("Facets"), QStringLiteral("facetsDock"), m_facets, Qt::LeftDockWidgetArea);
     m_detailsDock
@@ -83,6 +95,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_issuesDock
         = createDock(QStringLiteral("Issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
     m_issuesDock->hide();
+    m_chartHeightTimer = new QTimer(this);
+    m_chartHeightTimer->setSingleShot(true);
+    m_chartHeightTimer->setInterval(0);
+    connect(m_chartHeightTimer, &QTimer::timeout, this, &MainWindow::keepChartHeight);
+    connect(m_issuesDock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleKeepChartHeight);
     createMenus();
     connect(m_charts, &ChartPanel::statusMessage, this, [this](const QString& text) {
         statusBar()->showMessage(text, 10000); // ms
@@ -101,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, this, [this, facetTimer](const QString& text) {
         m_session->proxy()->setFilterText(text);
         facetTimer->start();
+        m_hiddenNotice->hide(); // a new filter: what it hides is another matter
     });
     connect(m_facets, &FacetsPanel::facetChanged, m_session->proxy(), &RunFilterProxy::setFacet);
 
@@ -111,7 +129,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_scopeTimer->setInterval(150); // ms: charts follow once typing or a selection drag pauses
     connect(m_scopeTimer, &QTimer::timeout, this, &MainWindow::updateScope);
     connect(m_table, &RunTableView::scopeChanged, m_scopeTimer, qOverload<>(&QTimer::start));
-    connect(m_table, &RunTableView::currentRunChanged, m_details, &DetailsPane::setRun);
+    // Details shows the current row of the selection, at once (no coalescing): never a run deselected or filtered out.
+    connect(m_table, &RunTableView::currentRunChanged, this, &MainWindow::updateDetails);
+    connect(m_table, &RunTableView::scopeChanged, this, &MainWindow::updateDetails);
     connect(m_table, &RunTableView::currentRunChanged, m_charts, &ChartPanel::setCurrentRun);
 
     // Loading.
@@ -164,8 +184,70 @@ void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
     m_viewMenu->insertAction(m_panelsEnd, dock->toggleViewAction());
     if (area == Qt::RightDockWidgetArea)
         m_sidePanels << dock;
+    if (area == Qt::BottomDockWidgetArea) {
+        m_bottomPanels << dock;
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleKeepChartHeight);
+        connect(dock, &QDockWidget::topLevelChanged, this, &MainWindow::scheduleKeepChartHeight);
+    }
     placeSidePanel(dock);
+    placeBottomPanel(dock);
     restoreDockWidget(dock); // where the user left it last time, if anywhere
+}
+
+void MainWindow::placeBottomPanel(QDockWidget* dock)
+{
+    // A panel below the chart shares a tab with Issues: two panels stacked would leave the chart no height.
+    if (!m_bottomPanels.contains(dock) || !m_issuesDock)
+        return;
+    dock->setFloating(false);
+    tabifyDockWidget(m_issuesDock, dock);
+}
+
+void MainWindow::scheduleKeepChartHeight()
+{
+    m_chartHeightTimer->start();
+}
+
+void MainWindow::keepChartHeight()
+{
+    if (m_maximized || !isVisible())
+        return;
+    QWidget* chart = m_charts->chartView()->isVisible() ? static_cast<QWidget*>(m_charts->chartView())
+                                                        : static_cast<QWidget*>(m_charts->overviewTable());
+    int deficit = kMinChartHeight - chart->height();
+    if (deficit <= 0 || !chart->isVisible())
+        return;
+    // The table gives room first, down to a few rows.
+    QList<int> sizes = m_splitter->sizes();
+    if (sizes.size() == 2 && m_table->isVisible()) {
+        const int tableLeast = std::max(m_table->minimumSizeHint().height(),
+            m_table->horizontalHeader()->height() + 3 * m_table->verticalHeader()->defaultSectionSize() + 4);
+        const int given = std::clamp(sizes[0] - tableLeast, 0, deficit);
+        sizes[0] -= given;
+        sizes[1] += given;
+        m_splitter->setSizes(sizes);
+        deficit -= given;
+    }
+    if (deficit <= 0)
+        return;
+    // Then the panels below (tabbed: one height for all).
+    QList<QDockWidget*> docks;
+    QList<int> heights;
+    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
+            docks << dock;
+            heights << std::max(dock->minimumSizeHint().height(), dock->height() - deficit);
+        }
+    }
+    if (!docks.isEmpty())
+        resizeDocks(docks, heights, Qt::Vertical);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_chartHeightTimer)
+        scheduleKeepChartHeight();
 }
 
 void MainWindow::placeSidePanel(QDockWidget* dock)
@@ -187,7 +269,10 @@ void MainWindow::resetLayout()
     m_table->show();
     for (QDockWidget* dock : std::as_const(m_sidePanels))
         placeSidePanel(dock);
+    for (QDockWidget* dock : std::as_const(m_bottomPanels))
+        placeBottomPanel(dock);
     applyDefaultSizes();
+    scheduleKeepChartHeight();
     statusBar()->showMessage(QStringLiteral("Layout reset."), 5000);
 }
 
@@ -310,7 +395,28 @@ void MainWindow::openPaths(const QStringList& paths)
 
 void MainWindow::addRuns(const RunList& runs)
 {
+    const int before = m_session->model()->rowCount();
     m_session->addRuns(runs);
+    // Fresh runs the filter hides would look like a benchmark that produced nothing: say so, with one click to show
+    // them. (Appended at once below the session's chunk threshold; a larger batch is appended in chunks: not told.)
+    const int after = m_session->model()->rowCount();
+    int hidden = 0;
+    for (int row = before; row < after; ++row) {
+        if (!m_session->proxy()->mapFromSource(m_session->model()->index(row, 0)).isValid())
+            ++hidden;
+    }
+    if (hidden == 0)
+        return;
+    m_hiddenNotice->setText(QStringLiteral("%1 new run%2 hidden by the filter — <a href=\"show\">show</a>")
+                                .arg(QLocale().toString(hidden), hidden == 1 ? QString() : QStringLiteral("s")));
+    m_hiddenNotice->show();
+}
+
+void MainWindow::clearFilter()
+{
+    m_search->clear();
+    m_facets->model()->clearSelection();
+    m_hiddenNotice->hide();
 }
 
 void MainWindow::updateScope()
@@ -358,12 +464,29 @@ void MainWindow::updateScope()
     m_charts->setRuns(runs, scope);
 }
 
+void MainWindow::updateDetails()
+{
+    const RunPtr run = m_table->selectedCurrentRun();
+    if (run) {
+        if (run != m_details->run())
+            m_details->setRun(run);
+        return;
+    }
+    m_details->clearRun(m_table->currentFilteredOut()
+            ? QStringLiteral("The run shown before is hidden by the filter: select a run to see its details.")
+            : QStringLiteral("Select a run to see its fields, digests, protocol notes and JSON."));
+}
+
 void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool cancelled)
 {
-    m_status->setIdle();
+    if (cancelled)
+        m_status->setCancelled(); // the count it got to stays in view
+    else
+        m_status->setIdle();
     m_fittedRows = -1;
     updateScope(); // the Workload column's keys, then the columns sized to it
-    QString message = cancelled ? QStringLiteral("Loading cancelled.") : QStringLiteral("Loaded %1 run(s).").arg(added);
+    QString message = cancelled ? m_status->progressText() + QStringLiteral(": the runs read are not added.")
+                                : QStringLiteral("Loaded %1 run(s).").arg(added);
     if (duplicates > 0)
         message += QStringLiteral(" %1 duplicate(s) skipped.").arg(duplicates);
     const DiagnosticsModel* issues = m_session->diagnostics();
@@ -373,18 +496,24 @@ void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool canc
         if (!m_issuesDock->isVisible()) { // non-modal: the issues are listed, nothing blocks
             m_issuesDock->show();
             resizeDocks({ m_issuesDock }, { 150 }, Qt::Vertical);
+            scheduleKeepChartHeight(); // (after the 150 px: the chart keeps its least height)
         }
         m_issuesDock->raise();
     }
     statusBar()->showMessage(message, 10000);
 }
 
+QString MainWindow::openFilesFilter()
+{
+    // Every suffix the reader takes (expandPaths), the catalog's compressed JSON Lines included.
+    return QStringLiteral("Runs (*.json *.jsonl *.ndjson *.csv *.yaml *.yml *.jsonl.zst *.zst);;All files (*)");
+}
+
 void MainWindow::openFilesDialog()
 {
     QSettings settings;
     const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Runs"),
-        settings.value(QStringLiteral("files/lastFolder")).toString(),
-        QStringLiteral("Runs (*.json *.jsonl *.ndjson *.csv);;All files (*)"));
+        settings.value(QStringLiteral("files/lastFolder")).toString(), openFilesFilter());
     if (files.isEmpty())
         return;
     settings.setValue(QStringLiteral("files/lastFolder"), QFileInfo(files.front()).absolutePath());

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 QT_BEGIN_NAMESPACE
+class QLabel;
 class QLineEdit;
 class QSplitter;
 class QTimer;
@@ -33,8 +34,12 @@ public:
 
     // Loads files and folders off the GUI thread and adds their runs (File > Open, drag and drop, the command line).
     void openPaths(const QStringList& paths);
-    // Appends runs made elsewhere (the benchmark panel); duplicates are dropped.
+    // Appends runs made elsewhere (the benchmark panel); duplicates are dropped. When the filter (text or facets) hides
+    // some of them, the status bar says so with a link that clears the filter (hiddenRunsNotice).
     void addRuns(const RunList& runs);
+    QLabel* hiddenRunsNotice() const { return m_hiddenNotice; }
+    // Clears the filter box and the facets: every run shows.
+    void clearFilter();
 
     // For panels added later (the benchmark panel): the View menu lists every dock; addPanel adds one there.
     QMenu* viewMenu() const { return m_viewMenu; }
@@ -57,9 +62,15 @@ public:
     bool isChartMaximized() const { return m_maximized; }
     // Puts a clause into the filter box, replacing one of the same key ("kernel=rms_norm").
     void applyFilterClause(const QString& clause);
+    // File > Open's name filter: every suffix the reader takes, ".jsonl.zst" and ".zst" among them.
+    static QString openFilesFilter();
+
+    // The least height the chart keeps when panels open below it (at 1280×720 with Issues and Regressions open).
+    static constexpr int kMinChartHeight = 300;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -67,6 +78,7 @@ private:
     void createMenus();
     QDockWidget* createDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void updateScope();
+    void updateDetails(); // the current row of the selection, else nothing with a hint
     void onLoadFinished(int added, int duplicates, int errors, bool cancelled);
     void openFilesDialog();
     void openFolderDialog();
@@ -75,6 +87,11 @@ private:
     void restoreLayout();
     void applyDefaultSizes();
     void placeSidePanel(QDockWidget* dock);
+    void placeBottomPanel(QDockWidget* dock);
+    // The Issues and Regressions panels never leave the chart under kMinChartHeight: the table gives room first, then
+    // the bottom panels (queued: once the docks are laid out).
+    void keepChartHeight();
+    void scheduleKeepChartHeight();
 
     RunSession* m_session;
     RunTableView* m_table;
@@ -90,6 +107,9 @@ private:
     QDockWidget* m_detailsDock = nullptr;
     QAction* m_panelsEnd = nullptr;
     QList<QDockWidget*> m_sidePanels; // panels added on the right, tabbed with Details
+    QList<QDockWidget*> m_bottomPanels; // panels added below, tabbed with Issues
+    QTimer* m_chartHeightTimer = nullptr;
+    QLabel* m_hiddenNotice = nullptr; // "N new runs hidden by the filter — show"
     QByteArray m_defaultState;
     QByteArray m_stateBeforeMaximize;
     bool m_maximized = false;

@@ -64,9 +64,15 @@ void RunTableView::setRunModel(RunFilterProxy* proxy)
     sortByColumn(-1, Qt::AscendingOrder); // file order until the user sorts
     rebuildColumnMenu();
 
-    connect(selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunTableView::scopeChanged);
+    connect(selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (!selectionModel()->selection().isEmpty())
+            m_currentFilteredOut = false;
+        emit scopeChanged();
+    });
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         const RunPtr run = current.isValid() ? current.data(RunTableModel::RunRole).value<RunPtr>() : RunPtr();
+        if (run)
+            m_currentFilteredOut = false;
         if (run == m_lastCurrent)
             return; // the same run in another row (restored after a filter or sort)
         m_lastCurrent = run;
@@ -136,8 +142,15 @@ void RunTableView::restoreSelection()
     setAutoScroll(false); // the rows under the viewport change, the viewport stays where it was
     if (!selection.isEmpty())
         selectionModel()->select(selection, QItemSelectionModel::Select);
-    if (const int row = rowOf(m_keptCurrent); row >= 0)
+    if (const int row = rowOf(m_keptCurrent); row >= 0) {
         selectionModel()->setCurrentIndex(m_proxy->index(row, m_keptColumn), QItemSelectionModel::NoUpdate);
+    } else if (m_keptCurrent.run && m_lastCurrent) {
+        // The filter hides the current run (the reset cleared the current index without a signal): Details and the
+        // charts' marker let go of it.
+        m_currentFilteredOut = selection.isEmpty();
+        m_lastCurrent = nullptr;
+        emit currentRunChanged(nullptr);
+    }
     setAutoScroll(scrolls);
     m_keptSelection.clear();
     m_keptCurrent = {};
@@ -209,6 +222,22 @@ RunPtr RunTableView::currentRun() const
 {
     const QModelIndex current = currentIndex();
     return current.isValid() ? current.data(RunTableModel::RunRole).value<RunPtr>() : RunPtr();
+}
+
+RunPtr RunTableView::selectedCurrentRun() const
+{
+    if (!selectionModel() || !model())
+        return {};
+    const QModelIndex current = currentIndex();
+    if (current.isValid() && selectionModel()->isSelected(current))
+        return current.data(RunTableModel::RunRole).value<RunPtr>();
+    const QItemSelection selection = selectionModel()->selection();
+    if (selection.isEmpty())
+        return {};
+    int top = selection.front().top();
+    for (const QItemSelectionRange& range : selection)
+        top = std::min(top, range.top());
+    return model()->index(top, 0).data(RunTableModel::RunRole).value<RunPtr>();
 }
 
 void RunTableView::setColumnShown(int column, bool shown)

@@ -31,6 +31,12 @@ public:
     RunList selectedOrVisibleRuns(bool* fromSelection = nullptr) const;
     int selectedCount() const;
     RunPtr currentRun() const;
+    // The run Details shows: the current row when it is selected, else the first selected row; null when nothing is
+    // selected.
+    RunPtr selectedCurrentRun() const;
+    // The current run was dropped by the last change of the rows shown (the filter hides it), and nothing was chosen
+    // since.
+    bool currentFilteredOut() const { return m_currentFilteredOut; }
     // The most selected rows kept across a change of the rows shown (beyond it only the current run is kept).
     static constexpr int keptSelectionLimit = 20'000;
 
@@ -64,6 +70,7 @@ private:
     Kept m_keptCurrent;
     int m_keptColumn = 0;
     RunPtr m_lastCurrent; // the run currentRunChanged last told
+    bool m_currentFilteredOut = false;
 
     RunFilterProxy* m_proxy = nullptr;
     QMenu* m_columnMenu;

@@ -186,6 +186,53 @@ QStringList summarizePairNotes(const Comparison& comparison)
     return out;
 }
 
+namespace {
+
+// Why no pair could be made, and what to select instead (the first note of an empty speed-up).
+QString emptyReason(const RunList& runs, const Baseline& baseline)
+{
+    QSet<QString> providers;
+    QSet<QString> workloads;
+    int latency = 0;
+    for (const RunPtr& run : runs) {
+        if (!run->isLatency() || run->failed())
+            continue;
+        ++latency;
+        providers.insert(run->provider);
+        workloads.insert(run->kernel + QLatin1Char('\n') + run->pass + QLatin1Char('\n') + run->workloadSlug
+            + QLatin1Char('\n') + run->dtype);
+    }
+    QStringList names = providers.values();
+    std::sort(names.begin(), names.end());
+    if (latency == 0)
+        return QStringLiteral("no latency runs to compare: select latency runs of two providers on one workload");
+    if (baseline.isRun()) {
+        return QStringLiteral("no other run shares the baseline run's kernel, pass and workload: select runs of that "
+                              "workload, or choose another baseline");
+    }
+    if (providers.size() == 1) {
+        return QStringLiteral("the %1 latency run%2 %3 of one provider (%4): select runs of two providers on one "
+                              "workload")
+            .arg(latency)
+            .arg(latency == 1 ? QString() : QStringLiteral("s"))
+            .arg(latency == 1 ? QStringLiteral("is") : QStringLiteral("are"))
+            .arg(names.front());
+    }
+    const bool hasBaseline = std::any_of(
+        baseline.providers.begin(), baseline.providers.end(), [&](const QString& p) { return providers.contains(p); });
+    if (!hasBaseline) {
+        return QStringLiteral("no baseline provider (%1) among these runs (%2): choose one of them as the baseline, or "
+                              "select runs of %1")
+            .arg(baseline.describe(), names.join(QStringLiteral(", ")));
+    }
+    return QStringLiteral("no workload has runs of both %1 and another provider: select runs of two providers on one "
+                          "workload (%2 workloads in scope)")
+        .arg(baseline.describe())
+        .arg(workloads.size());
+}
+
+} // namespace
+
 SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int maxGroups, int maxSeries)
 {
     SpeedupData data;
@@ -195,10 +242,8 @@ SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int 
     data.title = QStringLiteral("Speed-up vs ") + data.baseline.describe();
     data.warnings = summarizePairWarnings(comparison);
     data.notes = comparison.notes + summarizePairNotes(comparison);
-    if (comparison.pairs.isEmpty())
-        data.notes.prepend(data.baseline.isEmpty()
-                ? QStringLiteral("no latency runs to compare")
-                : QStringLiteral("no run has a %1 run to compare with").arg(data.baseline.describe()));
+    if (comparison.pairs.isEmpty()) // why, and what to select: the banner shows it beside "Nothing to draw"
+        data.notes.prepend(emptyReason(runs, data.baseline));
 
     RunList paired;
     const QString fixed = layOut(data, maxGroups, maxSeries, paired);

@@ -82,6 +82,9 @@ Baseline Baseline::ofRun(RunPtr run)
 
 Baseline Baseline::defaultFor(const RunList& runs)
 {
+    // Two nvbench or Google Benchmark files: the reference file's provider, as the tools compare them.
+    if (const QString reference = toolReferenceProvider(runs); !reference.isEmpty())
+        return ofProvider(reference);
     DistinctText distinct;
     for (qsizetype i = 0; i < runs.size(); ++i) {
         if (buildCancelledEvery(i))

@@ -6,6 +6,7 @@
 
 #include <QFileInfo>
 #include <QHash>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -167,19 +168,59 @@ ToolComparison compareGbench(const RunList& reference, const RunList& candidate,
     return c;
 }
 
-std::optional<ToolComparison> compareFamilyFiles(const RunList& runs, double alpha)
+int referenceFileIndex(const QString& first, const QString& second)
 {
-    QStringList files;
-    QString family;
+    auto namesReference = [](const QString& file) {
+        static const QRegularExpression separators(QStringLiteral("[^A-Za-z0-9]+"));
+        const QStringList words = QFileInfo(file).completeBaseName().toLower().split(separators, Qt::SkipEmptyParts);
+        return std::any_of(words.begin(), words.end(), [](const QString& w) {
+            return w == QLatin1String("ref") || w == QLatin1String("reference") || w == QLatin1String("base")
+                || w == QLatin1String("baseline");
+        });
+    };
+    return namesReference(second) && !namesReference(first) ? 1 : 0;
+}
+
+namespace {
+
+// The two files of `runs` in the order given, when they are all of one family with its own comparison.
+bool familyFiles(const RunList& runs, QStringList& files, QString& family)
+{
     for (const RunPtr& run : runs) {
         if (!files.contains(run->file))
             files << run->file;
         if (family.isEmpty())
             family = run->protocolFamily;
-        if (run->protocolFamily != family || files.size() > 2)
-            return std::nullopt;
+        if (run->protocolFamily != family || files.size() > 2 || (family != kNvbench && family != kGbench))
+            return false; // (at the first run of any other family: Liger's million rows are not read)
     }
-    if (files.size() != 2 || (family != kNvbench && family != kGbench))
+    if (files.size() != 2)
+        return false;
+    if (referenceFileIndex(files[0], files[1]) == 1)
+        files.swapItemsAt(0, 1);
+    return true;
+}
+
+} // namespace
+
+QString toolReferenceProvider(const RunList& runs)
+{
+    QStringList files;
+    QString family;
+    if (!familyFiles(runs, files, family))
+        return {};
+    for (const RunPtr& run : runs) {
+        if (run->file == files[0] && run->isLatency())
+            return run->provider;
+    }
+    return {};
+}
+
+std::optional<ToolComparison> compareFamilyFiles(const RunList& runs, double alpha)
+{
+    QStringList files;
+    QString family;
+    if (!familyFiles(runs, files, family))
         return std::nullopt;
     RunList reference, candidate;
     for (const RunPtr& run : runs)

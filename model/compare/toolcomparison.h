@@ -58,8 +58,15 @@ struct ToolComparison
 };
 
 // When every run comes from exactly two files and all are of one family that has its own comparison (nvbench_cold
-// or gbench), compares the first file's runs (the reference, in the order the runs are given) with the second's.
+// or gbench), compares the reference file's runs with the other's. The reference is the file whose name says so
+// (referenceFileIndex), else the first (in the order the runs are given: the command line's, the opening order).
 std::optional<ToolComparison> compareFamilyFiles(const RunList& runs, double alpha = 0.05);
+// Which of two files given in this order is the reference: the second (1) when only its base name has a word "ref",
+// "reference", "base" or "baseline" ("nvbench_ref.json", "gbench-baseline.json"), else the first (0).
+int referenceFileIndex(const QString& first, const QString& second);
+// The provider of the reference file's runs (compareFamilyFiles' choice) when the runs are such two files; else "".
+// The window's speed-up takes it as its default baseline rather than the alphabetically first provider.
+QString toolReferenceProvider(const RunList& runs);
 ToolComparison compareNvbench(const RunList& reference, const RunList& candidate);
 ToolComparison compareGbench(const RunList& reference, const RunList& candidate, double alpha = 0.05);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The three charts built from fixture runs: the values the series hold, axes, legend toggling, verdict markers,
 // and the warnings and notes the titles carry.
+#include "model/read/runloader.h"
+#include "ui/charts/chartbanner.h"
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/quantilechart.h"
 #include "ui/charts/speedupchart.h"
@@ -15,10 +17,12 @@
 #include <QBoxPlotSeries>
 #include <QBoxSet>
 #include <QChartView>
+#include <QFile>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
@@ -52,6 +56,8 @@ private slots:
     void speedup();
     void speedupRunBaseline();
     void emptySelection();
+    void speedupOfTwoToolFiles();
+    void emptySpeedupSaysWhy();
 };
 
 void TestCharts::quantiles()
@@ -298,6 +304,55 @@ void TestCharts::emptySelection()
     buildChart(ChartKind::Sweep, kixtest::loadUi({ QStringLiteral("liger-mini.csv") }), {}, &info);
     QVERIFY(info.isEmpty);
     QVERIFY(info.notes.join(QLatin1Char(' ')).contains(QStringLiteral("memory run(s) not shown")));
+}
+
+void TestCharts::speedupOfTwoToolFiles()
+{
+    // Two nvbench files whose names say nothing: the first opened is the baseline, though it sorts last.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString first = dir.filePath(QStringLiteral("zz_first.json"));
+    const QString second = dir.filePath(QStringLiteral("aa_second.json"));
+    QVERIFY(QFile::copy(QStringLiteral(KIX_TEST_DATA_DIR "/interop/nvbench_ref.json"), first));
+    QVERIFY(QFile::copy(QStringLiteral(KIX_TEST_DATA_DIR "/interop/nvbench_cmp.json"), second));
+    const RunList runs = loadPaths({ first, second }).runs;
+    QVERIFY(!runs.isEmpty());
+    const PreparedChart prepared = prepareChart(ChartKind::Speedup, runs, {});
+    QCOMPARE(prepared.defaultBaseline.providers, QStringList { QStringLiteral("zz_first") });
+    ChartInfo info;
+    buildChart(ChartKind::Speedup, runs, {}, &info);
+    QCOMPARE(info.baseline.providers, QStringList { QStringLiteral("zz_first") });
+    QVERIFY(!info.comparison.pairs.isEmpty());
+    for (const ComparisonPair& pair : info.comparison.pairs)
+        QCOMPARE(pair.baseline->provider, QStringLiteral("zz_first"));
+    // Opened the other way round, the other one.
+    buildChart(ChartKind::Speedup, loadPaths({ second, first }).runs, {}, &info);
+    QCOMPARE(info.baseline.providers, QStringList { QStringLiteral("aa_second") });
+}
+
+void TestCharts::emptySpeedupSaysWhy()
+{
+    // Runs of one provider: the banner says why nothing is drawn and what to select, not only "Nothing to draw".
+    RunList liger;
+    for (const RunPtr& run : kixtest::sweepRuns()) {
+        if (run->provider == QLatin1String("liger"))
+            liger << run;
+    }
+    QVERIFY(liger.size() > 1);
+    ChartInfo info;
+    buildChart(ChartKind::Speedup, liger, {}, &info);
+    QVERIFY(info.isEmpty);
+    const QString banner = chartBannerHtml(info, false, {}, false, false);
+    QVERIFY2(banner.contains(QStringLiteral("Nothing to draw:")), qPrintable(banner));
+    QVERIFY2(banner.contains(QStringLiteral("of one provider (liger): select runs of two providers on one workload")),
+        qPrintable(banner));
+    // A baseline not among the runs: named, with the providers there are.
+    ChartOptions options;
+    options.baseline = Baseline::ofProvider(QStringLiteral("cudnn"));
+    buildChart(ChartKind::Speedup, kixtest::sweepRuns(), options, &info);
+    QVERIFY(info.isEmpty);
+    QVERIFY2(chartBannerHtml(info, false, {}, false, false).contains(QStringLiteral("no baseline provider (cudnn)")),
+        qPrintable(chartBannerHtml(info, false, {}, false, false)));
 }
 
 QTEST_MAIN(TestCharts)

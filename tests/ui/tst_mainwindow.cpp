@@ -25,13 +25,16 @@
 #include <QChart>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMenu>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -73,6 +76,10 @@ private slots:
     void loadFilterSelect();
     void speedupFromSelection();
     void detailsOfCurrentRun();
+    void detailsFollowSelection();
+    void openDialogOffersCompressed();
+    void cancelKeepsProgress();
+    void newRunsHiddenByTheFilter();
     void addRunsAndDrop();
     void exportsOfScope();
     void layoutRemembered();
@@ -211,6 +218,142 @@ void TestMainWindow::detailsOfCurrentRun()
     QVERIFY(json.contains(QStringLiteral("\"apiVersion\": \"kernelindex.dev/v1alpha1\"")));
     QVERIFY(json.contains(QStringLiteral("\n  \"run\": {")));
     QCOMPARE(w.chartPanel()->buildChart(false) != nullptr, true);
+}
+
+void TestMainWindow::detailsFollowSelection()
+{
+    MainWindow w;
+    w.addRuns(kixtest::sweepRuns());
+    RunTableView* table = w.runTable();
+    DetailsPane* details = w.detailsPane();
+    QVERIFY(!details->run());
+
+    // A click on a row: Details shows it.
+    int ligerRow = -1;
+    int otherRow = -1;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        const RunPtr run = table->model()->index(row, 0).data(RunTableModel::RunRole).value<RunPtr>();
+        if (run->provider == QLatin1String("liger") && ligerRow < 0)
+            ligerRow = row;
+        if (run->provider != QLatin1String("liger") && otherRow < 0)
+            otherRow = row;
+    }
+    QVERIFY(ligerRow >= 0 && otherRow >= 0);
+    const RunPtr liger = table->model()->index(ligerRow, 0).data(RunTableModel::RunRole).value<RunPtr>();
+    table->setCurrentIndex(table->model()->index(ligerRow, 0));
+    QCOMPARE(details->run(), liger);
+
+    // Esc (the selection cleared, the current index stays): Details clears, with a hint.
+    table->clearSelection();
+    QVERIFY(!details->run());
+    QVERIFY2(details->comparabilityText().contains(QStringLiteral("Select a run")),
+        qPrintable(details->comparabilityText()));
+
+    // The current row of the selection, not a row selected before it.
+    table->selectRow(otherRow);
+    const RunPtr other = table->model()->index(otherRow, 0).data(RunTableModel::RunRole).value<RunPtr>();
+    QCOMPARE(details->run(), other);
+    table->selectRow(ligerRow);
+    QCOMPARE(details->run(), liger);
+
+    // The filter hides the run shown: Details clears and says why; the charts' marker lets go of it too.
+    w.searchBox()->setText(QStringLiteral("provider=huggingface"));
+    QVERIFY(w.session()->proxy()->rowCount() > 0);
+    QVERIFY(!details->run());
+    QVERIFY2(details->comparabilityText().contains(QStringLiteral("hidden by the filter")),
+        qPrintable(details->comparabilityText()));
+    QVERIFY(!w.chartPanel()->options().currentRun);
+
+    // The filter that shows it again does not bring back a run nobody selected; a new click shows its run.
+    w.searchBox()->clear();
+    QVERIFY(!details->run());
+    table->selectRow(0);
+    QCOMPARE(details->run(), table->model()->index(0, 0).data(RunTableModel::RunRole).value<RunPtr>());
+}
+
+void TestMainWindow::openDialogOffersCompressed()
+{
+    // The public catalog comes as .jsonl.zst: File > Open must list it, not only "All files".
+    const QString filter = MainWindow::openFilesFilter();
+    const QString runs = filter.section(QStringLiteral(";;"), 0, 0);
+    QVERIFY2(runs.contains(QStringLiteral("*.jsonl.zst")), qPrintable(filter));
+    QVERIFY2(runs.contains(QStringLiteral("*.zst")), qPrintable(filter));
+    QVERIFY(runs.contains(QStringLiteral("*.json ")));
+}
+
+void TestMainWindow::cancelKeepsProgress()
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    auto restore = qScopeGuard([&] { QLocale::setDefault(before); });
+    MainWindow w;
+    LoadStatus* status = w.loadStatus();
+    RunSession* session = w.session();
+    // A load of 5,000 files, cancelled after 1,234 (the session's signals as a real load sends them: no timing).
+    emit session->loadStarted(5000);
+    emit session->loadProgress(1234, 5000);
+    QVERIFY(status->isLoading());
+    QCOMPARE(status->progressText(), QStringLiteral("1,234 / 5,000 files"));
+    emit session->loadFinished(0, 0, 0, true);
+    QVERIFY(!status->isLoading()); // Cancel is gone
+    QCOMPARE(status->progressText(), QStringLiteral("Cancelled after 1,234 of 5,000 files"));
+    QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Cancelled after 1,234 of 5,000 files")),
+        qPrintable(w.statusBar()->currentMessage()));
+
+    // The next load starts from nothing; one that finishes hides the indicator.
+    emit session->loadStarted(10);
+    QCOMPARE(status->progressText(), QStringLiteral("0 / 10 files"));
+    emit session->loadProgress(10, 10);
+    emit session->loadFinished(3, 0, 0, false);
+    QVERIFY(status->progressText().isEmpty());
+}
+
+void TestMainWindow::newRunsHiddenByTheFilter()
+{
+    MainWindow w;
+    w.show();
+    RunList liger, others;
+    for (const RunPtr& run : kixtest::sweepRuns())
+        (run->provider == QLatin1String("liger") ? liger : others) << run;
+    QVERIFY(!liger.isEmpty() && !others.isEmpty());
+    w.addRuns(liger);
+    QVERIFY(!w.hiddenRunsNotice()->isVisible()); // nothing hidden: nothing said
+    w.searchBox()->setText(QStringLiteral("provider=liger"));
+    const int shown = w.session()->proxy()->rowCount();
+
+    // A benchmark's fresh runs arrive (BenchmarkPanel::runsReady -> addRuns) and the filter hides them all.
+    w.addRuns(others);
+    QCOMPARE(w.session()->proxy()->rowCount(), shown);
+    QVERIFY(w.hiddenRunsNotice()->isVisible());
+    QCOMPARE(w.hiddenRunsNotice()->text(),
+        QStringLiteral("%1 new runs hidden by the filter — <a href=\"show\">show</a>").arg(others.size()));
+    // "show" clears the filter: every run shows, the notice goes.
+    emit w.hiddenRunsNotice()->linkActivated(QStringLiteral("show"));
+    QVERIFY(w.searchBox()->text().isEmpty());
+    QCOMPARE(w.session()->proxy()->rowCount(), liger.size() + others.size());
+    QVERIFY(!w.hiddenRunsNotice()->isVisible());
+
+    // Facets hide too; typing a new filter dismisses the notice.
+    FacetModel* facets = w.facetsPanel()->model();
+    QTRY_VERIFY(facets->valueIndex(Facet::Provider, QStringLiteral("liger")).isValid());
+    facets->setSelected(Facet::Provider, QStringLiteral("liger"), true);
+    RunList copies;
+    for (const RunPtr& run : others) {
+        auto copy = std::make_shared<Run>(*run);
+        copy->externalId += QStringLiteral("-again");
+        copy->observedAt = copy->observedAt.addSecs(60);
+        copy->median *= 1.1;
+        copy->runDigest = CompactDigest(); // another observation: not a duplicate
+        copy->finalize();
+        copies << copy;
+    }
+    const int loaded = w.session()->model()->rowCount();
+    w.addRuns(copies);
+    QCOMPARE(w.session()->model()->rowCount(), loaded + int(copies.size()));
+    QCOMPARE(w.session()->proxy()->rowCount(), int(liger.size()));
+    QVERIFY(w.hiddenRunsNotice()->isVisible());
+    w.searchBox()->setText(QStringLiteral("group_norm"));
+    QVERIFY(!w.hiddenRunsNotice()->isVisible());
 }
 
 void TestMainWindow::addRunsAndDrop()

@@ -123,6 +123,8 @@ private slots:
     void opensOnTheOverviewForManyKernels();
     void opensOnTheChartForOneKernel();
     void leaderboardOpensOnRank();
+    void searchForACohortOpensOnRank();
+    void searchForScoresOpensOnRank();
     void clickOnACellFiltersToItsRuns();
     void clickOnHeadersFiltersToKernelOrGpu();
     void aChosenKindSticks();
@@ -198,6 +200,56 @@ void TestOverview::leaderboardOpensOnRank()
     }
     auto w = window(runs);
     QVERIFY(waitForKind(*w, ChartKind::Rank)); // scores have no quantiles: they rank
+}
+
+void TestOverview::searchForACohortOpensOnRank()
+{
+    // group_norm on H100: liger, torch and triton at channels=1024, liger and torch at 2048.
+    RunList runs;
+    for (const QString& provider : { QStringLiteral("liger"), QStringLiteral("torch"), QStringLiteral("triton") })
+        runs << makeRun(provider, h100, 1024, 1000 + provider.size());
+    for (const QString& provider : { QStringLiteral("liger"), QStringLiteral("torch") })
+        runs << makeRun(provider, h100, 2048, 2000 + provider.size());
+    auto w = window(runs);
+    QVERIFY(waitForKind(*w, ChartKind::Quantiles)); // two workloads: quantiles side by side
+    // One workload on one GPU, three implementations: a cohort, which Rank answers ("who is fastest here?").
+    w->searchBox()->setText(QStringLiteral("channels=1024"));
+    QVERIFY(waitForKind(*w, ChartKind::Rank));
+    QVERIFY(w->chartPanel()->isKindAutomatic());
+    // Two implementations of one workload are not "many": back to quantiles.
+    w->searchBox()->setText(QStringLiteral("channels=2048"));
+    QVERIFY(waitForKind(*w, ChartKind::Quantiles));
+    w->searchBox()->clear();
+    QVERIFY(waitForKind(*w, ChartKind::Quantiles));
+}
+
+void TestOverview::searchForScoresOpensOnRank()
+{
+    // A leaderboard's scores beside a reference latency of the same kernel, and group_norm's latencies.
+    RunList runs;
+    for (int i = 0; i < 3; ++i) {
+        auto r = makeRun(QStringLiteral("submission-%1").arg(i), b200, 0, 1e-5 * (i + 1), -1);
+        r->kernel = QStringLiteral("nvfp4-group-gemm");
+        r->metric = Run::Metric::Other;
+        r->headlineMetric = QStringLiteral("score");
+        r->unit = QStringLiteral("s");
+        r->source = QStringLiteral("gpumode-kernelbot");
+        r->finalize();
+        runs << r;
+    }
+    auto reference = makeRun(QStringLiteral("reference"), b200, 0, 5e4);
+    reference->kernel = QStringLiteral("nvfp4-group-gemm");
+    reference->finalize();
+    runs << reference;
+    for (int c : { 1024, 2048, 4096, 8192 })
+        runs << makeRun(QStringLiteral("liger"), b200, c, 1000 + c);
+    auto w = window(runs);
+    QVERIFY(waitForKind(*w, ChartKind::Quantiles)); // mostly latencies
+    w->searchBox()->setText(QStringLiteral("nvfp4"));
+    QCOMPARE(w->session()->proxy()->rowCount(), 4);
+    QVERIFY(waitForKind(*w, ChartKind::Rank)); // mostly scores, which have no quantiles: they rank
+    w->searchBox()->setText(QStringLiteral("group_norm"));
+    QVERIFY(waitForKind(*w, ChartKind::Quantiles));
 }
 
 void TestOverview::clickOnACellFiltersToItsRuns()

@@ -47,6 +47,8 @@ QString chartBannerHtml(const ChartInfo& info, bool noRuns, const QString& basel
     }
     if (noRuns)
         lines << QStringLiteral("No runs in scope: load runs, or clear the filter.");
+    else if (info.isEmpty && !notes.isEmpty()) // the first note says why (a speed-up without pairs: what to select)
+        lines << QStringLiteral("<b>Nothing to draw:</b> ") + notes.front();
     else if (info.isEmpty)
         lines << QStringLiteral("<b>Nothing to draw.</b>");
     if (!info.focusKernel.isEmpty()) {

@@ -7,6 +7,7 @@
 #include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
+#include "model/compare/toolcomparison.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/historychart.h"
 #include "ui/charts/quantilechart.h"
@@ -56,6 +57,9 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     const bool allInScope = runs.size() == allRuns.size() && runs.constData() == allRuns.constData();
     p.defaultBaseline = allInScope ? Baseline::defaultForProviders(providers.values()) // no second pass
                                    : Baseline::defaultFor(allRuns);
+    // Two nvbench or Google Benchmark files: the reference file (first opened, or named ref/base), as the tools do.
+    if (const QString reference = toolReferenceProvider(allRuns); !reference.isEmpty())
+        p.defaultBaseline = Baseline::ofProvider(reference);
 
     switch (kind) {
     case ChartKind::Quantiles:
@@ -111,12 +115,38 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     return p;
 }
 
+bool rankIsFirstView(const RunList& runs)
+{
+    // A leaderboard: most runs report a score (gpumode-kernelbot), or none has a latency to draw quantiles of.
+    qsizetype scores = 0;
+    bool latency = false;
+    for (const RunPtr& r : runs) {
+        latency = latency || r->isLatency();
+        if (r->metric == Run::Metric::Other && r->headlineMetric == QLatin1String("score"))
+            ++scores;
+    }
+    if (!latency || 2 * scores > runs.size())
+        return true;
+    // One cohort of many implementations: every run of one kernel, pass, workload and GPU, three providers or more.
+    const Run& first = *runs.front();
+    QSet<QString> providers;
+    for (const RunPtr& r : runs) {
+        if (r->kernel != first.kernel || r->pass != first.pass || r->workloadSlug != first.workloadSlug
+            || r->dtype != first.dtype || r->gpuSlug != first.gpuSlug || r->gpuProduct != first.gpuProduct
+            || r->metric != first.metric)
+            return false;
+        providers.insert(r->provider);
+    }
+    return providers.size() >= 3;
+}
+
 ChartKind firstViewKind(const RunList& runs)
 {
+    if (runs.isEmpty())
+        return ChartKind::Quantiles;
     if (overviewIsFirstView(runs))
         return ChartKind::Overview;
-    const bool latency = std::any_of(runs.begin(), runs.end(), [](const RunPtr& r) { return r->isLatency(); });
-    return latency || runs.isEmpty() ? ChartKind::Quantiles : ChartKind::Rank;
+    return rankIsFirstView(runs) ? ChartKind::Rank : ChartKind::Quantiles;
 }
 
 std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options, ChartInfo* info)

@@ -45,9 +45,12 @@ struct PreparedChart
 PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
 
-// The first view of a scope: the overview when it spans many kernels or GPUs (overviewIsFirstView); else the
-// quantile chart, or Rank when no run has a latency to chart (a leaderboard's scores rank, they have no quantiles).
+// The first view of a scope: the overview when it spans many kernels or GPUs (overviewIsFirstView); else Rank for a
+// leaderboard or one cohort of many implementations (rankIsFirstView), else the quantile chart.
 // Reads every run in the worst case: over many runs the chart panel calls it off the GUI thread.
 ChartKind firstViewKind(const RunList& runs);
+// Rank answers these runs best: most of them report a score (a leaderboard: gpumode-kernelbot), or none has a latency,
+// or they are one cohort (one kernel, pass, workload, dtype and GPU) of three providers or more.
+bool rankIsFirstView(const RunList& runs);
 
 } // namespace kix

@@ -171,7 +171,10 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
     case Qt::TextAlignmentRole:
         return index.column() == CountColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ToolTipRole:
-        return QStringLiteral("%1 run(s) would show with %2 = %3").arg(count).arg(facetName(facet), value);
+        return QStringLiteral("%1\n%2 run(s) would show with %3 = %1")
+            .arg(value.isEmpty() ? QStringLiteral("(none)") : value)
+            .arg(count)
+            .arg(facetName(facet));
     case FacetRole:
         return int(facet);
     case ValueRole:

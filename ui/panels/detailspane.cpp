@@ -163,6 +163,17 @@ QString DetailsPane::comparabilityText() const
     return m_comparability->text();
 }
 
+void DetailsPane::clearRun(const QString& hint)
+{
+    setRun(nullptr);
+    m_comparability->setText(hint);
+}
+
+QString DetailsPane::headerText() const
+{
+    return m_header->text();
+}
+
 void DetailsPane::fitFieldColumn()
 {
     m_fields->resizeColumnToContents(0);

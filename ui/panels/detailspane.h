@@ -29,6 +29,9 @@ public:
     explicit DetailsPane(QWidget* parent = nullptr);
 
     void setRun(const RunPtr& run);
+    // No run: empty fields and `hint` (why, and what to select) under the header.
+    void clearRun(const QString& hint);
+    QString headerText() const;
     RunPtr run() const { return m_run; }
 
     QTreeWidget* fields() const { return m_fields; }

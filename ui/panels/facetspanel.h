@@ -6,8 +6,10 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QFontMetrics;
 class QLabel;
+class QLineEdit;
 class QModelIndex;
 class QTreeView;
 QT_END_NAMESPACE
@@ -17,7 +19,9 @@ namespace kix {
 class FacetModel;
 
 // The facets panel: each facet's values with their counts; clicking a value selects or deselects it (several per
-// facet select any of them). Tells the window at once, so that the table reacts on the click.
+// facet select any of them). Tells the window at once, so that the table reacts on the click. A box above the lists
+// narrows the values listed (words of the name, any case); values with no matching run are hidden until "Show
+// empty" is checked (a selected value always shows, so that it can be cleared).
 class FacetsPanel : public QWidget
 {
     Q_OBJECT
@@ -30,13 +34,16 @@ public:
     void setRuns(const RunList& runs);
     void setFilterText(const QString& text);
 
-    // The name a value row shows when `width` pixels (in `metrics`) cannot hold it: the start it shares with its
-    // neighbours in the sorted list (`previous`, `next`) shrinks to its first word, so that the end that tells
-    // fused_linear_cpo_loss from fused_linear_dpo_loss stays in view ("fused_…cpo_loss"); the view then elides what
-    // is still too long at the right. Unchanged when it fits.
-    static QString shownName(
-        const QString& name, const QString& previous, const QString& next, const QFontMetrics& metrics, int width);
-    // shownName() for a row of the view, in the room its style gives the text.
+    // The box that narrows the values listed, and the toggle that lists values with a count of 0.
+    QLineEdit* valueFilter() const { return m_valueFilter; }
+    QCheckBox* showEmptyBox() const { return m_showEmpty; }
+    void setValueFilter(const QString& text);
+    void setShowEmpty(bool show);
+    // Whether a value row is listed now (neither narrowed out by the box nor an empty value hidden).
+    bool isValueListed(const QModelIndex& index) const;
+
+    // The text a value row draws in the room its style gives it: the whole name when it fits, else the name elided at
+    // its end ("fused_linear_cross_e…"); the tooltip always has the whole name.
     QString shownName(const QModelIndex& index) const;
 
 protected:
@@ -47,10 +54,14 @@ signals:
 
 private:
     void updateSummary();
+    void updateHiddenRows(); // which value rows are listed: the box, the empty values
 
     FacetModel* m_model;
     QTreeView* m_view;
     QLabel* m_summary;
+    QLineEdit* m_valueFilter;
+    QCheckBox* m_showEmpty;
+    int m_hiddenEmpty = 0; // empty values hidden by the last updateHiddenRows
 };
 
 } // namespace kix

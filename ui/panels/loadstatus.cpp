@@ -9,7 +9,21 @@
 #include <QProgressBar>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace kix {
+
+namespace {
+
+// The default locale, with its thousands separator even where it is C's ("1,234 of 5,000 files").
+QLocale grouping()
+{
+    QLocale locale;
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return locale;
+}
+
+} // namespace
 
 LoadStatus::LoadStatus(QWidget* parent)
     : QWidget(parent)
@@ -64,18 +78,23 @@ QString LoadStatus::countsText() const
 
 bool LoadStatus::isLoading() const
 {
-    return !m_progress->isHidden();
+    return !m_cancel->isHidden();
 }
 
 void LoadStatus::setLoading(int fileCount)
 {
     m_progress->show();
     m_cancel->show();
+    m_done = 0;
+    m_total = std::max(0, fileCount);
+    m_progress->setToolTip(QString());
     if (fileCount > 0) {
         m_progress->setRange(0, fileCount);
         m_progress->setValue(0);
+        m_progress->setFormat(QStringLiteral("0 / %1 files").arg(grouping().toString(fileCount)));
     } else {
         m_progress->setRange(0, 0); // busy until the first progress report
+        m_progress->setFormat(QStringLiteral("%p%"));
     }
 }
 
@@ -83,9 +102,36 @@ void LoadStatus::setProgress(int done, int total)
 {
     if (total <= 0)
         return;
+    m_done = done;
+    m_total = total;
+    const QLocale locale = grouping();
     m_progress->setRange(0, total);
     m_progress->setValue(done);
-    m_progress->setFormat(QStringLiteral("%1 / %2 files").arg(done).arg(total));
+    m_progress->setFormat(QStringLiteral("%1 / %2 files").arg(locale.toString(done), locale.toString(total)));
+}
+
+void LoadStatus::setCancelled()
+{
+    // What ran stays readable: the bar where it stopped, with the count, until the next load replaces it.
+    const QLocale locale = grouping();
+    m_cancel->hide();
+    m_progress->show();
+    if (m_total > 0) {
+        m_progress->setRange(0, m_total);
+        m_progress->setValue(m_done);
+        m_progress->setFormat(
+            QStringLiteral("Cancelled after %1 of %2 files").arg(locale.toString(m_done), locale.toString(m_total)));
+    } else {
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_progress->setFormat(QStringLiteral("Cancelled before any file was read"));
+    }
+    m_progress->setToolTip(m_progress->format());
+}
+
+QString LoadStatus::progressText() const
+{
+    return m_progress->isHidden() ? QString() : m_progress->text();
 }
 
 void LoadStatus::setIdle()

@@ -24,6 +24,9 @@ public:
     void setLoading(int fileCount); // -1: not known yet
     void setProgress(int done, int total);
     void setIdle();
+    // After Cancel: the progress stays, as far as it got ("Cancelled after 1,234 of 5,000 files"), until the next load.
+    void setCancelled();
+    QString progressText() const; // the progress indicator's text; "" when it is hidden
 
     QString countsText() const;
     QString issuesText() const; // "" when hidden
@@ -38,6 +41,8 @@ private:
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QToolButton* m_issues;
+    int m_done = 0; // files read of the current load, as last reported
+    int m_total = 0;
 };
 
 } // namespace kix

@@ -161,13 +161,30 @@ void TestSpeedupData::nothingToCompare()
 {
     SpeedupData data = buildSpeedupData({}, {});
     QVERIFY(data.isEmpty());
-    QCOMPARE(data.notes.front(), QStringLiteral("no latency runs to compare"));
+    QCOMPARE(data.notes.front(),
+        QStringLiteral("no latency runs to compare: select latency runs of two providers on one workload"));
     QVERIFY(data.categories.isEmpty());
     QVERIFY(data.categoryTitle.isEmpty());
+    // Each empty speed-up says why and what to select (issue 31): a baseline that is not among the runs,
     data = buildSpeedupData(threeProviders(), Baseline::ofProvider(QStringLiteral("cudnn")));
     QVERIFY(data.isEmpty());
-    QCOMPARE(data.notes.front(), QStringLiteral("no run has a cudnn run to compare with"));
+    QCOMPARE(data.notes.front(),
+        QStringLiteral("no baseline provider (cudnn) among these runs (huggingface, liger, triton): choose one of them "
+                       "as the baseline, or select runs of cudnn"));
     QVERIFY(data.bars.isEmpty());
+    // runs of one provider,
+    const RunList liger
+        = { makeRun(QStringLiteral("liger"), b200, 1024, 1000), makeRun(QStringLiteral("liger"), b200, 2048, 3200) };
+    data = buildSpeedupData(liger, {});
+    QVERIFY(data.isEmpty());
+    QCOMPARE(data.notes.front(),
+        QStringLiteral("the 2 latency runs are of one provider (liger): select runs of two providers on one workload"));
+    // two providers that share no workload.
+    data = buildSpeedupData({ makeRun(QStringLiteral("huggingface"), b200, 1024, 2000), liger[1] }, {});
+    QVERIFY(data.isEmpty());
+    QCOMPARE(data.notes.front(),
+        QStringLiteral("no workload has runs of both huggingface and another provider: select runs of two providers "
+                       "on one workload (2 workloads in scope)"));
 }
 
 void TestSpeedupData::pairNotesCounted()

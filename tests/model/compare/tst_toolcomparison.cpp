@@ -7,6 +7,8 @@
 #include "model/read/runloader.h"
 #include "model/statistics.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -45,6 +47,7 @@ private slots:
     void gbenchLikeComparePy();
     void generalComparisonUsesNvbenchRule();
     void onlyTwoFilesOfOneFamily();
+    void referenceIsFirstGivenOrNamed();
     void reports();
 };
 
@@ -224,6 +227,54 @@ void TestToolComparison::onlyTwoFilesOfOneFamily()
     QVERIFY(!compareFamilyFiles(loadPaths(
         { dataPath(QStringLiteral("pytest_benchmark.json")), dataPath(QStringLiteral("bad/good_pytest.json")) })
                                     .runs));
+}
+
+void TestToolComparison::referenceIsFirstGivenOrNamed()
+{
+    // The file names say nothing: the first given is the reference, though it sorts last.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString first = dir.filePath(QStringLiteral("zz_first.json"));
+    const QString second = dir.filePath(QStringLiteral("aa_second.json"));
+    QVERIFY(QFile::copy(dataPath(QStringLiteral("nvbench_ref.json")), first));
+    QVERIFY(QFile::copy(dataPath(QStringLiteral("nvbench_cmp.json")), second));
+    const LoadResult loaded = loadPaths({ first, second });
+    std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
+    QVERIFY(c);
+    QCOMPARE(c->referenceFile, first);
+    QCOMPARE(c->candidateFile, second);
+    // 100 us in the first file, 90 us in the second: faster
+    const FamilyPair* p = pairNamed(*c, QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^24"));
+    QVERIFY(p);
+    QCOMPARE(p->status, QStringLiteral("faster"));
+    QCOMPARE(toolReferenceProvider(loaded.runs), QStringLiteral("zz_first"));
+
+    // The other order: the other reference, and the same pair is slower.
+    const LoadResult swapped = loadPaths({ second, first });
+    c = compareFamilyFiles(swapped.runs);
+    QVERIFY(c);
+    QCOMPARE(c->referenceFile, second);
+    QCOMPARE(
+        pairNamed(*c, QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^24"))->status, QStringLiteral("slower"));
+    QCOMPARE(toolReferenceProvider(swapped.runs), QStringLiteral("aa_second"));
+
+    // A file named as the reference is the reference, whatever the order.
+    const LoadResult named
+        = loadPaths({ dataPath(QStringLiteral("nvbench_cmp.json")), dataPath(QStringLiteral("nvbench_ref.json")) });
+    c = compareFamilyFiles(named.runs);
+    QVERIFY(c);
+    QVERIFY(c->referenceFile.endsWith(QStringLiteral("nvbench_ref.json")));
+    QCOMPARE(toolReferenceProvider(named.runs), QStringLiteral("nvbench_ref"));
+
+    // Words of the base name, not letters inside one.
+    QCOMPARE(referenceFileIndex(QStringLiteral("new.json"), QStringLiteral("base.json")), 1);
+    QCOMPARE(referenceFileIndex(QStringLiteral("x.json"), QStringLiteral("run-baseline.json")), 1);
+    QCOMPARE(referenceFileIndex(QStringLiteral("x.json"), QStringLiteral("gbench_reference.json")), 1);
+    QCOMPARE(referenceFileIndex(QStringLiteral("a_ref.json"), QStringLiteral("b_base.json")), 0); // both: the first
+    QCOMPARE(referenceFileIndex(QStringLiteral("x.json"), QStringLiteral("database.json")), 0);
+    QCOMPARE(referenceFileIndex(QStringLiteral("x.json"), QStringLiteral("refactor.json")), 0);
+    // Not two files of one tool: no reference provider.
+    QVERIFY(toolReferenceProvider(loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")) }).runs).isEmpty());
 }
 
 void TestToolComparison::reports()

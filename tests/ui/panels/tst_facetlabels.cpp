@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// The facets dock is narrow: kernel names that share a long prefix (Liger's six fused_linear_* losses) must still
-// read as six different names at 1280x720 and 1600x1000, as the view draws them, with the whole name a hover away.
+// The facets dock is narrow: kernel names (Liger's six fused_linear_* losses) are drawn whole where they fit and cut
+// at their end only where they do not, at 1280x720 and 1600x1000, with the whole name a hover away; the box above
+// the lists narrows the values, and values no run matches are hidden until asked for.
 #include "model/filter/runfilter.h"
+#include "model/filter/runfilterproxy.h"
 #include "ui/mainwindow.h"
 #include "ui/models/facetmodel.h"
 #include "ui/panels/facetspanel.h"
+#include "ui/runsession.h"
 
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include <QCheckBox>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QSet>
 #include <QStyle>
 #include <QStyleOptionViewItem>
@@ -66,47 +71,100 @@ private slots:
         auto* panel = w.findChild<FacetsPanel*>();
         QVERIFY(panel);
         QTreeView* view = panel->view();
-        QVERIFY2(view->itemDelegateForColumn(FacetModel::NameColumn), "the names are drawn as shownName() says");
         auto* model = qobject_cast<FacetModel*>(view->model());
         QVERIFY(model);
         QTRY_VERIFY(model->valueIndex(Facet::Kernel, kKernels.front()).isValid());
         QCoreApplication::processEvents();
 
-        QSet<QString> drawn;
         bool anyElided = false;
         for (const QString& kernel : kKernels) {
             const QModelIndex index = model->valueIndex(Facet::Kernel, kernel);
             QVERIFY(index.isValid());
             const QString text = panel->shownName(index);
             QVERIFY2(!text.isEmpty(), qPrintable(kernel));
+            // Whole, or cut at its end only: never "fused_…cpo_loss", never a word cut in the middle of the name.
+            const qsizetype ellipsis = text.indexOf(QChar(0x2026));
+            QVERIFY2(ellipsis < 0 || ellipsis == text.size() - 1, qPrintable(text));
+            QVERIFY2(kernel.startsWith(text.left(ellipsis < 0 ? text.size() : ellipsis)), qPrintable(text));
+            if (ellipsis < 0)
+                QCOMPARE(text, kernel);
             anyElided = anyElided || text != kernel;
-            drawn << text;
-            QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(kernel), qPrintable(kernel));
+            // The whole name a hover away, first in the tooltip.
+            QVERIFY2(index.data(Qt::ToolTipRole).toString().startsWith(kernel + QLatin1Char('\n')), qPrintable(kernel));
         }
-        // Seven names, seven different texts on screen: none reads as another.
-        QCOMPARE(drawn.size(), kKernels.size());
         // The count column leaves the names their room: no wider than the largest possible count needs.
         const int countWidth = view->header()->sectionSize(FacetModel::CountColumn);
         QVERIFY2(countWidth <= view->fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 12,
             qPrintable(QString::number(countWidth)));
-        if (size.width() <= 1280)
-            QVERIFY2(anyElided, "the dock is wide enough for every name: the test no longer shows the narrow case");
+        // The view draws what shownName() says: cut at the end by the view itself, no delegate cutting the middle.
+        QCOMPARE(view->textElideMode(), Qt::ElideRight);
+        QVERIFY(!view->itemDelegateForColumn(FacetModel::NameColumn));
+        // A short name that fits is whole, a long one is cut: the test shows both cases.
+        QCOMPARE(panel->shownName(model->valueIndex(Facet::Kernel, QStringLiteral("fused_linear_jsd"))),
+            QStringLiteral("fused_linear_jsd"));
+        QVERIFY2(anyElided, "the dock is wide enough for every name: the test no longer shows the narrow case");
     }
 
-    void sharedStartShrinks()
+    void valueFilterAndEmptyValues()
     {
-        const QFontMetrics fm(QFont(QStringLiteral("DejaVu Sans"), 9));
-        const QString cpo = QStringLiteral("fused_linear_cpo_loss");
-        // Room for all of it: unchanged.
-        QCOMPARE(FacetsPanel::shownName(cpo, QStringLiteral("fused_linear_a"), {}, fm, 1000), cpo);
-        // Too narrow: the start it shares with its neighbours shrinks to its first word.
-        QCOMPARE(FacetsPanel::shownName(cpo, QStringLiteral("fused_linear_cross_entropy"),
-                     QStringLiteral("fused_linear_dpo_loss"), fm, 60),
-            QStringLiteral("fused_\u2026cpo_loss"));
-        // Nothing shared beyond the first word: unchanged (the view elides it at the right).
-        QCOMPARE(FacetsPanel::shownName(QStringLiteral("fused_neighborhood_attention"), QStringLiteral("fused_moe"),
-                     QStringLiteral("geglu"), fm, 60),
-            QStringLiteral("fused_neighborhood_attention"));
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RunList runs = runsOfEveryKernel();
+        auto swiglu = kixtest::makeRun(QStringLiteral("triton"), QStringLiteral("NVIDIA B200"), 1024, 900);
+        swiglu->kernel = QStringLiteral("swiglu");
+        swiglu->finalize();
+        runs << swiglu;
+        w.addRuns(runs);
+        auto* panel = w.findChild<FacetsPanel*>();
+        QVERIFY(panel);
+        FacetModel* model = panel->model();
+        QTRY_VERIFY(model->valueIndex(Facet::Kernel, QStringLiteral("swiglu")).isValid());
+        QVERIFY(panel->valueFilter()->isVisible()); // above the lists
+        QVERIFY(panel->valueFilter()->geometry().bottom() <= panel->view()->geometry().top());
+        const QModelIndex swigluRow = model->valueIndex(Facet::Kernel, QStringLiteral("swiglu"));
+        const QModelIndex cpoRow = model->valueIndex(Facet::Kernel, QStringLiteral("fused_linear_cpo_loss"));
+        const QModelIndex b200Row = model->valueIndex(Facet::Gpu, QStringLiteral("NVIDIA B200"));
+        QVERIFY(b200Row.isValid());
+        QVERIFY(panel->isValueListed(swigluRow));
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+
+        // Values no run matches (swiglu, B200, triton under "h100") are hidden, and the summary says how many.
+        w.searchBox()->setText(QStringLiteral("h100"));
+        QTRY_COMPARE(model->matchingCount(), 14);
+        QCOMPARE(swigluRow.siblingAtColumn(FacetModel::CountColumn).data(FacetModel::CountRole).toInt(), 0);
+        QVERIFY(panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        QVERIFY(panel->view()->isRowHidden(b200Row.row(), b200Row.parent()));
+        QVERIFY(!panel->view()->isRowHidden(cpoRow.row(), cpoRow.parent()));
+        // The toggle brings them back.
+        panel->showEmptyBox()->click();
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        QVERIFY(!panel->view()->isRowHidden(b200Row.row(), b200Row.parent()));
+        panel->showEmptyBox()->click();
+        QVERIFY(panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        // A selected value stays listed though empty: it must be clearable.
+        model->setSelected(Facet::Kernel, QStringLiteral("swiglu"), true);
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        model->clearSelection();
+        w.searchBox()->clear();
+        QTRY_COMPARE(model->matchingCount(), 15);
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+
+        // The box narrows the values listed (any case, every word), and facets with nothing left go.
+        QTest::keyClicks(panel->valueFilter(), QStringLiteral("CPO"));
+        QVERIFY(!panel->view()->isRowHidden(cpoRow.row(), cpoRow.parent()));
+        QVERIFY(panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
+        int listedKernels = 0;
+        for (int row = 0; row < model->rowCount(cpoRow.parent()); ++row)
+            listedKernels += panel->view()->isRowHidden(row, cpoRow.parent()) ? 0 : 1;
+        QCOMPARE(listedKernels, 1);
+        const QModelIndex gpuFacet = model->facetIndex(Facet::Gpu);
+        QVERIFY(panel->view()->isRowHidden(gpuFacet.row(), {}));
+        QCOMPARE(w.session()->proxy()->rowCount(), 15); // the runs shown do not change
+        panel->valueFilter()->clear();
+        QVERIFY(!panel->view()->isRowHidden(gpuFacet.row(), {}));
+        QVERIFY(!panel->view()->isRowHidden(swigluRow.row(), swigluRow.parent()));
     }
 
 private:

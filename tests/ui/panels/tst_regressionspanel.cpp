@@ -15,6 +15,7 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -82,6 +83,7 @@ private slots:
     void sortsNumbersAsNumbers();
     void filtersByKindAndText();
     void oneBuildAtATimeLatestWins();
+    void chartKeepsItsHeight();
 
 private:
     QTemporaryDir m_settings;
@@ -253,6 +255,36 @@ void TestRegressionsPanel::oneBuildAtATimeLatestWins()
     QCOMPARE(panel.history().changes.size(), expected.changes.size());
     QCOMPARE(panel.history().series.size(), expected.series.size());
     QCOMPARE(panel.view()->model()->rowCount(), 5);
+}
+
+void TestRegressionsPanel::chartKeepsItsHeight()
+{
+    // Issues and Regressions both open at 1280x720: tabbed with each other, and the chart keeps 300 px or more.
+    MainWindow w;
+    installRegressionsPanel(w);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openPaths({ historyDir() });
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->model()->rowCount(), 22, 10000);
+    QTRY_VERIFY(!w.loadStatus()->isLoading());
+    auto* issues = w.findChild<QDockWidget*>(QStringLiteral("issuesDock"));
+    auto* regressions = w.findChild<QDockWidget*>(QStringLiteral("regressionsDock"));
+    QVERIFY(issues && regressions);
+    issues->show();
+    regressions->show();
+    // Both tall, as a user might have left them: the window gives the chart its room back.
+    w.resizeDocks({ issues, regressions }, { 330, 330 }, Qt::Vertical);
+    regressions->raise();
+    QVERIFY(w.tabifiedDockWidgets(issues).contains(regressions));
+    QTRY_VERIFY2(w.chartPanel()->chartView()->height() >= MainWindow::kMinChartHeight,
+        qPrintable(QStringLiteral("chart %1 px, table %2 px, issues %3 px")
+                       .arg(w.chartPanel()->chartView()->height())
+                       .arg(w.runTable()->height())
+                       .arg(issues->height())));
+    QVERIFY(regressions->isVisible());
+    QVERIFY(regressions->height() >= regressions->minimumSizeHint().height());
+    QVERIFY(w.runTable()->height() > 0);
 }
 
 QTEST_MAIN(TestRegressionsPanel)
