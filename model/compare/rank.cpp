@@ -222,8 +222,10 @@ CohortKey CohortKey::familyOf(const Run& run)
 
 QStringList strictKeyDifferences(const Run& best, const Run& run)
 {
-    auto shortDigest = [](const QString& d) { return d.mid(d.indexOf(QLatin1Char(':')) + 1, 12) + QChar(0x2026); };
-    auto differ = [&](const char* what, const QString& a, const QString& b) {
+    // QString, not auto: with QStringBuilder, auto would return a builder over the destroyed mid()
+    auto shortDigest
+        = [](const QString& d) -> QString { return d.mid(d.indexOf(QLatin1Char(':')) + 1, 12) + QChar(0x2026); };
+    auto differ = [&](const char* what, const QString& a, const QString& b) -> QString {
         return QStringLiteral("%1 %2 vs %3").arg(QLatin1String(what), shortDigest(a), shortDigest(b));
     };
     QStringList out;

@@ -151,6 +151,50 @@ private slots:
         QCOMPARE(r.cohorts[1].entries.size(), 1);
     }
 
+    // Two evaluation-stack versions of one leaderboard: strict cohorts keep them apart; the family scope, asked for,
+    // ranks them together and every entry names the parts of the strict key it differs in, digests and names.
+    void strictKeySplitsAndWidenedScopeNamesDifferences()
+    {
+        auto versioned = [](const QString& user, const QString& digest, double score, const QString& version) {
+            auto run = submission(user, digest, QStringLiteral("NVIDIA B200"), score);
+            run->protocolDigest
+                = QStringLiteral("sha256:") + QString(64, version == QLatin1String("v1.0") ? u'a' : u'b');
+            run->workloadDigest = QStringLiteral("sha256:") + QString(64, u'c');
+            run->environmentDigest = QStringLiteral("sha256:") + QString(64, u'd');
+            RunLinks links;
+            links.comparisonKey
+                = QStringLiteral("sha256:") + QString(64, version == QLatin1String("v1.0") ? u'1' : u'2');
+            links.protocolName = QStringLiteral("evaluation stack ") + version;
+            run->linked = RunLinks::share(links);
+            return run;
+        };
+        const RunList runs { versioned(QStringLiteral("alice"), QStringLiteral("a1"), 1.0, QStringLiteral("v1.0")),
+            versioned(QStringLiteral("bob"), QStringLiteral("b2"), 2.0, QStringLiteral("v1.1")),
+            versioned(QStringLiteral("carol"), QStringLiteral("c3"), 3.0, QStringLiteral("v1.0")) };
+
+        const Ranking strict = rankRuns(runs);
+        QCOMPARE(strict.cohorts.size(), 2);
+        for (const RankCohort& c : strict.cohorts) {
+            QVERIFY(c.key.isStrict());
+            for (const RankEntry& e : c.entries)
+                QVERIFY(e.differences.isEmpty());
+        }
+
+        const Ranking wide = rankRuns(runs, 0.05, CohortScope::Family);
+        QCOMPARE(wide.cohorts.size(), 1);
+        const RankCohort& c = wide.cohorts.front();
+        QVERIFY(!c.key.isStrict());
+        QVERIFY(c.key.widened);
+        QVERIFY(c.key.scopeText().contains(QLatin1String("widened by request")));
+        QCOMPARE(c.entries.size(), 3);
+        QVERIFY(c.entries[0].differences.isEmpty()); // alice, the best
+        QVERIFY(c.entries[2].differences.isEmpty()); // carol: same key as the best
+        QCOMPARE(c.entries[1].differences.size(), 1); // bob: another protocol version, nothing else
+        QCOMPARE(c.entries[1].differences.front(),
+            QStringLiteral("protocol bbbbbbbbbbbb… vs aaaaaaaaaaaa…: evaluation stack v1.1 vs evaluation stack v1.0"));
+        QVERIFY(c.entries[1].implementation.endsWith(QStringLiteral(" (≠ protocol)")));
+    }
+
     void kixEngineRanksBesideLiger()
     {
         auto liger = kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA H100"), 2048, 1000);
