@@ -112,8 +112,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
             return run.kernel;
         if (column == ProviderColumn && !run.links().implementationTitle.isEmpty())
             return run.links().implementationTitle;
-        if (column == WorkloadColumn)
-            return run.workloadSlug;
+        if (column == WorkloadColumn) // the slug; a suite's title ("suite of 4 cases") where it has no slug
+            return run.workloadSlug.isEmpty() ? run.links().workloadTitle : run.workloadSlug;
         if (column == SpreadColumn && !std::isnan(run.spread()))
             return QStringLiteral("(p80 − p20) / median = %1%2")
                 .arg(run.spread() * 100, 0, 'f', 2)
@@ -173,8 +173,10 @@ QString RunTableModel::displayText(const Run& run, int column, const QStringList
         return run.authorText();
     case GpuColumn:
         return run.gpuDisplayName();
-    case WorkloadColumn:
-        return workloadKeys.isEmpty() ? run.workloadSlug : paramsLabel(run, workloadKeys);
+    case WorkloadColumn: // a workload without a slug (a leaderboard's suite) shows its title: "suite of 4 cases"
+        if (!workloadKeys.isEmpty())
+            return paramsLabel(run, workloadKeys);
+        return run.workloadSlug.isEmpty() ? run.links().workloadTitle : run.workloadSlug;
     case DtypeColumn:
         return run.dtype;
     case MedianColumn: // a headline that is not a median (nvbench's mean) says so

@@ -24,12 +24,14 @@ SeriesKey SeriesKey::of(const Run& run)
     key.workload = run.workloadSlug;
     key.metric = run.metricName();
     key.protocolFamily = run.protocolFamily;
+    key.strict = run.links().comparisonKey.toString();
     return key;
 }
 
 QString SeriesKey::id() const
 {
-    return QStringList { kernel, pass, provider, gpu, workload, metric, protocolFamily }.join(QLatin1Char('\x1f'));
+    return QStringList { kernel, pass, provider, gpu, workload, metric, protocolFamily, strict }.join(
+        QLatin1Char('\x1f'));
 }
 
 QString changeKindName(ChangeKind kind)

@@ -10,8 +10,10 @@
 
 namespace kix {
 
-// Everything that must match for two runs to be comparable over time: kernel, pass, provider, GPU, workload (dtype
-// included), metric and protocol family.
+// Everything that must match for two runs to be comparable over time: the provider and the format's strict
+// comparison key where the run has one (operation, workload, protocol, environment, correctness, metric: a new
+// protocol version or environment starts a new series), else the family-level fields: kernel, pass, GPU, workload
+// (dtype included), metric and protocol family.
 struct SeriesKey
 {
     QString kernel;
@@ -19,8 +21,9 @@ struct SeriesKey
     QString provider;
     QString gpu; // the GPU slug, else the product in lower case
     QString workload; // the workload slug
-    QString metric; // "latency" or "memory"
+    QString metric; // Run::metricName(): "latency", "memory", "score", …
     QString protocolFamily;
+    QString strict; // the run's comparison key, "" when it has none
 
     static SeriesKey of(const Run& run);
     QString id() const; // the fields joined, for maps

@@ -74,6 +74,7 @@ private slots:
     void oneUnitPerFigure();
     void headlineColumnIsNamedForWhatItHolds();
     void headlineSortKeepsMetricsApart();
+    void namesShownWhereTheFormatHasThem();
 };
 
 void TestRunTableModel::modelUnderTester()
@@ -238,6 +239,32 @@ void TestRunTableModel::headlineSortKeepsMetricsApart()
     proxy.sort(RunTableModel::MedianColumn, Qt::AscendingOrder);
     QCOMPARE(proxy.index(0, 0).data(RunTableModel::RunRole).value<RunPtr>()->metricName(), QStringLiteral("latency"));
     QCOMPARE(proxy.index(0, RunTableModel::MedianColumn).data().toString(), QStringLiteral("110 ns"));
+}
+
+// A leaderboard submission as the catalog links it: the table shows the operation's title (slug on hover), the
+// author, and the suite's title where the run has no workload slug.
+void TestRunTableModel::namesShownWhereTheFormatHasThem()
+{
+    auto run = otherRun(QStringLiteral("kernelbot-submission-555004"), Run::Metric::Other, 1.0e-5);
+    run->kernel = QStringLiteral("gpumode-causal-conv1d");
+    run->workloadSlug.clear();
+    RunLinks links;
+    links.operationTitle = QStringLiteral("Causal depthwise conv1d");
+    links.authors = QStringList { QStringLiteral("brandonin") };
+    links.workloadTitle = QStringLiteral("suite of 4 cases");
+    run->linked = RunLinks::share(links);
+    RunTableModel model;
+    model.setRuns({ run });
+    auto text = [&](int column, int role = Qt::DisplayRole) { return model.index(0, column).data(role).toString(); };
+    QCOMPARE(text(RunTableModel::KernelColumn), QStringLiteral("Causal depthwise conv1d"));
+    QCOMPARE(text(RunTableModel::KernelColumn, Qt::ToolTipRole), QStringLiteral("gpumode-causal-conv1d"));
+    QCOMPARE(text(RunTableModel::AuthorColumn), QStringLiteral("brandonin"));
+    QCOMPARE(text(RunTableModel::WorkloadColumn), QStringLiteral("suite of 4 cases"));
+    QCOMPARE(text(RunTableModel::WorkloadColumn, Qt::ToolTipRole), QStringLiteral("suite of 4 cases"));
+    QCOMPARE(model.headerData(RunTableModel::AuthorColumn, Qt::Horizontal).toString(), QStringLiteral("Author"));
+
+    run->workloadSlug = QStringLiteral("batch4-seq2048"); // a slug wins over the title
+    QCOMPARE(RunTableModel::displayText(*run, RunTableModel::WorkloadColumn), QStringLiteral("batch4-seq2048"));
 }
 
 QTEST_GUILESS_MAIN(TestRunTableModel)

@@ -70,6 +70,7 @@ private slots:
     void since();
     void reports();
     void seriesKeySeparatesWhatIsNotComparable();
+    void strictKeySplitsSeries();
     void realLigerCsvTwoReleases();
     void pytestBenchmarkStorageIsOneHistory();
 };
@@ -253,6 +254,35 @@ void TestHistory::seriesKeySeparatesWhatIsNotComparable()
     QCOMPARE(h.series.size(), 5);
     QVERIFY(h.changes.isEmpty()); // a 2× "step" across dtypes is never compared
     QVERIFY(h.notes.join(QLatin1Char(' ')).contains(QStringLiteral("5 of 5 series have a single run")));
+}
+
+// Two evaluation-stack versions of one leaderboard (same provider, kernel, GPU, workload, protocol family): the
+// format's strict comparison keys differ, so two series; a run without a key stays in a family-level series.
+void TestHistory::strictKeySplitsSeries()
+{
+    RunList runs;
+    for (int i = 0; i < 4; ++i) {
+        auto run = kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), 1024, 1000 + 500 * i);
+        run->observedAt = QDateTime(QDate(2026, 1, 1 + i), QTime(0, 0), Qt::UTC);
+        if (i < 3) {
+            RunLinks links;
+            links.comparisonKey = QStringLiteral("sha256:") + QString(64, i < 2 ? u'1' : u'2');
+            run->linked = RunLinks::share(links);
+        }
+        runs << run;
+    }
+    const History h = buildHistory(runs);
+    QCOMPARE(h.series.size(), 3);
+    QSet<QString> keys;
+    for (const HistorySeries& s : h.series) {
+        keys.insert(s.key.strict);
+        for (const HistoryPoint& p : s.points)
+            QCOMPARE(p.run->links().comparisonKey.toString(), s.key.strict);
+    }
+    QCOMPARE(keys.size(), 3);
+    QVERIFY(keys.contains(QString()));
+    for (const HistoryChange& c : h.changes) // only the two runs of one key can make a change
+        QCOMPARE(h.series[c.series].points.size(), 2);
 }
 
 // The real Liger CSV (one release per row) as release A, and a made-up release B a year later: every value 1 % higher
