@@ -174,9 +174,9 @@ QString RunTableModel::displayText(const Run& run, int column, const QStringList
     case GpuColumn:
         return run.gpuDisplayName();
     case WorkloadColumn: // a workload without a slug (a leaderboard's suite) shows its title: "suite of 4 cases"
-        if (!workloadKeys.isEmpty())
-            return paramsLabel(run, workloadKeys);
-        return run.workloadSlug.isEmpty() ? run.links().workloadTitle : run.workloadSlug;
+        if (run.workloadSlug.isEmpty())
+            return run.links().workloadTitle;
+        return workloadKeys.isEmpty() ? run.workloadSlug : paramsLabel(run, workloadKeys);
     case DtypeColumn:
         return run.dtype;
     case MedianColumn: // a headline that is not a median (nvbench's mean) says so

@@ -127,6 +127,10 @@ void TestStickyState::escAndAButtonUnpin()
         qPrintable(QStringLiteral("%1,%2 %3×%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())));
     auto* readout = charts->findChild<QLabel*>(QStringLiteral("chartReadout"));
     QVERIFY(readout->text().startsWith(QStringLiteral("<b>Pinned:</b>")));
+    // Its tooltip holds the whole read-out, one line a fact, as rich text so that Qt wraps what is too wide.
+    QVERIFY(Qt::mightBeRichText(readout->toolTip()));
+    QCOMPARE(readout->toolTip().count(QStringLiteral("<br>")), charts->readoutText().count(QLatin1Char('\n')));
+    QVERIFY(charts->readoutText().contains(QLatin1Char('\n')));
     // Esc unpins (the window's shortcut, whatever has the focus).
     w->runTable()->setFocus();
     QTest::keyClick(w.get(), Qt::Key_Escape);

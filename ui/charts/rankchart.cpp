@@ -322,8 +322,9 @@ QString RankChart::tooltip(const RankEntry& e, const CohortKey& key)
     text += QStringLiteral("vs best: %1 (%2)\n").arg(distinguishableName(e.distinguishable), e.evidence);
     for (const QString& d : e.differences)
         text += QStringLiteral("differs from the best: %1\n").arg(d);
-    if (e.bestRun)
-        text += e.bestRun->externalId.isEmpty() ? e.bestRun->file : e.bestRun->externalId;
+    if (e.bestRun) // which run: its id where it has one ("external id 28584" reads as what it is)
+        text += e.bestRun->externalId.isEmpty() ? QStringLiteral("file ") + e.bestRun->file
+                                                : QStringLiteral("external id ") + e.bestRun->externalId;
     return text.trimmed();
 }
 

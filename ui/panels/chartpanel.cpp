@@ -725,7 +725,11 @@ void ChartPanel::setReadout(const QString& text, bool pin)
         return; // a pinned read-out stays until it is unpinned or another click replaces it
     m_pinned = pin && !text.isEmpty();
     m_unpin->setVisible(m_pinned);
-    m_readout->setToolTip(text);
+    m_readoutText = text;
+    // Rich text, so that Qt wraps it: a widened cohort's differences are longer than the screen is wide.
+    QString html = text.toHtmlEscaped();
+    html.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    m_readout->setToolTip(text.isEmpty() ? QString() : QStringLiteral("<p>") + html + QStringLiteral("</p>"));
     QString line = text.toHtmlEscaped();
     line.replace(QLatin1Char('\n'), QStringLiteral(" · "));
     if (text.isEmpty()) {
@@ -744,7 +748,7 @@ void ChartPanel::setReadout(const QString& text, bool pin)
 
 QString ChartPanel::readoutText() const
 {
-    return m_readout->toolTip();
+    return m_readoutText;
 }
 
 void ChartPanel::unpinReadout()

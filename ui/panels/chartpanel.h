@@ -192,6 +192,7 @@ private:
     int m_filtered = 0;
     QList<QAction*> m_kindActions;
     bool m_pinned = false;
+    QString m_readoutText; // the read-out as plain text (its tooltip is the same, wrapped)
     bool m_warningsExpanded = false;
     Baseline m_defaultBaseline; // of the runs last charted
     QStringList m_chipVarying; // what varies among the runs last charted (the chip's label), when it shows a run

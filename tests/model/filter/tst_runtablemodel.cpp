@@ -261,6 +261,8 @@ void TestRunTableModel::namesShownWhereTheFormatHasThem()
     QCOMPARE(text(RunTableModel::AuthorColumn), QStringLiteral("brandonin"));
     QCOMPARE(text(RunTableModel::WorkloadColumn), QStringLiteral("suite of 4 cases"));
     QCOMPARE(text(RunTableModel::WorkloadColumn, Qt::ToolTipRole), QStringLiteral("suite of 4 cases"));
+    model.setWorkloadKeys({ QStringLiteral("channels") }); // the table's workload keys (a sweep in view)
+    QCOMPARE(text(RunTableModel::WorkloadColumn), QStringLiteral("suite of 4 cases"));
     QCOMPARE(model.headerData(RunTableModel::AuthorColumn, Qt::Horizontal).toString(), QStringLiteral("Author"));
 
     run->workloadSlug = QStringLiteral("batch4-seq2048"); // a slug wins over the title
