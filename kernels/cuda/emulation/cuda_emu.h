@@ -9,16 +9,18 @@
 //
 // Device side: threadIdx/blockIdx/blockDim/gridDim, __syncthreads, __syncwarp, __shfl_{xor,down,up,}_sync
 // (every lane the mask names must take part, and must not have exited), static __shared__ (one copy per kernel,
-// reused by its blocks) and dynamic shared memory (per block, filled with 0xff bytes, so a read before any write
-// gives NaN), __ldg/__ldcs/__ldcg/__stcs with their alignment checked, atomics, __threadfence, the bf16/fp16
-// conversions (round to nearest even, as the hardware's cvt.rn).
+// reused by its blocks; its size, staticSharedBytes, counts against the limits) and dynamic shared memory (per
+// block, filled with 0xff bytes, so a read before any write gives NaN), __ldg/__ldcs/__ldcg/__stcs with their
+// alignment checked, atomics, __threadfence, the bf16/fp16 conversions (round to nearest even, as cvt.rn).
 // Host side: a fake runtime for one H200-like device (132 SMs, 228 KiB shared memory per SM, 48 KiB per block
 // by default, 227 KiB with the opt-in): memory, streams (kernels run when launched, or are recorded while a
 // stream is captured), events, cudaFuncSetAttribute (which *sets* the limit, as the device does), occupancy,
 // device properties, sticky errors after a kernel fault (cleared by cudaDeviceReset).
-// A fault in device code (misaligned vector access, barrier deadlock, shuffle with an exited lane, a launch
-// over the limits) ends the kernel, prints what and where on stderr, and leaves the sticky error
-// cudaErrorLaunchFailure, cudaErrorMisalignedAddress or cudaErrorIllegalInstruction.
+// A launch over the limits (threads, grid; static shared memory over 48 KiB, dynamic over the kernel's limit,
+// both over 227 KiB) runs nothing and fails with cudaErrorInvalidConfiguration or cudaErrorInvalidValue (not
+// sticky). A fault in device code (misaligned vector access, barrier deadlock, shuffle with an exited lane) ends
+// the kernel, prints what and where on stderr, and leaves the sticky error cudaErrorLaunchFailure,
+// cudaErrorMisalignedAddress or cudaErrorIllegalInstruction.
 //
 // What this proves and what it cannot: docs/benchmarks.md ("The CUDA kernels on the CPU").
 
@@ -358,6 +360,16 @@ void* dynamicShared();
 // `where`: the launch site ("file:line"), named in fault messages.
 cudaError_t launch(const void* kernel, dim3 grid, dim3 block, std::size_t sharedBytes, cudaStream_t stream,
     std::function<void()> body, const char* where);
+
+// The kernel's static shared memory per block: the sizes of its function-local statics (`__shared__` is `static`
+// here; its own body's only, not those of device functions it calls), from the symbol table; 0 where that is
+// stripped. Launches, cudaFuncSetAttribute and occupancy count it as the device does.
+std::size_t staticSharedBytes(const void* kernel);
+template<typename... Params>
+std::size_t staticSharedBytes(void (*kernel)(Params...))
+{
+    return staticSharedBytes(reinterpret_cast<const void*>(kernel));
+}
 
 // The emulated device's knobs (the test shrinks the SM count so that a few rows fill several persistent waves).
 struct DeviceConfig

@@ -45,15 +45,18 @@ struct EmulatedCase
 // a device made small where the persistent grid matters: the seed slice keeps its rows of 2048, and the persistent
 // cases keep more rows than the grid holds (persistent-many-rows: 64-thread rows, 2 SMs x 32 blocks = 64 blocks for
 // 90 rows of 30 groups, so blocks walk 1-2 rows and the group index wraps by 64 mod 30).
-std::vector<EmulatedCase> emulatedCases()
+// Under ASan (about 10x slower here) the quick table only: the small cases, every implementation and dtype
+// (quickTableRunsEveryImplementation).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kQuickTable = true;
+#else
+constexpr bool kQuickTable = false;
+#endif
+
+std::vector<EmulatedCase> emulatedCases(bool quick = kQuickTable)
 {
     std::vector<EmulatedCase> cases;
-#if defined(__SANITIZE_ADDRESS__)
-    // Under ASan (about 10x slower here) the quick table only: the small cases, every implementation and dtype.
-    const std::vector<VerifyCase> table = verificationCases(true);
-#else
-    const std::vector<VerifyCase> table = verificationCases(false);
-#endif
+    const std::vector<VerifyCase> table = verificationCases(quick);
     for (const VerifyCase& c : table) {
         EmulatedCase e { c, 132 };
         if (c.name == "seed-slice")
@@ -120,6 +123,28 @@ __global__ void sharedKernel(float* out)
     table[threadIdx.x] = 2.f;
     __syncthreads();
     out[threadIdx.x] = table[threadIdx.x];
+}
+
+// Static shared memory: 49,156 B, one float over the 48 KiB a block may declare.
+__global__ void staticOverLimitKernel(float* out)
+{
+    __shared__ float cells[12 * 1024 + 1];
+    cells[threadIdx.x] = static_cast<float>(threadIdx.x);
+    __syncthreads();
+    out[threadIdx.x] = cells[(threadIdx.x + 1) % blockDim.x];
+}
+
+// 32 KiB static (two arrays) and dynamic shared memory: 16 KiB dynamic fit without the opt-in.
+__global__ void staticAndDynamicKernel(float* out)
+{
+    __shared__ float cells[4 * 1024];
+    __shared__ float more[4 * 1024];
+    KIX_DYNAMIC_SHARED(float, table);
+    cells[threadIdx.x] = 1.f;
+    more[threadIdx.x] = 2.f;
+    table[threadIdx.x] = 3.f;
+    __syncthreads();
+    out[threadIdx.x] = cells[(threadIdx.x + 1) % blockDim.x] + more[threadIdx.x] + table[threadIdx.x];
 }
 
 } // namespace
@@ -193,6 +218,30 @@ private Q_SLOTS:
             "the outputs differ between the two thread orders: a shared-memory read without a barrier");
     }
 
+    // The quick table (all the asan suite runs of verifyTable) still reaches every implementation's own kernels
+    // in every dtype and direction: kix-fused's resident rows, kix-persistent's persistent rows, the reference
+    // kernels; a fallback alone would leave an implementation's kernels unrun under ASan.
+    void quickTableRunsEveryImplementation()
+    {
+        const std::vector<EmulatedCase> quick = emulatedCases(true);
+        for (GroupNormImpl impl : kAllImpls) {
+            const std::string own = impl == GroupNormImpl::Fused ? "resident rows"
+                : impl == GroupNormImpl::Persistent              ? "persistent rows"
+                                                                 : "reference kernels";
+            for (gn::DType dtype : { gn::DType::F32, gn::DType::BF16, gn::DType::F16 })
+                for (GroupNormDirection d : { GroupNormDirection::Forward, GroupNormDirection::Backward }) {
+                    const bool runs = std::any_of(quick.begin(), quick.end(), [&](const EmulatedCase& e) {
+                        char text[256];
+                        return std::string(
+                                   launchDescription(impl, dtype, e.c.shape, d, !e.c.misaligned, text, sizeof text))
+                                   .rfind(own, 0)
+                            == 0;
+                    });
+                    QVERIFY2(runs, (std::string(implName(impl)) + " " + dtypeText(dtype)).c_str());
+                }
+        }
+    }
+
     // A cpg sweep on one kernel (fp32 kix-fused backward, 1024 x 8 scalar rows): 67,584 B of dynamic shared
     // memory, then 49,152 B (still over 48 KiB with the 256 B of static scratch: an opt-in), then 67,584 B again.
     // cudaFuncSetAttribute sets the limit, so a memo of exact sizes lowered it to 49,152 B and skipped the third
@@ -255,6 +304,53 @@ private Q_SLOTS:
         QCOMPARE(granted, std::vector<long long>({ 67584 }));
         QCOMPARE(cache.raiseTo(key, 100000, grant), 0);
         QCOMPARE(granted, std::vector<long long>({ 67584, 100000 }));
+        QCOMPARE(cudaFree(out), cudaSuccess);
+    }
+
+    // Static __shared__ counts as on the device: at most 48 KiB of it, the default dynamic limit is 48 KiB less the
+    // static bytes, and the opt-in grants at most 227 KiB less them. A launch over a limit fails
+    // (cudaErrorInvalidValue, not sticky) and runs nothing.
+    void staticSharedLimits()
+    {
+        OrderGuard restore;
+        (void)resetDeviceAfterFault();
+        QCOMPARE(emu::staticSharedBytes(sharedKernel), std::size_t(0));
+        QCOMPARE(emu::staticSharedBytes(unsynchronisedKernel), std::size_t(256));
+        QCOMPARE(emu::staticSharedBytes(staticOverLimitKernel), std::size_t(49156));
+        QCOMPARE(emu::staticSharedBytes(staticAndDynamicKernel), std::size_t(32768));
+        float* out = nullptr;
+        QCOMPARE(cudaMalloc(&out, 64 * sizeof(float)), cudaSuccess);
+        const long long launches = emu::stats().launches;
+
+        KIX_LAUNCH(staticOverLimitKernel, 1, 64, 0, nullptr)(out);
+        QCOMPARE(cudaGetLastError(), cudaErrorInvalidValue);
+        QCOMPARE(emu::stats().launches, launches);
+        QCOMPARE(cudaDeviceSynchronize(), cudaSuccess); // not sticky
+
+        const auto kernel = staticAndDynamicKernel;
+        KIX_LAUNCH(kernel, 1, 64, 16 * 1024, nullptr)(out); // 48 KiB together: no opt-in needed
+        QCOMPARE(cudaGetLastError(), cudaSuccess);
+        QCOMPARE(out[63], 6.f);
+        KIX_LAUNCH(kernel, 1, 64, 16 * 1024 + 4, nullptr)(out); // over 48 KiB less the static
+        QCOMPARE(cudaGetLastError(), cudaErrorInvalidValue);
+        QCOMPARE(emu::stats().launches, launches + 1);
+        const int most = 227 * 1024 - 32768;
+        QCOMPARE(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most + 1),
+            cudaErrorInvalidValue); // static + dynamic over 227 KiB
+        (void)cudaGetLastError();
+        QCOMPARE(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most), cudaSuccess);
+        out[63] = 0.f;
+        KIX_LAUNCH(kernel, 1, 64, static_cast<std::size_t>(most), nullptr)(out);
+        QCOMPARE(cudaGetLastError(), cudaSuccess);
+        QCOMPARE(out[63], 6.f);
+        KIX_LAUNCH(kernel, 1, 64, static_cast<std::size_t>(most) + 16, nullptr)(out);
+        QCOMPARE(cudaGetLastError(), cudaErrorInvalidValue);
+        QCOMPARE(emu::stats().launches, launches + 2);
+
+        // Occupancy counts the static bytes with the dynamic: 228 KiB per SM, 1 KiB reserved per block.
+        int blocks = 0;
+        QCOMPARE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 64, 16 * 1024), cudaSuccess);
+        QCOMPARE(blocks, 228 / 49);
         QCOMPARE(cudaFree(out), cudaSuccess);
     }
 
