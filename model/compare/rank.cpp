@@ -208,6 +208,7 @@ CohortKey CohortKey::familyOf(const Run& run)
     k.kernel = run.kernel;
     k.pass = run.pass;
     k.workload = run.workloadSlug;
+    k.workloadTitle = run.links().workloadTitle;
     k.dtype = run.dtype;
     k.gpu = gpuKeyOf(run);
     k.gpuName = run.gpuDisplayName();
@@ -281,7 +282,9 @@ QString CohortKey::describe() const
     QString operation = kernel.isEmpty() ? QStringLiteral("(no kernel)") : kernel;
     if (!pass.isEmpty())
         operation += QLatin1Char(' ') + pass;
-    QString work = workload.isEmpty() ? QStringLiteral("(no workload)") : workload;
+    QString work = !workload.isEmpty() ? workload
+        : !workloadTitle.isEmpty()     ? workloadTitle
+                                       : QStringLiteral("(no workload)");
     if (!dtype.isEmpty() && !work.contains(dtype))
         work += QLatin1Char(' ') + dtype;
     return QStringLiteral("%1 · %2 · %3 · %4 · %5 %6 (%7)")

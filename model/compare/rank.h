@@ -22,6 +22,7 @@ struct CohortKey
     QString kernel;
     QString pass;
     QString workload; // the workload slug (its parameters and usually the dtype)
+    QString workloadTitle; // for display where there is no slug: the workload's title, "suite of 4 cases"
     QString dtype;
     QString gpu; // the GPU as runs are paired elsewhere: slug, else the product in lower case
     QString gpuName; // for display: the product, else the slug

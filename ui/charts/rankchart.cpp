@@ -303,8 +303,9 @@ void RankChart::updateTitle()
     // Only the parts the cohort has: an empty pass, workload or GPU leaves no empty "· ·" behind.
     const QString operation
         = QStringList { k.kernel, k.pass }.filter(QRegularExpression(QStringLiteral("\\S"))).join(QLatin1Char(' '));
-    const QStringList parts = QStringList { operation, k.workload, shortGpuName(k.gpuName) }.filter(
-        QRegularExpression(QStringLiteral("\\S")));
+    const QStringList parts
+        = QStringList { operation, k.workload.isEmpty() ? k.workloadTitle : k.workload, shortGpuName(k.gpuName) }
+              .filter(QRegularExpression(QStringLiteral("\\S")));
     setTitle(ChartStyle::titleHtml(
         parts.isEmpty() ? QStringLiteral("Rank") : QStringLiteral("Rank — ") + parts.join(QStringLiteral(" · ")),
         subtitles, {}, m_options.dark, titleFont(), m_titleWidth));

@@ -165,6 +165,8 @@ private slots:
             links.comparisonKey
                 = QStringLiteral("sha256:") + QString(64, version == QLatin1String("v1.0") ? u'1' : u'2');
             links.protocolName = QStringLiteral("evaluation stack ") + version;
+            links.workloadTitle = QStringLiteral("suite of 4 cases"); // a leaderboard's suite: no slug
+            run->workloadSlug.clear();
             run->linked = RunLinks::share(links);
             return run;
         };
@@ -186,6 +188,8 @@ private slots:
         QVERIFY(!c.key.isStrict());
         QVERIFY(c.key.widened);
         QVERIFY(c.key.scopeText().contains(QLatin1String("widened by request")));
+        QVERIFY2(c.key.describe().contains(QStringLiteral("nvfp4_group_gemm · suite of 4 cases")),
+            qPrintable(c.key.describe()));
         QCOMPARE(c.entries.size(), 3);
         QVERIFY(c.entries[0].differences.isEmpty()); // alice, the best
         QVERIFY(c.entries[2].differences.isEmpty()); // carol: same key as the best
