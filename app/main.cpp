@@ -119,7 +119,7 @@ int main(int argc, char** argv)
     }
     const QStringList paths = args.isEmpty() ? QStringList { bundledRuns() } : args;
     if (!kix::hasDisplay()) {
-        // No window to show: the summary, and the quantile chart of the same runs as a file.
+        // No window to show: the summary, and the chart the window would open on (summary --chart) as a file.
         err << "kix: no display; printing the summary instead of opening the window\n";
         err.flush();
         const QString chart = QDir::current().absoluteFilePath(QStringLiteral("kix-summary.png"));

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -61,6 +62,8 @@ private slots:
     void exportUsageErrors();
     void importLiger();
     void noDisplayPrintsSummaryAndChart();
+    void noDisplayWithoutPathsComparesBundledRuns();
+    void bundledRunsValidate();
 };
 
 void TestKixCli::helpAndVersion()
@@ -83,6 +86,8 @@ void TestKixCli::helpAndVersion()
     const Result bundled = runKix({ QStringLiteral("list"), QStringLiteral(":/runs") });
     QCOMPARE(bundled.code, 0);
     QVERIFY2(bundled.out.contains(QStringLiteral("group_norm")), qPrintable(bundled.out + bundled.err));
+    QVERIFY(bundled.out.contains(QStringLiteral("liger")));
+    QVERIFY(bundled.out.contains(QStringLiteral("huggingface")));
 }
 
 void TestKixCli::commandPolicy()
@@ -243,6 +248,48 @@ void TestKixCli::noDisplayPrintsSummaryAndChart()
     QFile png(chart);
     QVERIFY(png.open(QIODevice::ReadOnly));
     QVERIFY(png.read(8).startsWith("\x89PNG"));
+}
+
+// `kix` with no PATH and no display: the bundled runs (resources/runs: the seed and Liger's other GroupNorm speed
+// rows on B200) are summarised with liger's verdicts against huggingface, and the chart written is the speed-up.
+void TestKixCli::noDisplayWithoutPathsComparesBundledRuns()
+{
+    QTemporaryDir dir;
+    const Result r = runKix({}, dir.path());
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("kix: 42 runs from 2 files\n")), qPrintable(r.out));
+    for (const char* pass : { "forward", "backward", "full" })
+        QVERIFY2(r.out.contains(QStringLiteral("14 × group_norm %1 on NVIDIA B200").arg(QLatin1String(pass))), pass);
+    QVERIFY(r.out.contains(QStringLiteral("Speed-up against huggingface")));
+    for (const char* pass : { "forward", "backward", "full" }) {
+        const QRegularExpression verdict(QStringLiteral("group_norm %1 on NVIDIA B200: liger [0-9]+\\.[0-9]{2}× "
+                                                        "(faster|slower) than huggingface over 7 workloads \\(")
+                                             .arg(QLatin1String(pass)));
+        QVERIFY2(verdict.match(r.out).hasMatch(), qPrintable(r.out));
+    }
+    const QString chart = dir.filePath(QStringLiteral("kix-summary.png"));
+    QVERIFY2(r.out.contains(QStringLiteral("The speed-up chart of these runs is in ") + chart), qPrintable(r.out));
+    QFile png(chart);
+    QVERIFY(png.open(QIODevice::ReadOnly));
+    QVERIFY(png.read(8).startsWith("\x89PNG"));
+    QVERIFY2(!r.err.contains(QStringLiteral("QStandardPaths")), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QStringLiteral("warning"), Qt::CaseInsensitive), qPrintable(r.err));
+}
+
+// Every bundled run is a valid kernelindex document (schemas and digests), in the tree and compiled into kix.
+void TestKixCli::bundledRunsValidate()
+{
+    const QString folder = QStringLiteral(KIX_SOURCE_DIR "/resources/runs");
+    for (const QString& path : { folder, QStringLiteral(":/runs") }) {
+        const Result r = runKix({ QStringLiteral("validate"), QStringLiteral("--strict"), path });
+        QVERIFY2(r.code == 0, qPrintable(path + QLatin1Char('\n') + r.out + r.err));
+    }
+    // The compiled-in runs are the folder's: the same 42.
+    for (const QString& path : { folder, QStringLiteral(":/runs") }) {
+        const Result r = runKix({ QStringLiteral("summary"), path });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith(QStringLiteral("kix: 42 runs from 2 files\n")), qPrintable(path + r.out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestKixCli)

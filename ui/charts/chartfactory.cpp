@@ -7,6 +7,7 @@
 #include "model/chartdata/notes.h"
 #include "model/chartdata/quantiledata.h"
 #include "model/chartdata/sweep.h"
+#include "model/compare/comparison.h"
 #include "model/compare/toolcomparison.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/historychart.h"
@@ -140,13 +141,52 @@ bool rankIsFirstView(const RunList& runs)
     return providers.size() >= 3;
 }
 
+bool speedupIsFirstView(const RunList& runs)
+{
+    // One kernel on one GPU, where a framework baseline (huggingface or torch) and another provider timed the same
+    // workload: the speed-up answers "which is faster?" (Liger's GroupNorm rows, as kix bundles them).
+    const Run* first = nullptr;
+    QSet<QString> providers;
+    for (const RunPtr& r : runs) {
+        if (!r->isLatency())
+            continue;
+        if (!first)
+            first = r.get();
+        else if (r->kernel != first->kernel || r->gpuSlug != first->gpuSlug || r->gpuProduct != first->gpuProduct)
+            return false;
+        providers.insert(r->provider);
+    }
+    if (providers.size() < 2)
+        return false;
+    const Baseline baseline = Baseline::defaultForProviders(providers);
+    if (!baseline.providers.contains(QStringLiteral("huggingface"))
+        && !baseline.providers.contains(QStringLiteral("torch")))
+        return false;
+    const QString& base = baseline.providers.front();
+    const auto workload = [](const Run& r) -> QString { // a QString, not a builder of the run's temporaries
+        return r.pass + QLatin1Char('|') + r.workloadSlug + QLatin1Char('|') + r.dtype;
+    };
+    QSet<QString> baselineWorkloads;
+    for (const RunPtr& r : runs) {
+        if (r->isLatency() && r->provider == base)
+            baselineWorkloads.insert(workload(*r));
+    }
+    for (const RunPtr& r : runs) {
+        if (r->isLatency() && r->provider != base && baselineWorkloads.contains(workload(*r)))
+            return true;
+    }
+    return false;
+}
+
 ChartKind firstViewKind(const RunList& runs)
 {
     if (runs.isEmpty())
         return ChartKind::Quantiles;
     if (overviewIsFirstView(runs))
         return ChartKind::Overview;
-    return rankIsFirstView(runs) ? ChartKind::Rank : ChartKind::Quantiles;
+    if (rankIsFirstView(runs))
+        return ChartKind::Rank;
+    return speedupIsFirstView(runs) ? ChartKind::Speedup : ChartKind::Quantiles;
 }
 
 std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options, ChartInfo* info)
