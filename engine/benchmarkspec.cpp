@@ -78,16 +78,6 @@ QString cacheFlushName(CacheFlush flush)
     return flush == CacheFlush::ReadSweep ? QStringLiteral("read_sweep") : QStringLiteral("write");
 }
 
-bool parseCacheFlush(const QString& text, CacheFlush& flush)
-{
-    for (const CacheFlush f : { CacheFlush::Write, CacheFlush::ReadSweep })
-        if (text == cacheFlushName(f)) {
-            flush = f;
-            return true;
-        }
-    return false;
-}
-
 qint64 BenchmarkSpec::minimumBytes() const
 {
     const qint64 tensor = elements() * gn::dtypeSize(dtype); // one M x C x H tensor

@@ -24,7 +24,6 @@ bool parseDType(const QString& text, DType& dtype);
 // write-back of its predecessor's dirty lines: an option, never compared with Write runs unmarked.
 enum class CacheFlush { Write, ReadSweep };
 QString cacheFlushName(CacheFlush flush); // "write", "read_sweep" (what the protocol records)
-bool parseCacheFlush(const QString& text, CacheFlush& flush);
 
 // How a run is timed (modelled on triton.testing.do_bench).
 struct TimingSettings

@@ -130,14 +130,6 @@ KIX_HD float forwardScale(float weight, float rstd)
 {
     return weight * rstd;
 }
-KIX_HD float forwardShift(float bias, float mean, float scale)
-{
-    return bias - mean * scale;
-}
-KIX_HD float normalizeAffine(float x, float scale, float shift)
-{
-    return scale * x + shift;
-}
 
 // The centred form, (x - mean) * scale + bias: one more subtraction, but no cancellation between a*x and
 // b' when |mean| * scale >> |y| (large offsets, or near-constant rows where rstd ~ 1/sqrt(eps)).

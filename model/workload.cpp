@@ -46,11 +46,6 @@ int compareWorkloads(const Run& a, const Run& b)
     return compareText(a.dtype, b.dtype);
 }
 
-bool workloadLess(const Run& a, const Run& b)
-{
-    return compareWorkloads(a, b) < 0;
-}
-
 QString ParamVariation::describeFixed() const
 {
     QStringList parts;

@@ -39,8 +39,7 @@ inline size_t qHash(const WorkloadKey& key, size_t seed = 0)
 }
 
 // Orders runs by workload: parameter by parameter, numbers numerically ("channels64" before "channels512"),
-// then dtype.
-bool workloadLess(const Run& a, const Run& b);
+// then dtype (< 0, 0, > 0).
 int compareWorkloads(const Run& a, const Run& b);
 
 // Which workload parameters (and the dtype) vary among a set of runs, and the values of those that do not.
@@ -54,7 +53,6 @@ struct ParamVariation
     bool kernelVaries = false;
     bool passVaries = false;
 
-    bool isVarying(const QString& key) const { return varying.contains(key); }
     // "batch=128, hidden=512, dtype=fp32"
     QString describeFixed() const;
 };

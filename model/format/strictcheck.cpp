@@ -552,11 +552,6 @@ void checkManifest(const json& v, const QString& p, StrictReport& r)
 
 } // namespace
 
-bool strictKindChecked(const std::string& kind)
-{
-    return kinds().count(kind) > 0;
-}
-
 bool durationNanoseconds(const json& v, double* ns, QString* why)
 {
     auto fail = [&](const QString& message) {

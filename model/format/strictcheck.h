@@ -35,9 +35,6 @@ struct StrictReport
 // every finding's pointer.
 void checkStrict(const nlohmann::json& value, const QString& pointer, StrictReport& report);
 
-// The kinds the rules cover.
-bool strictKindChecked(const std::string& kind);
-
 // A duration as the format reads it (§9.2 step 3): a whole number of nanoseconds, or a string such as "8.1 us"
 // whose value in nanoseconds, computed in binary double arithmetic, is a safe integer. False and a reason
 // otherwise ("ambiguous duration" for "1.005 ms").

@@ -132,11 +132,6 @@ std::optional<double> asNumber(const json& value)
     return d;
 }
 
-std::string toStd(const QString& s)
-{
-    return s.toStdString();
-}
-
 std::string providerFromFile(const QString& file, const char* fallback)
 {
     const QString base = QFileInfo(file).completeBaseName();

@@ -55,7 +55,6 @@ QString kindName(Kind kind);
 QString typeName(const json& value);
 // A number, or a string holding one (nvbench writes its numbers as strings): "1.5e-05", "inf".
 std::optional<double> asNumber(const json& value);
-std::string toStd(const QString& s);
 // nvbench and Google Benchmark compare builds one file each, so a file's runs are one implementation: the provider
 // is the file's base name ("main" for main.json), or `fallback` when it has none.
 std::string providerFromFile(const QString& file, const char* fallback);

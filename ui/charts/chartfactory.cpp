@@ -96,7 +96,6 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         ho.xParam = options.xParam;
         ho.logY = options.logY;
         ho.keep = options.currentRun; // its point is marked: always drawn
-        ho.keep = options.currentRun; // its point is marked: always drawn
         p.history = buildHistoryData(runs, ho);
         out.xCandidates = p.history.xCandidates;
         out.xParam = p.history.xParam;

@@ -244,22 +244,4 @@ void HistoryChart::hover(int line, const QPointF& at, bool state)
     QToolTip::showText(QCursor::pos(), m_hoverText);
 }
 
-std::unique_ptr<QChart> buildHistoryChart(const RunList& runs, const ChartOptions& options, ChartInfo& info)
-{
-    HistoryDataOptions ho;
-    ho.threshold = options.threshold;
-    ho.maxSeries = std::min(options.maxSeries, ChartStyle::distinctLineCount()); // no two lines look alike
-    ho.xParam = options.xParam;
-    ho.logY = options.logY;
-    ho.keep = options.currentRun; // its point is marked: always drawn
-    HistoryData data = buildHistoryData(runs, ho);
-    info.xCandidates = data.xCandidates;
-    info.xParam = data.xParam;
-    info.title = data.title;
-    info.notes = data.notes;
-    info.warnings = data.warnings;
-    info.isEmpty = data.isEmpty();
-    return std::make_unique<HistoryChart>(std::move(data), options);
-}
-
 } // namespace kix

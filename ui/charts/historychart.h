@@ -61,8 +61,4 @@ private:
     QString m_hoverText;
 };
 
-// The chart kind's entry for buildChart(): builds the history of `runs` at options.threshold and fills `info`
-// (notes: series left out, unplaceable runs, same-time runs; x choices "time" and "label").
-std::unique_ptr<QChart> buildHistoryChart(const RunList& runs, const ChartOptions& options, ChartInfo& info);
-
 } // namespace kix

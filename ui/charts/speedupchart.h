@@ -47,8 +47,6 @@ public:
     const ValueLabels* valueLabels() const { return m_valueLabels.get(); }
 
     static QString tooltip(const ComparisonPair& pair) { return speedupTooltip(pair); }
-    // "liger 1.62× (17 pairs; 3 GPUs)"
-    static QString summaryLine(const ProviderSummary& summary) { return providerSummaryLine(summary); }
     // "▲" faster, "◆" slower, "●" same, "□" ambiguous: the shapes of the markers.
     static QString verdictSymbol(Verdict verdict) { return kix::verdictSymbol(verdict); }
 

@@ -418,23 +418,6 @@ void ChartPanel::setKind(ChartKind kind)
     m_kind = kind;
 }
 
-void ChartPanel::setLogScale(bool log)
-{
-    m_log->setChecked(log);
-}
-
-void ChartPanel::setXParam(const QString& param)
-{
-    m_xParam = param;
-    rebuildNow();
-}
-
-void ChartPanel::setCohort(const QString& id)
-{
-    m_cohort = id;
-    rebuildNow();
-}
-
 void ChartPanel::setBaseline(const Baseline& baseline)
 {
     m_chosen = baseline;
@@ -477,6 +460,23 @@ ChartOptions ChartPanel::optionsFor(ChartKind kind) const
     } else if (kind == ChartKind::Quantiles && m_view->width() > 0)
         options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
+}
+
+int ChartPanel::yieldPairsHeight(int pixels, bool fold)
+{
+    if (pixels <= 0 || !m_pairs->isVisible())
+        return 0;
+    QList<int> sizes = m_splitter->sizes();
+    if (sizes.size() != 2 || sizes[1] == 0)
+        return 0;
+    // The splitter keeps a pane at its least size or folds it whole: nothing in between.
+    const int least = std::max(m_pairs->minimumSizeHint().height(),
+        m_pairs->horizontalHeader()->height() + m_pairs->verticalHeader()->defaultSectionSize() + 4);
+    const int given = fold ? sizes[1] : std::clamp(sizes[1] - least, 0, pixels);
+    sizes[0] += given;
+    sizes[1] -= given;
+    m_splitter->setSizes(sizes);
+    return given;
 }
 
 void ChartPanel::scheduleRebuild()

@@ -62,8 +62,6 @@ public:
     bool isKindAutomatic() const { return m_autoKind; }
     // The overview's table (kernels × GPUs); shown in place of the chart when the kind is Overview.
     OverviewTable* overviewTable() const { return m_overview; }
-    void setLogScale(bool log);
-    void setXParam(const QString& param);
     // The user's choice; empty = the default. A choice the runs in scope do not contain (a run the filter hides, a
     // provider not among them) is kept but not used: the chart falls back to the default, the banner says so, and
     // the choice comes back when the filter shows it again.
@@ -71,13 +69,17 @@ public:
     const Baseline& chosenBaseline() const { return m_chosen; }
     bool isBaselineFallback() const { return !m_fallbackNote.isEmpty(); }
     ChartOptions options() const; // the baseline in effect
-    // Rank: the cohort drawn (CohortKey::id); empty = the current run's cohort, else the largest in scope.
-    void setCohort(const QString& id);
+    // Rank: the cohort drawn (CohortKey::id), chosen in cohortChooser(); empty = the current run's cohort, else the
+    // largest in scope.
     QComboBox* cohortChooser() const { return m_cohortBox; }
 
     // Builds now instead of after the coalescing delay (tests, export); over asyncThreshold() runs, starts the build
     // off the GUI thread (isRebuildPending() until it is drawn).
     void rebuildNow();
+    // The speed-up's pairs table gives up to `pixels` of its height to the chart, keeping its header and a row (or,
+    // with `fold`, nothing: the splitter's handle stays to drag it back); returns what it gave (0 when it is hidden).
+    // The window calls it to keep the chart at its least height.
+    int yieldPairsHeight(int pixels, bool fold);
     bool isRebuildPending() const;
     // Runs in scope from which charts are prepared off the GUI thread (0: always; default 20,000).
     void setAsyncThreshold(int runs) { m_asyncThreshold = runs; }

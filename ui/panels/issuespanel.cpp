@@ -61,7 +61,6 @@ IssuesPanel::IssuesPanel(DiagnosticsModel* model, QWidget* parent)
 
     auto* clear = new QPushButton(QStringLiteral("Clear"), this);
     clear->setToolTip(QStringLiteral("Forget the issues listed (the runs stay loaded)"));
-    connect(clear, &QPushButton::clicked, this, &IssuesPanel::clearRequested);
     connect(clear, &QPushButton::clicked, model, &DiagnosticsModel::clear);
 
     auto* top = new QHBoxLayout;

@@ -37,7 +37,6 @@ public:
     QString titleText() const;
 
 signals:
-    void clearRequested();
     // The counts changed: every place that shows them (the dock's title, the status bar) follows.
     void countsChanged(int errors, int warnings);
 
