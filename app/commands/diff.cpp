@@ -29,6 +29,17 @@ QString canonical(const QString& path)
     return c.isEmpty() ? info.absoluteFilePath() : c;
 }
 
+// The length of the longest beginning of `arg` that is a file (not a folder), cut before a '/'; 0 when none is.
+qsizetype filePrefix(const QString& arg)
+{
+    for (qsizetype slash = arg.lastIndexOf(QLatin1Char('/')); slash > 0;
+         slash = arg.lastIndexOf(QLatin1Char('/'), slash - 1)) {
+        if (QFileInfo(arg.left(slash)).isFile())
+            return slash;
+    }
+    return 0;
+}
+
 } // namespace
 
 int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
@@ -41,9 +52,10 @@ int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
                        "metadata, files, times, the implementation). The last line says whether the runs share "
                        "the format's strict comparison key."),
         out, err);
-    cl.addPaths(QStringLiteral("Run files or folders (every run they hold), FILE#POINTER (the run at that JSON "
-                               "pointer, as kix list prints file and pointer), or a digest prefix sha256:... "
-                               "(a run's runDigest or implementationDigest, among the runs of the files given)."));
+    cl.addPaths(
+        QStringLiteral("Run files or folders (every run they hold), FILE#POINTER or FILE/POINTER (the run "
+                       "at that JSON pointer of the file, as kix list prints it), or a digest prefix sha256:... "
+                       "(a run's runDigest or implementationDigest, among the runs of the files given)."));
     cl.addFilter();
     const QCommandLineOption runOption(QStringLiteral("run"),
         QStringLiteral("The run whose externalId is ID, among the runs of the files given (repeatable)."),
@@ -80,6 +92,10 @@ int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         } else if (hash > 0 && QFileInfo::exists(arg.left(hash))) {
             addPath(arg.left(hash));
             selectors.append({ Selector::Pointer, canonical(arg.left(hash)), arg.mid(hash + 1), arg });
+        } else if (const qsizetype cut = filePrefix(arg); cut > 0) {
+            // FILE/POINTER, as kix list's file column prints a run of a file that holds many
+            addPath(arg.left(cut));
+            selectors.append({ Selector::Pointer, canonical(arg.left(cut)), arg.mid(cut), arg });
         } else {
             addPath(arg); // the loader names it as missing
         }
