@@ -70,10 +70,9 @@ int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     cl.setEpilog(QStringLiteral(
         "Without a selector (FILE#POINTER, a digest, --run) every run of the files that --filter keeps is "
         "compared; with selectors, the runs they name (that --filter keeps). Fewer than 2 or more than 8 runs is a "
-        "usage error.\n\nExamples:\n  kix diff a.json b.json\n  kix diff catalog.jsonl.zst#/line/120 "
-        "catalog.jsonl.zst#/line/4711 --format markdown\n  kix diff runs/ --run submission/555004 --run "
-        "submission/555010\n  kix diff catalog.jsonl.zst --filter \"operation:gpumode-nvfp4-group-gemm "
-        "provider:brandonin\""));
+        "usage error.\n\nExamples:\n  kix diff a.json b.json\n  kix diff catalog.jsonl.zst#/16989 "
+        "catalog.jsonl.zst/16990 --format markdown\n  kix diff catalog.jsonl.zst --run submission/506336 --run "
+        "submission/492956\n  kix diff runs/ --filter \"group_norm channels=2048 gpu:b200\" --format csv"));
     if (!cl.parse(args))
         return cl.exitCode();
 
