@@ -40,6 +40,7 @@ int importCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int importLigerCommand(const QStringList& args, QTextStream& out, QTextStream& err); // alias of import
 int summaryCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/diff.cpp
 int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int recordsCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int overviewCommand(const QStringList& args, QTextStream& out, QTextStream& err);

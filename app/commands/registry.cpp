@@ -23,6 +23,7 @@ const std::vector<Command>& commands()
         { "import-liger", "alias of import (Liger-Kernel benchmark CSV)", importLigerCommand },
         { "summary", "the headless summary kix prints without a display", summaryCommand, true },
         { "compare", "speed-ups against a baseline, verdicts and warnings", compareCommand },
+        { "diff", "2 to 8 runs field by field: material, measurement and cosmetic differences", diffCommand },
         { "rank", "implementations best first within each cohort of comparable runs", rankCommand },
         { "records", "each cohort's record timeline (who held the best result, from when) and standings",
             recordsCommand },

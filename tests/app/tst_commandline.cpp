@@ -84,7 +84,7 @@ void TestCommandLine::registryListsEveryCommandOnce()
         QVERIFY(overviewUsage().contains(QLatin1String(c.summary)));
     }
     for (const char* expected :
-        { "validate", "list", "export", "import-liger", "summary", "compare", "chart", "bench" })
+        { "validate", "list", "export", "import-liger", "summary", "compare", "diff", "chart", "bench" })
         QVERIFY2(names.contains(QLatin1String(expected)), expected);
     QVERIFY(!findCommand(QStringLiteral("frobnicate")));
 }
