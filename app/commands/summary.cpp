@@ -111,8 +111,11 @@ int summaryCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     if (!chartPath.isEmpty()) {
         if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
             return cl.fail(QStringLiteral("--chart needs a QApplication"));
-        // The window's first view of these runs; the overview is a table, so the quantile chart stands in for it.
+        // The window's first view of these runs, or the speed-up where it compares with a framework baseline; the
+        // overview is a table, so the quantile chart stands in for it.
         ChartKind kind = firstViewKind(runs);
+        if (kind == ChartKind::Quantiles && speedupIsFirstView(runs))
+            kind = ChartKind::Speedup;
         if (kind == ChartKind::Overview)
             kind = ChartKind::Quantiles;
         ChartInfo info;

@@ -185,7 +185,7 @@ ChartKind firstViewKind(const RunList& runs)
         return ChartKind::Overview;
     if (rankIsFirstView(runs))
         return ChartKind::Rank;
-    return speedupIsFirstView(runs) ? ChartKind::Speedup : ChartKind::Quantiles;
+    return ChartKind::Quantiles;
 }
 
 std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options, ChartInfo* info)

@@ -46,8 +46,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptio
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
 
 // The first view of a scope: the overview when it spans many kernels or GPUs (overviewIsFirstView); else Rank for a
-// leaderboard or one cohort of many implementations (rankIsFirstView), else the speed-up when one kernel on one GPU
-// compares with a framework baseline (speedupIsFirstView), else the quantile chart.
+// leaderboard or one cohort of many implementations (rankIsFirstView), else the quantile chart.
 // Reads every run in the worst case: over many runs the chart panel calls it off the GUI thread.
 ChartKind firstViewKind(const RunList& runs);
 // Rank answers these runs best: most of them report a score (a leaderboard: gpumode-kernelbot), or none has a latency,
@@ -55,6 +54,8 @@ ChartKind firstViewKind(const RunList& runs);
 bool rankIsFirstView(const RunList& runs);
 // Speed-up answers these runs best: their latency runs are one kernel on one GPU, of two providers or more, and the
 // baseline (huggingface, then torch) and another provider timed at least one workload (pass, shape, dtype) alike.
+// The headless summary's chart uses it; the window does not yet (a speed-up chart can flip between two fits of its
+// rows at some sizes, see docs/explorer.md).
 bool speedupIsFirstView(const RunList& runs);
 
 } // namespace kix
