@@ -158,7 +158,13 @@ MainWindow::MainWindow(QWidget* parent)
     updateScope();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // ~QWidget closes the window and hides the docks, which emit visibilityChanged after this object is no longer a
+    // MainWindow: the slots connected to them must be gone by then.
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        dock->disconnect(this);
+}
 
 QDockWidget* MainWindow::createDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area)
 {
