@@ -165,6 +165,28 @@ void SpeedupChart::resizeEvent(QGraphicsSceneResizeEvent* event)
     fitTitles();
 }
 
+int SpeedupChart::smallestLines(double width) const
+{
+    QFont font = m_labelFont;
+    font.setPointSizeF(6);
+    const QFontMetricsF metrics(font);
+    int lines = 1;
+    for (const QString& label : m_data.axisLabels) {
+        int rows = 0;
+        QString row;
+        for (const QString& word : label.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            if (rows > 0 && metrics.horizontalAdvance(row + QLatin1Char(' ') + word) <= width)
+                row += QLatin1Char(' ') + word;
+            else {
+                row = word;
+                ++rows;
+            }
+        }
+        lines = std::max(lines, rows);
+    }
+    return lines;
+}
+
 SpeedupChart::LabelFit SpeedupChart::fitLabels(const QFont& base, double room, double width) const
 {
     const auto widest = [&](const QFont& font) {
@@ -230,7 +252,9 @@ void SpeedupChart::fitTitles()
         const double titleLine = m_data.categoryTitle.isEmpty() ? 0 : QFontMetricsF(ys.front()->titleFont()).height();
         const double width = 0.4 * (size.width() - margins().left() - margins().right()) - titleLine - 28;
         const LabelFit fit = fitLabels(m_labelFont, room, width);
-        m_rowLines = fit.lines;
+        // The lines at 6 pt, not at the font chosen: that one depends on the row's height, so on how many rows
+        // are drawn, and a panel fitting the rows to it would go back and forth between two counts for ever.
+        m_rowLines = smallestLines(width);
         auto* y = static_cast<QBarCategoryAxis*>(ys.front());
         if (y->labelsFont() != fit.font)
             y->setLabelsFont(fit.font);

@@ -50,8 +50,9 @@ public:
     // "▲" faster, "◆" slower, "●" same, "□" ambiguous: the shapes of the markers.
     static QString verdictSymbol(Verdict verdict) { return kix::verdictSymbol(verdict); }
 
-    // The lines a workload label takes at the chart's size now: 1, or more where a label is wider than the axis at
-    // 6 pt and wraps between its parameters (ChartPanel then draws fewer rows, each as tall as its label).
+    // The lines a workload label takes at 6 pt at the chart's width now: 1, or more where a label is wider than the
+    // axis at 6 pt and wraps between its parameters (ChartPanel then draws fewer rows, each as tall as its label).
+    // Whatever the rows' height: the rows the panel fits to it must not change it.
     int rowLines() const { return m_rowLines; }
 
 protected:
@@ -66,6 +67,8 @@ private:
     };
     // The labels' font and lines for rows `room` px tall (less padding) and an axis `width` px wide.
     LabelFit fitLabels(const QFont& base, double room, double width) const;
+    // The lines the widest-wrapping label takes at 6 pt on an axis `width` px wide (the same wrapping as fitLabels).
+    int smallestLines(double width) const;
     // The title wrapped to the chart's width, the axis titles to the plot's: Qt Charts would elide them.
     void fitTitles();
 

@@ -330,6 +330,8 @@ void ChartPanel::setRuns(const RunList& runs, const QString& scope)
     if (m_pinned && runs != m_runs)
         unpinReadout(); // a value pinned on other runs' chart would outlive what it describes
     // The list this replaces may be the last copy of a million runs: freeing it here would hold up this thread.
+    if (runs != m_runs)
+        m_shrunkFrom = {}; // other workloads, other labels
     RunList previous = std::exchange(m_runs, runs);
     const bool large = previous.size() > 5000;
     disposeOffThread(std::move(previous), large);
@@ -457,6 +459,11 @@ ChartOptions ChartPanel::optionsFor(ChartKind kind) const
             height = std::max(m_view->minimumHeight(), m_splitter->height() - m_splitter->handleWidth() - pairs);
         }
         options.maxGroups = std::clamp((height - 100) / row, 3, options.maxGroups);
+        // Never back to as many rows as were drawn at this size and found too many (refitGroups): the rows a larger
+        // count adds may bring longer labels (more lines at 6 pt) that the count below it leaves out, and the chart
+        // would go from one to the other for ever.
+        if (m_shrunkFrom.first == m_view->size() && m_shrunkFrom.second > 3)
+            options.maxGroups = std::min(options.maxGroups, m_shrunkFrom.second - 1);
     } else if (kind == ChartKind::Quantiles && m_view->width() > 0)
         options.maxGroups = std::clamp((m_view->width() - 160) / (2 * line + 10), 3, options.maxGroups);
     return options;
@@ -678,9 +685,13 @@ void ChartPanel::refitGroups()
     if (limit == m_builtMaxGroups)
         return;
     // Fewer rows than it draws, or room for more where it drew all it could (the scope may hold more workloads).
-    // Either way a rebuild changes what is drawn, so a rebuild's own banner or table cannot make this loop.
+    // Either way a rebuild changes what is drawn, so a rebuild's own banner or table cannot make this loop; nor can
+    // longer labels among more rows (optionsFor caps the count below one found too many at this size).
     const bool mayHoldMore = m_builtGroups >= m_builtMaxGroups;
-    if (m_builtGroups > limit || (limit > m_builtMaxGroups && mayHoldMore))
+    if (m_builtGroups > limit) {
+        m_shrunkFrom = { m_view->size(), m_builtGroups };
+        scheduleRebuild();
+    } else if (limit > m_builtMaxGroups && mayHoldMore)
         scheduleRebuild();
 }
 

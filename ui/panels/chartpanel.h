@@ -10,6 +10,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <utility>
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -208,6 +209,7 @@ private:
     int m_builtMaxGroups = 0; // the most it could draw at the size it was built for
     int m_pairsHeight = 0; // the pairs' table's height when last shown (0: not yet)
     int m_rowLines = 1; // the lines a workload label of the last speed-up chart takes (SpeedupChart::rowLines)
+    std::pair<QSize, int> m_shrunkFrom; // the view's size when a speed-up drew too many rows for it, and how many
 };
 
 } // namespace kix

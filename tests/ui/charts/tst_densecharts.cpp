@@ -118,6 +118,7 @@ private slots:
     void speedupTitlesWhole_data() { addSizes(true); }
     void speedupTitlesWhole();
     void longWorkloadLabelsWrap();
+    void rowLinesIgnoreHeight();
 
 private:
     QTemporaryDir m_settings;
@@ -355,6 +356,48 @@ void TestDenseCharts::longWorkloadLabelsWrap()
             QCOMPARE(chart->rowLines(), 1); // room for each label on one line
         else
             QVERIFY2(chart->rowLines() >= 2, qPrintable(QString::number(chart->rowLines())));
+    }
+}
+
+// The lines a row needs do not depend on the chart's height: the panel fits its rows to them, and lines counted at the
+// font a height allows (a tall chart keeps a large font that wraps, a short one shrinks to a font that does not) made
+// fewer rows call for more and more rows for fewer, a rebuild after each, for ever.
+void TestDenseCharts::rowLinesIgnoreHeight()
+{
+    RunList runs;
+    for (int i = 0; i < 6; ++i) {
+        for (const char* provider : { "huggingface", "liger" }) {
+            auto run = makeRun(QString::fromLatin1(provider), QStringLiteral("NVIDIA H100"), 64 << i,
+                QByteArray(provider) == "liger" ? 80.0 + i : 100.0 + i);
+            run->workloadSlug = QStringLiteral("dilation%1-hidden_size%2-kernel_size%3-num_heads%4-seq_len%5-fp32")
+                                    .arg(1 + i % 2)
+                                    .arg(512 << (i % 3))
+                                    .arg(7 + 2 * (i % 2))
+                                    .arg(8 << (i % 3))
+                                    .arg(64 << i);
+            parseWorkloadSlug(run->workloadSlug, run->workload, run->dtype);
+            run->externalId += QString::number(i);
+            run->finalize();
+            runs << run;
+        }
+    }
+    for (const int width : { 640, 760, 900 }) {
+        QList<int> lines;
+        for (const int height : { 1000, 600, 330 }) {
+            auto* chart = new SpeedupChart(buildSpeedupData(runs, Baseline()), ChartOptions());
+            QChartView view(chart);
+            view.resize(width, height);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            QTest::qWait(50);
+            lines << chart->rowLines();
+        }
+        QVERIFY2(lines.count(lines.front()) == lines.size(),
+            qPrintable(QStringLiteral("width %1: lines at heights 1000/600/330: %2/%3/%4")
+                           .arg(width)
+                           .arg(lines[0])
+                           .arg(lines[1])
+                           .arg(lines[2])));
     }
 }
 
