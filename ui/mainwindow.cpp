@@ -25,6 +25,7 @@
 #include <QApplication>
 #include <QChartView>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -99,6 +100,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_chartHeightTimer->setSingleShot(true);
     m_chartHeightTimer->setInterval(0);
     connect(m_chartHeightTimer, &QTimer::timeout, this, &MainWindow::keepChartHeight);
+    // A chart of another kind may show the speed-up's pairs table below it (or hide it): its least height is kept then
+    // too. Not after every chart: the speed-up redraws itself when its height changes (more rows, or fewer), and a
+    // look after each of those would give and take the same pixels for ever.
+    connect(m_charts, &ChartPanel::rebuilt, this, [this] {
+        if (m_charts->kind() == m_keptKind)
+            return;
+        m_keptKind = m_charts->kind();
+        scheduleKeepChartHeight();
+    });
     connect(m_issuesDock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleKeepChartHeight);
     createMenus();
     connect(m_charts, &ChartPanel::statusMessage, this, [this](const QString& text) {
@@ -132,7 +142,11 @@ MainWindow::MainWindow(QWidget* parent)
     // Details shows the current row of the selection, at once (no coalescing): never a run deselected or filtered out.
     connect(m_table, &RunTableView::currentRunChanged, this, &MainWindow::updateDetails);
     connect(m_table, &RunTableView::scopeChanged, this, &MainWindow::updateDetails);
-    connect(m_table, &RunTableView::currentRunChanged, m_charts, &ChartPanel::setCurrentRun);
+    // The charts ring the run Details shows: the current row of the selection, none where nothing is selected (a
+    // current row the user never picked, the first after a load, is no run of theirs).
+    const auto markCurrent = [this] { m_charts->setCurrentRun(m_table->selectedCurrentRun()); };
+    connect(m_table, &RunTableView::currentRunChanged, this, markCurrent);
+    connect(m_table, &RunTableView::scopeChanged, this, markCurrent);
 
     // Loading.
     connect(m_session, &RunSession::loadStarted, m_status, &LoadStatus::setLoading);
@@ -218,11 +232,15 @@ void MainWindow::keepChartHeight()
 {
     if (m_maximized || !isVisible())
         return;
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // the heights as laid out now, not before
     QWidget* chart = m_charts->chartView()->isVisible() ? static_cast<QWidget*>(m_charts->chartView())
                                                         : static_cast<QWidget*>(m_charts->overviewTable());
     int deficit = kMinChartHeight - chart->height();
-    if (deficit <= 0 || !chart->isVisible())
+    if (deficit <= 0 || !chart->isVisible()) {
+        m_chartHeightPasses = 0;
         return;
+    }
+    const int wanted = deficit;
     // The table gives room first, down to a few rows.
     QList<int> sizes = m_splitter->sizes();
     if (sizes.size() == 2 && m_table->isVisible()) {
@@ -234,19 +252,38 @@ void MainWindow::keepChartHeight()
         m_splitter->setSizes(sizes);
         deficit -= given;
     }
-    if (deficit <= 0)
-        return;
-    // Then the panels below (tabbed: one height for all).
-    QList<QDockWidget*> docks;
-    QList<int> heights;
-    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
-        if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
-            docks << dock;
-            heights << std::max(dock->minimumSizeHint().height(), dock->height() - deficit);
+    // Then the speed-up's pairs table, down to its header and a row (it scrolls; the chart is the answer).
+    if (deficit > 0)
+        deficit -= m_charts->yieldPairsHeight(deficit, false);
+    // Then the panels below. Tabbed docks share one height (the shown tab's; a hidden tab keeps a stale one): all are
+    // given the same, the shown one's less the deficit, never under the tallest least height among them.
+    if (deficit > 0) {
+        QList<QDockWidget*> docks;
+        int least = 0;
+        int shown = 0;
+        for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+            if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
+                docks << dock;
+                least = std::max(least, dock->minimumSizeHint().height());
+                if (!dock->visibleRegion().isEmpty())
+                    shown = std::max(shown, dock->height());
+            }
+        }
+        const int target = std::max(least, shown - deficit);
+        if (!docks.isEmpty() && target < shown) {
+            resizeDocks(docks, QList<int>(docks.size(), target), Qt::Vertical);
+            deficit -= shown - target;
         }
     }
-    if (!docks.isEmpty())
-        resizeDocks(docks, heights, Qt::Vertical);
+    // Last, the pairs table folds away (its splitter handle stays at the chart's foot: drag it up to see the pairs).
+    if (deficit > 0)
+        deficit -= m_charts->yieldPairsHeight(deficit, true);
+    // Space freed is shared out by the layouts, not all of it to the chart: look again once they have run, for as long
+    // as something gives.
+    if (deficit < wanted && ++m_chartHeightPasses < 4)
+        scheduleKeepChartHeight();
+    else
+        m_chartHeightPasses = 0;
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/run.h"
+#include "ui/charts/chartoptions.h"
 
 #include <QMainWindow>
 
@@ -89,7 +90,7 @@ private:
     void placeSidePanel(QDockWidget* dock);
     void placeBottomPanel(QDockWidget* dock);
     // The Issues and Regressions panels never leave the chart under kMinChartHeight: the table gives room first, then
-    // the bottom panels (queued: once the docks are laid out).
+    // the speed-up's pairs table, then the bottom panels (queued: once the docks are laid out).
     void keepChartHeight();
     void scheduleKeepChartHeight();
 
@@ -109,6 +110,8 @@ private:
     QList<QDockWidget*> m_sidePanels; // panels added on the right, tabbed with Details
     QList<QDockWidget*> m_bottomPanels; // panels added below, tabbed with Issues
     QTimer* m_chartHeightTimer = nullptr;
+    int m_chartHeightPasses = 0; // keepChartHeight() looks again while something gives, a few times at most
+    ChartKind m_keptKind = ChartKind::Overview; // the kind of chart shown when keepChartHeight() last looked after one
     QLabel* m_hiddenNotice = nullptr; // "N new runs hidden by the filter — show"
     QByteArray m_defaultState;
     QByteArray m_stateBeforeMaximize;

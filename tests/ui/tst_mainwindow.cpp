@@ -227,6 +227,8 @@ void TestMainWindow::detailsFollowSelection()
     RunTableView* table = w.runTable();
     DetailsPane* details = w.detailsPane();
     QVERIFY(!details->run());
+    // Nothing selected yet: the charts ring no run either (a current row nobody picked is not the user's run).
+    QVERIFY(!w.chartPanel()->options().currentRun);
 
     // A click on a row: Details shows it.
     int ligerRow = -1;
@@ -242,10 +244,12 @@ void TestMainWindow::detailsFollowSelection()
     const RunPtr liger = table->model()->index(ligerRow, 0).data(RunTableModel::RunRole).value<RunPtr>();
     table->setCurrentIndex(table->model()->index(ligerRow, 0));
     QCOMPARE(details->run(), liger);
+    QCOMPARE(w.chartPanel()->options().currentRun, liger); // the run Details shows is the one the charts ring
 
-    // Esc (the selection cleared, the current index stays): Details clears, with a hint.
+    // Esc (the selection cleared, the current index stays): Details clears, with a hint; the ring goes too.
     table->clearSelection();
     QVERIFY(!details->run());
+    QVERIFY(!w.chartPanel()->options().currentRun);
     QVERIFY2(details->comparabilityText().contains(QStringLiteral("Select a run")),
         qPrintable(details->comparabilityText()));
 
