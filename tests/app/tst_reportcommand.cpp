@@ -86,7 +86,7 @@ void TestReportCommand::writesTheReport()
     QVERIFY(html.contains(QLatin1String("<code>kix report ") + bundled() + QLatin1String(" --filter backward --out ")));
     QVERIFY(html.contains(QLatin1String("<dt>Filter</dt><dd><code>backward</code></dd>")));
     QVERIFY(html.contains(QLatin1String("<svg ")));
-    QVERIFY(!html.contains(QLatin1String("forward ·")));
+    QVERIFY(!html.contains(QStringLiteral("forward ·")));
     QVERIFY(QDir(dir.path()).entryList(QDir::Files) == QStringList { QStringLiteral("liger.html") }); // no temp file
 }
 

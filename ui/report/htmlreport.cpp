@@ -40,7 +40,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.be
 .meta{color:#57606a}.warn{color:#9a6700}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;
 margin:10px 0}dl.facts dt{font-weight:bold}dl.facts dd{margin:0}nav a{margin-right:14px}
 .charts{display:flex;flex-wrap:wrap;gap:16px}figure{margin:0;border:1px solid #d0d7de;padding:8px;max-width:740px;
-break-inside:avoid}figure svg{display:block;max-width:100%;height:auto;font-family:"DejaVu Sans",sans-serif}
+break-inside:avoid}figure.wide{max-width:1520px}figure svg{display:block;max-width:100%;height:auto;font-family:"DejaVu Sans",sans-serif}
 figure svg text{font-family:"DejaVu Sans",sans-serif}figcaption{font-size:12px;color:#57606a;
 margin-top:4px}figcaption p{margin:2px 0}ul{margin:4px 0;padding-left:22px}
 @media print{body{margin:0;max-width:none;font-size:11px}nav{display:none}h2{break-after:avoid}
@@ -75,7 +75,14 @@ public:
             m_html += QStringLiteral("<th>") + esc(h) + QStringLiteral("</th>");
         m_html += QStringLiteral("</tr></thead>\n<tbody>\n");
     }
-    ~Table() { m_html += QStringLiteral("</tbody>\n</table>\n"); }
+    ~Table() { close(); }
+    // Ends the table (once): text after it must not land inside it, where a browser would move it above the table.
+    void close()
+    {
+        if (!m_closed)
+            m_html += QStringLiteral("</tbody>\n</table>\n");
+        m_closed = true;
+    }
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
 
@@ -98,6 +105,7 @@ public:
 
 private:
     QString& m_html;
+    bool m_closed = false;
 };
 
 void para(QString& html, const QString& text, const QString& cssClass = {})
@@ -135,12 +143,22 @@ QString capitalized(QString text)
     return text;
 }
 
+// Seconds and milliseconds read as the latency scale does (a leaderboard's score in s: "13.09 µs").
+QString valueText(double value, const QString& unit)
+{
+    if (unit == QLatin1String("s"))
+        return formatRankValue(value * 1e9, QStringLiteral("ns"));
+    if (unit == QLatin1String("ms"))
+        return formatRankValue(value * 1e6, QStringLiteral("ns"));
+    return formatRankValue(value, unit);
+}
+
 // "52.1 µs–58.04 µs", the p20–p80 interval a verdict read; "–" when the run has none.
 QString intervalText(const Run& run)
 {
     if (!std::isfinite(run.p20) || !std::isfinite(run.p80))
         return QStringLiteral("–");
-    return formatRankValue(run.p20, run.unit) + QStringLiteral("–") + formatRankValue(run.p80, run.unit);
+    return valueText(run.p20, run.unit) + QStringLiteral("–") + valueText(run.p80, run.unit);
 }
 
 QString samplesText(const Run& run)
@@ -222,28 +240,21 @@ void writeVerdicts(QString& html, const Comparison& comparison)
         const Run& b = *pair.baseline;
         const Run& r = *pair.run;
         table.row(
-            { workloadDescription(r), gpuOf(r), r.provider, b.provider,
-                Table::number(formatRankValue(b.median, b.unit)), Table::number(formatRankValue(r.median, r.unit)),
-                Table::number(rankRatioText(pair.ratio)), verdictName(pair.verdict), verdictMethodName(pair.method),
+            { workloadDescription(r), gpuOf(r), r.provider, b.provider, Table::number(valueText(b.median, b.unit)),
+                Table::number(valueText(r.median, r.unit)), Table::number(rankRatioText(pair.ratio)),
+                verdictName(pair.verdict), verdictMethodName(pair.method),
                 Table::number(std::isfinite(pair.pValue) ? QString::number(pair.pValue, 'g', 3) : QStringLiteral("–")),
                 Table::number(intervalText(b) + QStringLiteral(" / ") + intervalText(r)),
                 Table::number(samplesText(b) + QStringLiteral(" / ") + samplesText(r)), pair.reason,
                 pair.warnings.join(QStringLiteral("; ")) },
             {}, 7, verdictName(pair.verdict));
     }
+    table.close();
     if (comparison.pairs.size() > maxPairs)
         para(html,
             QStringLiteral("… and %1 more pairs (kix compare PATH… lists every one).")
                 .arg(num(comparison.pairs.size() - maxPairs)),
             QStringLiteral("meta"));
-}
-
-QString entryName(const RankEntry& e)
-{
-    const Run& run = *e.bestRun;
-    const QString title = run.links().implementationTitle;
-    const QString label = run.implementationLabel();
-    return title.isEmpty() || label.contains(title) ? label : label + QStringLiteral(" (") + title + QLatin1Char(')');
 }
 
 void writeRank(QString& html, const Ranking& ranking)
@@ -290,10 +301,10 @@ void writeRank(QString& html, const Ranking& ranking)
             QString evidence = e.evidence;
             if (!e.differences.isEmpty())
                 evidence += QStringLiteral("; differs: ") + e.differences.join(QStringLiteral("; "));
-            QStringList cells { Table::number(num(e.rank)), entryName(e),
-                Table::number(formatRankValue(e.best, cohort.key.unit)),
-                Table::number(formatRankValue(e.median, cohort.key.unit)), Table::number(num(e.count)),
-                Table::number(rankRatioText(e.ratio)), distinguishableName(e.distinguishable), evidence };
+            QStringList cells { Table::number(num(e.rank)), e.bestRun->implementationLabel(),
+                Table::number(valueText(e.best, cohort.key.unit)), Table::number(valueText(e.median, cohort.key.unit)),
+                Table::number(num(e.count)), Table::number(rankRatioText(e.ratio)),
+                distinguishableName(e.distinguishable), evidence };
             if (authors)
                 cells.insert(2, e.bestRun->authorText());
             table.row(cells, e.distinguishable == Distinguishable::Best ? QStringLiteral("best") : QString());
@@ -306,6 +317,7 @@ void writeRank(QString& html, const Ranking& ranking)
                     cells.insert(2, u.run->authorText());
                 table.row(cells);
             }
+        table.close();
         if (cohort.entries.size() > maxEntries)
             para(html,
                 QStringLiteral("… and %1 more implementations (kix rank PATH… lists every one).")
@@ -340,7 +352,7 @@ void writeRecords(QString& html, const Records& records)
                 table.row({ s == 0 ? timeline.key.describe() : QString(),
                     step.at.isValid() ? step.at.toString(Qt::ISODate) : QStringLiteral("(undated)"),
                     recordHolder(*step.run), step.run->implementationLabel(),
-                    Table::number(formatRankValue(step.value, timeline.key.unit)),
+                    Table::number(valueText(step.value, timeline.key.unit)),
                     Table::number(step.margin > 0 ? rankRatioText(step.margin) : QStringLiteral("first")) });
             }
         }
@@ -453,7 +465,8 @@ void writeCharts(QString& html, const ReportCharts& charts)
         para(html, QStringLiteral("No chart: nothing among these runs can be drawn."));
     html += QStringLiteral("<div class=\"charts\">\n");
     for (const ReportChart& chart : charts.charts) {
-        html += QStringLiteral("<figure class=\"chart\" data-kind=\"%1\">\n").arg(esc(chart.kind));
+        html += QStringLiteral("<figure class=\"chart%1\" data-kind=\"%2\">\n")
+                    .arg(chart.wide ? QStringLiteral(" wide") : QString(), esc(chart.kind));
         html += chart.svg + QLatin1Char('\n');
         // The chart's title is drawn in it; the caption names the kind and gives the notes in full.
         html += QStringLiteral("<figcaption><p><b>") + esc(chart.kindTitle) + QStringLiteral("</b></p>\n");

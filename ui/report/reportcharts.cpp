@@ -34,7 +34,8 @@ bool hasHistory(const History& history)
     return false;
 }
 
-ReportChart render(ChartKind kind, std::unique_ptr<QChart> chart, const ChartInfo& info, int index, const QSize& size)
+ReportChart render(ChartKind kind, std::unique_ptr<QChart> chart, const ChartInfo& info, int index, const QSize& size,
+    const RunList& runs, const ChartOptions& options)
 {
     ReportChart out;
     out.kind = chartKindName(kind);
@@ -51,7 +52,14 @@ ReportChart render(ChartKind kind, std::unique_ptr<QChart> chart, const ChartInf
     out.notes = out.notes.mid(0, maxNotesPerChart);
     if (notes > maxNotesPerChart)
         out.notes << QStringLiteral("… and %1 more notes").arg(notes - maxNotesPerChart);
-    out.svg = inlineSvg(ChartExporter::renderSvg(std::move(chart), size, out.title), QStringLiteral("c%1-").arg(index));
+    QByteArray svg = ChartExporter::renderSvg(std::move(chart), size, out.title);
+    // Qt elides axis labels that do not fit ("..."): such a chart is drawn again across the page, taller.
+    if (svg.contains(">...</text>") || svg.contains(">\xe2\x80\xa6</text>")) {
+        svg = ChartExporter::renderSvg(
+            buildChart(kind, runs, options), QSize(size.width() * 2 + 40, size.height() * 4 / 3), out.title);
+        out.wide = true;
+    }
+    out.svg = inlineSvg(svg, QStringLiteral("c%1-").arg(index));
     return out;
 }
 
@@ -93,7 +101,7 @@ ReportCharts reportCharts(const RunList& runs, int maxCharts, int width, int hei
         std::unique_ptr<QChart> chart = drawChart(std::move(prepared), options, &info);
         if (info.isEmpty)
             continue;
-        result.charts << render(kind, std::move(chart), info, result.charts.size() + 1, size);
+        result.charts << render(kind, std::move(chart), info, result.charts.size() + 1, size, runs, options);
         for (const RankCohort& cohort : ranking.cohorts)
             if (cohort.entries.size() >= 3 && cohort.key.id() != info.cohort)
                 moreCohorts << cohort.key.id();
@@ -108,7 +116,8 @@ ReportCharts reportCharts(const RunList& runs, int maxCharts, int width, int hei
         std::unique_ptr<QChart> chart = buildChart(ChartKind::Rank, runs, options, &info);
         --cohortsLeft;
         if (!info.isEmpty)
-            result.charts << render(ChartKind::Rank, std::move(chart), info, result.charts.size() + 1, size);
+            result.charts << render(
+                ChartKind::Rank, std::move(chart), info, result.charts.size() + 1, size, runs, options);
     }
     if (cohortsLeft > 0)
         result.leftOut << QStringLiteral("%1 more Rank cohorts of three implementations or more (at most %2 charts; "

@@ -18,6 +18,7 @@ struct ReportChart
     QString title; // plain text
     QStringList warnings;
     QStringList notes;
+    bool wide = false; // drawn across the page (its labels did not fit the usual size)
     QString svg; // an inline <svg> element: no XML prolog, no namespace URLs, ids prefixed with `idPrefix`
 };
 

@@ -95,6 +95,7 @@ private slots:
     void escapesEveryText();
     void selfContained();
     void deterministic();
+    void capsCloseTheirTables();
     void inlineSvgHasNoUrl();
     void writeRefusesADirectory();
     void chromiumOpensIt();
@@ -233,6 +234,27 @@ void TestHtmlReport::deterministic()
     QCOMPARE(differing.size(), 1);
     QVERIFY(differing.first().contains(QLatin1String("id=\"generated\"")));
     QVERIFY(differing.first().contains(QLatin1String("2026-12-03T13:01:11Z")));
+}
+
+void TestHtmlReport::capsCloseTheirTables()
+{
+    // 301 pairs (the report shows 300) and a cohort of 101 implementations (it shows 100): the lines that say so
+    // come after their table, never inside it (a browser would move them above it).
+    RunList runs;
+    for (int i = 1; i <= 301; ++i) {
+        runs << kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA B200"), i, 100);
+        runs << kixtest::makeRun(QStringLiteral("huggingface"), QStringLiteral("NVIDIA B200"), i, 200);
+    }
+    for (int i = 1; i <= 101; ++i)
+        runs << kixtest::makeRun(
+            QStringLiteral("p%1").arg(i), QStringLiteral("NVIDIA B200"), 0.5, 100 + i); // first of the cohorts
+    ReportInput input;
+    input.runs = runs;
+    const QString html = QString::fromUtf8(htmlReport(input));
+    QVERIFY(html.contains(QStringLiteral("… and 1 more pairs")));
+    QVERIFY(html.contains(QStringLiteral("… and 1 more implementations")));
+    for (const QString& table : tables(html))
+        QVERIFY2(!table.contains(QLatin1String("<p")), qPrintable(table.right(300)));
 }
 
 void TestHtmlReport::inlineSvgHasNoUrl()
