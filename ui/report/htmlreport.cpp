@@ -400,7 +400,9 @@ void writeComparability(QString& html, const ReportInput& input, const Compariso
         warned += pair.warnings.isEmpty() ? 0 : 1;
     summary.warnings += warned;
     html += QStringLiteral("<h3>Pairs compared with a warning</h3>\n");
-    if (pairWarnings.isEmpty())
+    if (comparison.pairs.isEmpty())
+        para(html, QStringLiteral("No pair was compared."));
+    else if (pairWarnings.isEmpty())
         para(html, QStringLiteral("None: every pair compares runs that differ in nothing that matters."));
     else
         list(html, countedLines(pairWarnings), QStringLiteral("warn"));

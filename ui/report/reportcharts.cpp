@@ -96,6 +96,11 @@ ReportCharts reportCharts(const RunList& runs, int maxCharts, int width, int hei
             result.leftOut << QStringLiteral("the history chart: no series has two runs over time");
             continue;
         }
+        if (kind == ChartKind::Rank
+            && (prepared.rankCohort < 0 || prepared.ranking.cohorts[prepared.rankCohort].entries.size() < 2)) {
+            result.leftOut << QStringLiteral("the rank chart: no cohort has two implementations to rank");
+            continue;
+        }
         const Ranking ranking = kind == ChartKind::Rank ? prepared.ranking : Ranking {};
         ChartInfo info;
         std::unique_ptr<QChart> chart = drawChart(std::move(prepared), options, &info);
