@@ -17,6 +17,7 @@
 #include "ui/panels/loadstatus.h"
 #include "ui/panels/overviewtable.h"
 #include "ui/recentfiles.h"
+#include "ui/report/htmlreport.h"
 #include "ui/runexportdialog.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
@@ -391,6 +392,7 @@ void MainWindow::createMenus()
         &ChartPanel::copyChart);
     file->addAction(
         QStringLiteral("Export &Runs…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, &MainWindow::exportRuns);
+    file->addAction(QStringLiteral("Export Re&port…"), this, &MainWindow::exportReport);
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -585,6 +587,60 @@ void MainWindow::exportRuns()
             &path))
         statusBar()->showMessage(
             QStringLiteral("Exported %1 runs to %2").arg(runs.size()).arg(QDir::toNativeSeparators(path)), 10000);
+}
+
+void MainWindow::exportReport()
+{
+    const int shown = int(m_session->proxy()->visibleRuns().size());
+    if (shown == 0) {
+        QMessageBox::information(
+            this, QStringLiteral("Export Report"), QStringLiteral("No run is shown: nothing to report."));
+        return;
+    }
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("files/lastReportFolder"), QDir::homePath()).toString();
+    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export Report of %1 Shown Runs").arg(shown),
+        QDir(folder).filePath(QStringLiteral("kix-report.html")), QStringLiteral("HTML report (*.html *.htm)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".html");
+    settings.setValue(QStringLiteral("files/lastReportFolder"), QFileInfo(path).absolutePath());
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = writeReport(path, &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok)
+        QMessageBox::warning(this, QStringLiteral("Export Report"), error);
+    else
+        statusBar()->showMessage(
+            QStringLiteral("Exported a report of %1 runs to %2").arg(shown).arg(QDir::toNativeSeparators(path)), 10000);
+}
+
+bool MainWindow::writeReport(const QString& path, QString* error)
+{
+    ReportInput input;
+    input.runs = m_session->proxy()->visibleRuns();
+    input.loaded = m_session->model()->runs();
+    input.diagnostics = m_session->diagnostics()->diagnostics();
+    // The filter box, then each facet narrowed ("provider: liger or torch").
+    QStringList filter;
+    if (!m_search->text().trimmed().isEmpty())
+        filter << m_search->text().trimmed();
+    for (Facet facet : allFacets()) {
+        const QSet<QString> values = m_session->proxy()->runFilter().facet(facet);
+        QStringList names(values.cbegin(), values.cend());
+        names.sort();
+        if (!names.isEmpty())
+            filter << facetName(facet) + QStringLiteral(": ") + names.join(QStringLiteral(" or "));
+    }
+    input.filter = filter.join(QStringLiteral(" · "));
+    input.madeBy = QStringLiteral("the kix window, File > Export Report…, on %1 (%2 of %3 runs shown)")
+                       .arg(m_session->openedPaths().join(QStringLiteral(", ")))
+                       .arg(input.runs.size())
+                       .arg(input.loaded.size());
+    input.generatedAt = QDateTime::currentDateTimeUtc();
+    return writeHtmlReport(input, path, error);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -63,6 +63,9 @@ public:
     bool isChartMaximized() const { return m_maximized; }
     // Puts a clause into the filter box, replacing one of the same key ("kernel=rms_norm").
     void applyFilterClause(const QString& clause);
+    // File > Export Report…'s work once a path is chosen: an HTML report (ui/report/htmlreport.h) of the runs the
+    // table shows, naming the filter; false and `error` when it cannot be written.
+    bool writeReport(const QString& path, QString* error);
     // File > Open's name filter: every suffix the reader takes, ".jsonl.zst" and ".zst" among them.
     static QString openFilesFilter();
 
@@ -84,6 +87,7 @@ private:
     void openFilesDialog();
     void openFolderDialog();
     void exportRuns();
+    void exportReport();
     void saveLayout() const;
     void restoreLayout();
     void applyDefaultSizes();

@@ -114,7 +114,7 @@ QByteArray ChartExporter::renderSvg(std::unique_ptr<QChart> chart, const QSize& 
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
-    generator.setTitle(title);
+    generator.setTitle(title.toHtmlEscaped()); // QSvgGenerator writes the title as it is, markup and all
     generator.setDescription(QStringLiteral("kix chart"));
     QPainter painter(&generator);
     laidOut.render(&painter, QRectF(QPointF(0, 0), QSizeF(size)));
