@@ -143,14 +143,27 @@ int levenshtein(const QString& a, const QString& b)
     return row[b.size()];
 }
 
-// The operation names nearest to `wanted`: names that contain it (or that it contains) first, then by edit distance.
+// Letters and digits only, in lower case: "RMS norm" and "069_rms_norm" share "rmsnorm".
+QString letters(const QString& s)
+{
+    QString out;
+    for (const QChar c : s)
+        if (c.isLetterOrNumber())
+            out += c.toLower();
+    return out;
+}
+
+// The operation names nearest to `wanted`: names that contain it (or that it contains), separators aside, first;
+// then by edit distance.
 QStringList nearestNames(const QSet<QString>& names, const QString& wanted, int count)
 {
     const QString w = lower(wanted);
+    const QString wl = letters(wanted);
     QVector<QPair<int, QString>> scored;
     for (const QString& name : names) {
         const QString n = name.toLower();
-        const bool contains = !w.isEmpty() && (n.contains(w) || w.contains(n));
+        const QString nl = letters(name);
+        const bool contains = !wl.isEmpty() && !nl.isEmpty() && (nl.contains(wl) || wl.contains(nl));
         scored.append({ (contains ? 0 : 1000) + levenshtein(w, n), name });
     }
     std::sort(scored.begin(), scored.end());
