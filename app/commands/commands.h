@@ -43,6 +43,7 @@ int compareCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/diff.cpp
 int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int recordsCommand(const QStringList& args, QTextStream& out, QTextStream& err);
+int resolveCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/resolve.cpp
 int overviewCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int benchCommand(const QStringList& args, QTextStream& out, QTextStream& err);

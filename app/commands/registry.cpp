@@ -27,6 +27,8 @@ const std::vector<Command>& commands()
         { "rank", "implementations best first within each cohort of comparable runs", rankCommand },
         { "records", "each cohort's record timeline (who held the best result, from when) and standings",
             recordsCommand },
+        { "resolve", "the measured cases nearest a workload: exact, else nearest below and above, mismatches named",
+            resolveCommand },
         { "overview", "runs per kernel and GPU, with each cell's filter clause", overviewCommand },
         { "chart", "a quantile, sweep, speed-up, history or rank chart as PNG, SVG or PDF", chartCommand, true },
         { "history", "every series over time: regressions, improvements, outliers", historyCommand },
