@@ -71,6 +71,7 @@ WorkloadPanel::WorkloadPanel(std::function<RunList()> runs, QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setToolTip(QStringLiteral("Double-click a row to select its runs in the run table"));
+    m_view->resizeColumnsToContents(); // the headers whole before the first answer
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -159,8 +160,8 @@ void WorkloadPanel::resolve()
     const Resolution res = resolveWorkload(runs, r);
     m_model->setResolution(res);
     m_view->resizeColumnsToContents();
-    for (int c = 0; c < ResolveModel::ColumnCount - 1; ++c) // long mismatch lists wrap to the tooltip, not the width
-        m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 360));
+    for (int c = 0; c < ResolveModel::ColumnCount - 1; ++c) // a long workload or mismatch list: in full on hover
+        m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 420));
     m_summary->setText(summary());
 }
 
