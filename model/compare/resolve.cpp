@@ -108,8 +108,9 @@ QVector<QVector<KeyValue>> suiteCasesOf(const Run& run, int* size)
 
 QStringList dtypesOf(const Run& run)
 {
+    static const QRegularExpression separators(QStringLiteral("[,+]"));
     QStringList out;
-    for (const QString& d : run.dtype.split(QRegularExpression(QStringLiteral("[,+]")), Qt::SkipEmptyParts))
+    for (const QString& d : run.dtype.split(separators, Qt::SkipEmptyParts))
         out << resolveDtypeName(d);
     return out;
 }
@@ -277,23 +278,19 @@ Resolution resolveWorkload(const RunList& runs, const ResolveRequest& request)
 {
     Resolution res;
     res.request = request;
-    const QString wanted = lower(request.operation);
 
-    // The operation: its kernel name, title or alias, any case.
+    // The operation: its kernel name, title or alias, any case (compared in place: a million runs make no copies).
+    const QString wanted = request.operation.trimmed();
     RunList ofOperation;
-    QSet<QString> names;
     QSet<QString> matched;
     for (const RunPtr& run : runs) {
         const RunLinks& links = run->links();
         bool hit = false;
         auto consider = [&](const QString& name, const char* what) {
-            if (name.isEmpty())
+            if (name.isEmpty() || name.compare(wanted, Qt::CaseInsensitive) != 0)
                 return;
-            names.insert(name);
-            if (lower(name) == wanted) {
-                hit = true;
-                matched.insert(QStringLiteral("%1 \"%2\"").arg(QLatin1String(what), name));
-            }
+            hit = true;
+            matched.insert(QStringLiteral("%1 \"%2\"").arg(QLatin1String(what), name));
         };
         consider(run->kernel, "kernel name");
         consider(links.operationTitle, "operation title");
@@ -305,6 +302,14 @@ Resolution resolveWorkload(const RunList& runs, const ResolveRequest& request)
     res.matchedBy = QStringList(matched.cbegin(), matched.cend());
     std::sort(res.matchedBy.begin(), res.matchedBy.end());
     if (ofOperation.isEmpty()) {
+        QSet<QString> names;
+        for (const RunPtr& run : runs) {
+            for (const QString* name : { &run->kernel, &run->links().operationTitle })
+                if (!name->isEmpty())
+                    names.insert(*name);
+            for (const QString& alias : run->links().operationAliases)
+                names.insert(alias);
+        }
         res.suggestions = nearestNames(names, request.operation, 5);
         return res;
     }
