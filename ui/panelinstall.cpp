@@ -11,6 +11,7 @@
 #include "ui/panels/chartpanel.h"
 #include "ui/panels/fleetpanel.h"
 #include "ui/panels/regressionspanel.h"
+#include "ui/panels/workloadpanel.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
 
@@ -20,6 +21,35 @@
 #include <QStatusBar>
 
 namespace kix {
+
+namespace {
+
+// Selects `runs` where the filter shows them and scrolls to the first; the charts follow the selection. Returns how
+// many are selected.
+int selectRunsInTable(MainWindow& window, const RunList& runs)
+{
+    QSet<const Run*> wanted;
+    for (const RunPtr& run : runs)
+        wanted.insert(run.get());
+    RunFilterProxy* proxy = window.session()->proxy();
+    QItemSelection selection;
+    int first = -1;
+    const int columns = proxy->columnCount();
+    for (int row = 0; row < proxy->rowCount(); ++row) {
+        const RunPtr run = proxy->index(row, 0).data(RunTableModel::RunRole).value<RunPtr>();
+        if (run && wanted.contains(run.get())) {
+            selection.select(proxy->index(row, 0), proxy->index(row, columns - 1));
+            first = first < 0 ? row : first;
+        }
+    }
+    RunTableView* table = window.runTable();
+    table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (first >= 0)
+        table->scrollTo(proxy->index(first, 0));
+    return int(selection.size() > 0 ? table->selectedCount() : 0);
+}
+
+} // namespace
 
 BenchmarkPanel* installBenchmarkPanel(MainWindow& window)
 {
@@ -56,30 +86,35 @@ RegressionsPanel* installRegressionsPanel(MainWindow& window)
         session, &RunSession::runsChanged, panel, [panel, session] { panel->setRuns(session->model()->runs()); });
     QObject::connect(
         panel, &RegressionsPanel::seriesActivated, &window, [&window](const RunList& runs, const QString& series) {
-            // Select the series' runs that the filter shows: the charts follow the selection.
-            QSet<const Run*> wanted;
-            for (const RunPtr& run : runs)
-                wanted.insert(run.get());
-            RunFilterProxy* proxy = window.session()->proxy();
-            QItemSelection selection;
-            int first = -1;
-            const int columns = proxy->columnCount();
-            for (int row = 0; row < proxy->rowCount(); ++row) {
-                const RunPtr run = proxy->index(row, 0).data(RunTableModel::RunRole).value<RunPtr>();
-                if (run && wanted.contains(run.get())) {
-                    selection.select(proxy->index(row, 0), proxy->index(row, columns - 1));
-                    first = first < 0 ? row : first;
-                }
-            }
-            RunTableView* table = window.runTable();
-            table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-            if (first >= 0)
-                table->scrollTo(proxy->index(first, 0));
+            const int shown = selectRunsInTable(window, runs);
             window.chartPanel()->setKind(ChartKind::History);
-            const int shown = int(selection.size() > 0 ? table->selectedCount() : 0);
             if (shown < runs.size())
                 window.statusBar()->showMessage(QStringLiteral("%1: the filter hides %2 of its %3 runs")
                                                     .arg(series)
+                                                    .arg(runs.size() - shown)
+                                                    .arg(runs.size()),
+                    10000);
+        });
+    return panel;
+}
+
+WorkloadPanel* installWorkloadPanel(MainWindow& window)
+{
+    RunSession* session = window.session();
+    auto* panel = new WorkloadPanel([session] { return session->proxy()->visibleRuns(); }, &window);
+    auto* dock = new QDockWidget(QStringLiteral("My workload"), &window);
+    dock->setObjectName(QStringLiteral("workloadDock"));
+    dock->setWidget(panel);
+    dock->hide(); // on request (View > My workload), like Regressions
+    window.addPanel(dock, Qt::BottomDockWidgetArea);
+    QObject::connect(session, &RunSession::runsChanged, panel,
+        [panel, session] { panel->setOperationNames(session->model()->runs()); });
+    QObject::connect(
+        panel, &WorkloadPanel::runsActivated, &window, [&window](const RunList& runs, const QString& what) {
+            const int shown = selectRunsInTable(window, runs);
+            if (shown < runs.size())
+                window.statusBar()->showMessage(QStringLiteral("%1: the filter hides %2 of its %3 runs")
+                                                    .arg(what)
                                                     .arg(runs.size() - shown)
                                                     .arg(runs.size()),
                     10000);
@@ -91,6 +126,7 @@ InstalledPanels installPanels(MainWindow& window)
 {
     InstalledPanels panels;
     panels.regressions = installRegressionsPanel(window); // every change of the loaded runs, largest first
+    panels.workload = installWorkloadPanel(window);
     panels.benchmark = installBenchmarkPanel(window);
     panels.follower = installFolderFollower(window);
     panels.fleet = installFleetPanel(window, panels.benchmark, panels.follower);

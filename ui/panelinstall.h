@@ -12,6 +12,7 @@ class FleetPanel;
 class FolderFollower;
 class MainWindow;
 class RegressionsPanel;
+class WorkloadPanel;
 
 // Adds the Benchmark panel (with its own runner) to the window's right dock area and View menu, its runs wired to
 // addRuns and its issues to the Issues panel.
@@ -24,9 +25,14 @@ FleetPanel* installFleetPanel(MainWindow& window, BenchmarkPanel* benchmark, Fol
 // shows the History chart.
 RegressionsPanel* installRegressionsPanel(MainWindow& window);
 
+// Adds the "My workload" dock (View > My workload): a request resolved among the runs the table shows; a
+// double-click selects a case's runs in the run table.
+WorkloadPanel* installWorkloadPanel(MainWindow& window);
+
 struct InstalledPanels
 {
     RegressionsPanel* regressions = nullptr;
+    WorkloadPanel* workload = nullptr;
     BenchmarkPanel* benchmark = nullptr;
     FolderFollower* follower = nullptr;
     FleetPanel* fleet = nullptr;

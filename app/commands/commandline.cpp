@@ -47,6 +47,12 @@ void CommandLine::addPositional(const QString& name, const QString& description,
     m_parser.addPositionalArgument(name, description, syntax.isEmpty() ? name : syntax);
 }
 
+void CommandLine::addLeadingArgument(const QString& name, const QString& description)
+{
+    m_leading << name;
+    addPositional(name, description);
+}
+
 QString CommandLine::usage() const
 {
     // QCommandLineParser names the executable by its path; the usage line names the command instead.
@@ -77,7 +83,11 @@ bool CommandLine::parse(const QStringList& args)
             QStringLiteral("unknown --format \"%1\" (%2)").arg(format(), m_formats.join(QStringLiteral(", "))));
         return false;
     }
-    if (m_paths && positional().isEmpty()) {
+    if (positional().size() < m_leading.size()) {
+        m_exitCode = usageError(QStringLiteral("no %1 given").arg(m_leading.value(positional().size())));
+        return false;
+    }
+    if (m_paths && paths().isEmpty()) {
         m_exitCode = usageError(QStringLiteral("no PATH given"));
         return false;
     }
@@ -137,7 +147,7 @@ void CommandLine::report(const Diagnostics& diagnostics, QTextStream* to)
 
 LoadResult CommandLine::load(QTextStream* diagnosticsTo)
 {
-    const QStringList paths = positional();
+    const QStringList paths = this->paths();
     const LoadResult result = loadPaths(paths);
     report(result.diagnostics, diagnosticsTo);
     if (result.files == 0)

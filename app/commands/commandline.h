@@ -47,6 +47,10 @@ public:
     double alpha() const { return m_alpha; }
     void addOption(const QCommandLineOption& option) { m_parser.addOption(option); }
     void addPositional(const QString& name, const QString& description, const QString& syntax = {});
+    // A required argument before the PATHs (`kix resolve OPERATION PATH...`): call before addPaths(); parse()
+    // refuses a command line without it, and paths() and load() skip it.
+    void addLeadingArgument(const QString& name, const QString& description);
+    QStringList paths() const { return positional().mid(m_leading.size()); }
     // Appended to --help after the options (defaults, grammar, examples).
     void setEpilog(const QString& text) { m_epilog = text; }
 
@@ -109,6 +113,7 @@ private:
     QString m_epilog;
     QStringList m_formats;
     bool m_paths = false;
+    QStringList m_leading; // names of the arguments before the PATHs
     bool m_filter = false;
     bool m_hasAlpha = false;
     double m_alpha = 0.05;

@@ -44,6 +44,7 @@ int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err); //
 int rankCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int recordsCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int reportCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/report.cpp
+int resolveCommand(const QStringList& args, QTextStream& out, QTextStream& err); // app/commands/resolve.cpp
 int overviewCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err);
 int benchCommand(const QStringList& args, QTextStream& out, QTextStream& err);

@@ -29,6 +29,8 @@ const std::vector<Command>& commands()
             recordsCommand },
         { "report", "one self-contained HTML report to share: charts, verdicts, rank, records, notes", reportCommand,
             true },
+        { "resolve", "the measured cases nearest a workload: exact, else nearest below and above, mismatches named",
+            resolveCommand },
         { "overview", "runs per kernel and GPU, with each cell's filter clause", overviewCommand },
         { "chart", "a quantile, sweep, speed-up, history or rank chart as PNG, SVG or PDF", chartCommand, true },
         { "history", "every series over time: regressions, improvements, outliers", historyCommand },
