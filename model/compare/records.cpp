@@ -36,13 +36,13 @@ QString dateText(const QDateTime& at)
     return at.isValid() ? at.toString(Qt::ISODateWithMs) : QStringLiteral("(undated)");
 }
 
-QString marginText(double margin)
+} // namespace
+
+QString recordMarginText(double margin)
 {
     return margin > 0 ? QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 3).arg((1 - 1 / margin) * 100, 0, 'f', 1)
                       : QStringLiteral("first");
 }
-
-} // namespace
 
 QString recordHolder(const Run& run)
 {
@@ -50,11 +50,35 @@ QString recordHolder(const Run& run)
     return who.isEmpty() ? run.implementationLabel() : who;
 }
 
+QString recordProject(const Run& run)
+{
+    const QString project = run.links().project;
+    return project.isEmpty() ? run.implementationLabel() : project;
+}
+
+namespace {
+
+QVector<RecordStanding> sortedStandings(const QHash<QString, RecordStanding>& standings)
+{
+    QVector<RecordStanding> out = standings.values().toVector();
+    std::sort(out.begin(), out.end(), [](const RecordStanding& a, const RecordStanding& b) {
+        if (a.now != b.now)
+            return a.now > b.now;
+        if (a.ever != b.ever)
+            return a.ever > b.ever;
+        return a.holder < b.holder;
+    });
+    return out;
+}
+
+} // namespace
+
 Records recordTimelines(const RunList& runs)
 {
     Records out;
     const Ranking ranking = rankRuns(runs); // the cohorts, as Rank makes them
     QHash<QString, RecordStanding> standings;
+    QHash<QString, RecordStanding> projects;
     for (const RankCohort& cohort : ranking.cohorts) {
         RunList eligible;
         for (const RankEntry& e : cohort.entries)
@@ -62,7 +86,9 @@ Records recordTimelines(const RunList& runs)
         if (eligible.isEmpty())
             continue;
         std::sort(eligible.begin(), eligible.end(), observedBefore);
-        RecordTimeline timeline { cohort.key, {} };
+        RecordTimeline timeline { cohort.key, {}, {} };
+        for (auto it = eligible.crbegin(); it != eligible.crend() && !timeline.lastObserved.isValid(); ++it)
+            timeline.lastObserved = (*it)->observedAt;
         for (const RunPtr& run : std::as_const(eligible)) {
             const RecordStep* last = timeline.steps.isEmpty() ? nullptr : &timeline.steps.back();
             if (last && !(run->median < last->value))
@@ -74,18 +100,16 @@ Records recordTimelines(const RunList& runs)
             RecordStanding& s = standings[recordHolder(*run)];
             s.holder = recordHolder(*run);
             ++s.ever;
+            RecordStanding& p = projects[recordProject(*run)];
+            p.holder = recordProject(*run);
+            ++p.ever;
         }
         ++standings[recordHolder(*timeline.steps.back().run)].now;
+        ++projects[recordProject(*timeline.steps.back().run)].now;
         out.timelines.append(std::move(timeline));
     }
-    out.standings = standings.values().toVector();
-    std::sort(out.standings.begin(), out.standings.end(), [](const RecordStanding& a, const RecordStanding& b) {
-        if (a.now != b.now)
-            return a.now > b.now;
-        if (a.ever != b.ever)
-            return a.ever > b.ever;
-        return a.holder < b.holder;
-    });
+    out.standings = sortedStandings(standings);
+    out.projects = sortedStandings(projects);
     return out;
 }
 
@@ -100,7 +124,7 @@ QByteArray recordsToTable(const Records& records)
         for (const RecordStep& s : t.steps)
             out += QStringLiteral("  %1  %2  %3  %4%5\n")
                        .arg(dateText(s.at), formatRankValue(s.value, t.key.unit), recordHolder(*s.run),
-                           marginText(s.margin),
+                           recordMarginText(s.margin),
                            s.previous ? QStringLiteral(" over ") + recordHolder(*s.previous) : QString())
                        .toUtf8();
         out += '\n';
@@ -108,6 +132,9 @@ QByteArray recordsToTable(const Records& records)
     if (!records.standings.isEmpty()) {
         out += "Standings (records held now, set ever):\n";
         for (const RecordStanding& s : records.standings)
+            out += QStringLiteral("  %1  %2  %3\n").arg(s.now, 4).arg(s.ever, 4).arg(s.holder).toUtf8();
+        out += "Standings per project (records held now, set ever):\n";
+        for (const RecordStanding& s : records.projects)
             out += QStringLiteral("  %1  %2  %3\n").arg(s.now, 4).arg(s.ever, 4).arg(s.holder).toUtf8();
     }
     out += "note: a record is a passed run strictly better (lower) than every earlier one of its cohort, in the "
@@ -166,6 +193,10 @@ QByteArray recordsToJson(const Records& records)
     for (const RecordStanding& s : records.standings)
         standings.push_back({ { "holder", utf8(s.holder) }, { "now", s.now }, { "ever", s.ever } });
     root["standings"] = standings;
+    Json projects = Json::array();
+    for (const RecordStanding& s : records.projects)
+        projects.push_back({ { "project", utf8(s.holder) }, { "now", s.now }, { "ever", s.ever } });
+    root["projectStandings"] = projects;
     return QByteArray::fromStdString(root.dump(2) + "\n");
 }
 

@@ -25,9 +25,10 @@ struct RecordTimeline
 {
     CohortKey key;
     QVector<RecordStep> steps; // oldest first; the last one holds the record now
+    QDateTime lastObserved; // the cohort's latest dated eligible run: the current record has held at least until then
 };
 
-// Records held per person (the implementation's authors, else its project, else the provider).
+// Records held per person (the implementation's authors, else its project, else the provider), or per project.
 struct RecordStanding
 {
     QString holder;
@@ -39,6 +40,7 @@ struct Records
 {
     QVector<RecordTimeline> timelines; // in Rank's cohort order
     QVector<RecordStanding> standings; // most records held now first, then ever, then by name
+    QVector<RecordStanding> projects; // the same per project (recordProject), in the same order
 };
 
 // Every cohort's timeline: its eligible runs (passed, with a headline value) in the order they were observed
@@ -49,6 +51,11 @@ Records recordTimelines(const RunList& runs);
 
 // Who is credited with a record: the authors, else the project, else the implementation's label.
 QString recordHolder(const Run& run);
+// The project a record counts for: the implementation's software project, else its label.
+QString recordProject(const Run& run);
+
+// "1.250× (20.0% better)", or "first" for a margin of 0.
+QString recordMarginText(double margin);
 
 // The three outputs of `kix records`.
 QByteArray recordsToTable(const Records& records);
