@@ -40,8 +40,12 @@ QString dateText(const QDateTime& at)
 
 QString recordMarginText(double margin)
 {
-    return margin > 0 ? QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 3).arg((1 - 1 / margin) * 100, 0, 'f', 1)
-                      : QStringLiteral("first");
+    if (!(margin > 0))
+        return QStringLiteral("first");
+    // Enough digits that a record won by a hair does not read "1.000× (0.0% better)".
+    const double better = (1 - 1 / margin) * 100; // %
+    return better >= 1 ? QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 3).arg(better, 0, 'f', 1)
+                       : QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 5).arg(better, 0, 'g', 2);
 }
 
 QString recordHolder(const Run& run)

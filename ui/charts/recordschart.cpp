@@ -2,6 +2,7 @@
 #include "ui/charts/recordschart.h"
 
 #include "model/chartdata/quantiledata.h"
+#include "model/chartdata/timescale.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
 
@@ -32,6 +33,20 @@ QString dateText(const QDateTime& at)
                         : QStringLiteral("(undated)");
 }
 
+// ns per unit of a time unit, 0 for another unit (a score without one, bytes).
+double nsPer(const QString& unit)
+{
+    if (unit == QLatin1String("ns"))
+        return 1;
+    if (unit == QLatin1String("us") || unit == QStringLiteral("µs"))
+        return 1e3;
+    if (unit == QLatin1String("ms"))
+        return 1e6;
+    if (unit == QLatin1String("s"))
+        return 1e9;
+    return 0;
+}
+
 double msecs(const QDateTime& at)
 {
     return double(at.toMSecsSinceEpoch());
@@ -41,14 +56,16 @@ QString standingsTable(const QString& title, const QVector<RecordStanding>& rows
 {
     plain += title + QLatin1Char('\n');
     QString html = QStringLiteral("<tr><td colspan=3><b>%1</b></td></tr>").arg(title.toHtmlEscaped());
-    html += QStringLiteral("<tr><td></td><td align=right><i>now</i></td><td align=right><i>ever</i></td></tr>");
+    html += QStringLiteral(
+        "<tr><td></td><td align=right width=36><i>now</i></td><td align=right width=36><i>ever</i></td></tr>");
     const int shown = std::min<int>(maxStandings, int(rows.size()));
     for (int i = 0; i < shown; ++i) {
         const RecordStanding& s = rows[i];
         QString name = s.holder;
         if (name.size() > 22)
             name = name.left(21) + QChar(0x2026);
-        html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td></tr>")
+        html += QStringLiteral("<tr><td nowrap>%1</td><td align=right width=36>%2</td><td align=right width=36>%3</td>"
+                               "</tr>")
                     .arg(name.toHtmlEscaped())
                     .arg(s.now)
                     .arg(s.ever);
@@ -83,6 +100,18 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
         hi = std::max(hi, s.value);
     }
     m_logY = !m_drawn.isEmpty() && hi / lo >= 10; // a decade or more: a linear axis would flatten the later steps
+    // Times read in the unit that suits them (232.5 µs, not 0.0002325 s), as the run table shows them.
+    QString axisUnit = k.unit;
+    if (const double ns = nsPer(k.unit); ns > 0 && !m_drawn.isEmpty()) {
+        std::vector<double> values;
+        for (int i : std::as_const(m_drawn))
+            values.push_back(m_timeline.steps[i].value * ns);
+        const TimeScale scale = chooseTimeScale(values);
+        m_scale = ns / scale.nsPerUnit;
+        axisUnit = scale.unit;
+        lo *= m_scale;
+        hi *= m_scale;
+    }
 
     auto* x = new QDateTimeAxis;
     x->setFormat(QStringLiteral("yyyy-MM-dd"));
@@ -99,7 +128,7 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
         axis->setLabelFormat(QStringLiteral("%g"));
         m_y = axis;
     }
-    m_y->setTitleText(QStringLiteral("record %1 %2 (%3), lower is better").arg(k.metric, k.statistic, k.unit));
+    m_y->setTitleText(QStringLiteral("record %1 %2 (%3), lower is better").arg(k.metric, k.statistic, axisUnit));
     addAxis(m_x, Qt::AlignBottom);
     addAxis(m_y, Qt::AlignLeft);
 
@@ -114,9 +143,9 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
     for (int d = 0; d < m_drawn.size(); ++d) {
         const RecordStep& s = m_timeline.steps[m_drawn[d]];
         if (d > 0) // the previous record holds until this one
-            stairs << QPointF(msecs(s.at), m_timeline.steps[m_drawn[d - 1]].value);
-        stairs << QPointF(msecs(s.at), s.value);
-        marks << QPointF(msecs(s.at), s.value);
+            stairs << QPointF(msecs(s.at), plotted(m_timeline.steps[m_drawn[d - 1]].value));
+        stairs << QPointF(msecs(s.at), plotted(s.value));
+        marks << QPointF(msecs(s.at), plotted(s.value));
     }
     double end = stairs.isEmpty() ? 0 : stairs.back().x();
     if (!stairs.isEmpty() && m_timeline.lastObserved.isValid() && msecs(m_timeline.lastObserved) > end) {
@@ -148,6 +177,8 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
     if (!marks.isEmpty()) {
         const double first = marks.front().x();
         const double pad = std::max((end - first) * 0.04, 12.0 * 3600 * 1000); // ms: half a day at least
+        if (end + pad - (first - pad) < 4 * 24 * 3600 * 1000.0) // a few days: the dates alone would repeat
+            x->setFormat(QStringLiteral("MM-dd HH:mm"));
         x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(first - pad), Qt::UTC),
             QDateTime::fromMSecsSinceEpoch(qint64(end + pad), Qt::UTC));
         if (m_logY)
@@ -176,7 +207,7 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
         m_subtitles << QStringLiteral("%1 record%2 · held now by %3 at %4 since %5")
                            .arg(m_timeline.steps.size())
                            .arg(m_timeline.steps.size() == 1 ? QString() : QStringLiteral("s"))
-                           .arg(recordHolder(*now.run), formatRankValue(now.value, k.unit), dateText(now.at));
+                           .arg(recordHolder(*now.run), formatValue(*now.run, now.value), dateText(now.at));
     }
     m_subtitles << QStringLiteral("cohort: %1 · a record is a passed run strictly better than every earlier one")
                        .arg(k.scopeText());
@@ -196,7 +227,16 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
     html += QStringLiteral("<tr><td colspan=3>%1</td></tr>").arg(m_standingsText.trimmed().toHtmlEscaped());
     html += standingsTable(QStringLiteral("per author"), all.standings, m_standingsText);
     html += QStringLiteral("<tr><td colspan=3></td></tr>");
-    html += standingsTable(QStringLiteral("per project"), all.projects, m_standingsText);
+    const bool sameAsAuthors = std::equal(all.projects.begin(), all.projects.end(), all.standings.begin(),
+        all.standings.end(), [](const RecordStanding& a, const RecordStanding& b) {
+            return a.holder == b.holder && a.now == b.now && a.ever == b.ever;
+        });
+    if (sameAsAuthors && !all.projects.isEmpty()) { // a leaderboard's submissions name no project apart from them
+        m_standingsText += QStringLiteral("per project: the same (no project apart from its authors)\n");
+        html += QStringLiteral("<tr><td colspan=3><b>per project</b>: the same<br><i>(no project apart from its "
+                               "authors)</i></td></tr>");
+    } else
+        html += standingsTable(QStringLiteral("per project"), all.projects, m_standingsText);
     html += QStringLiteral("</table>");
     m_standings = new QGraphicsTextItem(this);
     m_standings->setDefaultTextColor(options.dark ? QColor(0xee, 0xee, 0xee) : QColor(0x20, 0x20, 0x20));
@@ -247,16 +287,15 @@ QString RecordsChart::tooltip(int step) const
     if (step < 0 || step >= m_timeline.steps.size())
         return {};
     const RecordStep& s = m_timeline.steps[step];
-    const QString unit = m_timeline.key.unit;
     QString text = QStringLiteral("Record %1 of %2: %3 — %4\n")
                        .arg(step + 1)
                        .arg(m_timeline.steps.size())
-                       .arg(recordHolder(*s.run), formatRankValue(s.value, unit));
+                       .arg(recordHolder(*s.run), formatValue(*s.run, s.value));
     text += QStringLiteral("set %1 by %2").arg(dateText(s.at), s.run->implementationLabel());
     if (s.previous)
         text += QStringLiteral(" · %1 over %2 (%3)")
                     .arg(recordMarginText(s.margin), recordHolder(*s.previous),
-                        formatRankValue(m_timeline.steps[step - 1].value, unit));
+                        formatValue(*s.previous, m_timeline.steps[step - 1].value));
     else
         text += QStringLiteral(" · the cohort's first record");
     text += QLatin1Char('\n');

@@ -34,6 +34,8 @@ public:
     QScatterSeries* markers() const { return m_markers; }
     QAbstractAxis* valueAxis() const { return m_y; }
     bool isLogY() const { return m_logY; }
+    // A record value as drawn on the value axis: times in the unit that suits them (µs for 232459 ns).
+    double plotted(double value) const { return value * m_scale; }
     // The read-out of record `step` (0 = the first): who, value, date, margin over whom, how long it held.
     QString tooltip(int step) const;
     // The record in effect at `msecs` since the epoch (the last step at or before it; -1 before the first).
@@ -60,6 +62,7 @@ private:
     QStringList m_subtitles;
     QStringList m_warnings;
     bool m_logY = false;
+    double m_scale = 1; // value axis units per unit of the cohort's values
     bool m_dark = false;
     double m_fittedWidth = -1;
 };

@@ -214,8 +214,8 @@ QVariant RunDiffModel::data(const QModelIndex& index, int role) const
         if (!row.equal && row.kind == DiffKind::Measurement)
             return QColor(230, 180, 30, 40);
         return {};
-    case Qt::ForegroundRole:
-        if (row.equal || !value)
+    case Qt::ForegroundRole: // greyed: an equal row, a run that lacks the field
+        if (row.equal || (run >= 0 && !value))
             return QColor(128, 128, 128);
         return {};
     case DiffKindRole:

@@ -90,6 +90,7 @@ CompareView::CompareView(QWidget* parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle); // the run's number and digest stay readable
     m_table->horizontalHeader()->setMinimumSectionSize(60);
 
     auto* row = new QHBoxLayout;
@@ -148,6 +149,8 @@ void CompareView::setRuns(const RunList& runs)
         m_notes->hide();
         m_stack->setCurrentWidget(m_empty);
         m_copy->setEnabled(false);
+        m_showEqual->hide(); // nothing to fold or copy: only the message
+        m_copy->hide();
         emit filled();
         return;
     }
@@ -185,6 +188,8 @@ void CompareView::showDiff(RunDiff diff)
     m_model->setDiff(std::move(diff));
     m_stack->setCurrentWidget(m_table);
     m_copy->setEnabled(true);
+    m_showEqual->show();
+    m_copy->show();
     fitColumns();
     emit filled();
 }
@@ -201,7 +206,7 @@ void CompareView::fitColumns()
         return;
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
-    // The field and kind columns fit their text (the field at most a third of the view); the runs share the rest.
+    // The field and kind columns fit their text (the field at most a quarter of the view); the runs share the rest.
     int field = 0;
     const QFontMetrics metrics(m_table->font());
     for (int r = 0; r < m_model->rowCount(); ++r) {
@@ -209,7 +214,7 @@ void CompareView::fitColumns()
             field = std::max(field, metrics.horizontalAdvance(row->path) + 16);
     }
     const int room = std::max(400, m_table->viewport()->width());
-    m_table->setColumnWidth(RunDiffModel::FieldColumn, std::clamp(field, 120, room / 3));
+    m_table->setColumnWidth(RunDiffModel::FieldColumn, std::clamp(field, 120, room / 4));
     m_table->resizeColumnToContents(RunDiffModel::KindColumn);
     for (int c = RunDiffModel::FirstRunColumn; c < columns; ++c)
         header->setSectionResizeMode(c, QHeaderView::Stretch);

@@ -87,10 +87,13 @@ void TestRecordsChart::staircaseIsTheTimeline()
     QCOMPARE(records->markers()->count(), int(expected->steps.size()));
     for (int i = 0; i < expected->steps.size(); ++i)
         QCOMPARE(records->markers()->at(i),
-            QPointF(double(expected->steps[i].at.toMSecsSinceEpoch()), expected->steps[i].value));
+            QPointF(double(expected->steps[i].at.toMSecsSinceEpoch()), records->plotted(expected->steps[i].value)));
+    // Drawn in the unit that suits the values, as the run table reads them: 1000 ns is 1 µs.
+    QCOMPARE(records->plotted(1000), 1.0);
+    QVERIFY(records->valueAxis()->titleText().contains(QStringLiteral("(µs)")));
     // The staircase: ann's 1000 holds until cy's 800 on day 3, which holds until the cohort's last run (day 4).
     const QList<QPointF> stairs = records->staircase()->points();
-    const QList<QPointF> want { { ms(1), 1000 }, { ms(3), 1000 }, { ms(3), 800 }, { ms(4), 800 } };
+    const QList<QPointF> want { { ms(1), 1.0 }, { ms(3), 1.0 }, { ms(3), 0.8 }, { ms(4), 0.8 } };
     QCOMPARE(stairs, want);
     QVERIFY(!records->isLogY());
     QVERIFY(records->title().contains(QStringLiteral("held now by cy")));
@@ -108,7 +111,7 @@ void TestRecordsChart::hoverNamesTheHolder()
     QCOMPARE(hovered.size(), 1);
     const QString text = hovered.front().front().toString();
     QVERIFY2(text.contains(QStringLiteral("Record 2 of 2: cy")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("800")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("800 ns")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("2026-05-03")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("1.250× (20.0% better) over ann")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("holds the record now")), qPrintable(text));
