@@ -216,6 +216,10 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
             "%1 record%2 without a date or a positive value not drawn (kix records lists them)")
                           .arg(undated)
                           .arg(undated == 1 ? QString() : QStringLiteral("s"));
+    for (const QString& d : std::as_const(m_timeline.exportDisagreements)) // said in the chart, never hidden
+        m_warnings << QStringLiteral("disagrees with the export's record_events: ") + d;
+    if (m_timeline.exportCompared && m_timeline.exportDisagreements.isEmpty())
+        m_subtitles << QStringLiteral("the same ledger as the export's record_events");
     setTitle(ChartStyle::titleHtml(m_title, m_subtitles, m_warnings, m_dark));
     legend()->setAlignment(Qt::AlignBottom);
 
@@ -367,6 +371,14 @@ int chooseRecordsTimeline(const Records& records, const ChartOptions& options, C
         info.isEmpty = true;
         return -1;
     }
+    for (const QString& d : records.timelines[chosen].exportDisagreements)
+        info.warnings << QStringLiteral("kix's ledger disagrees with the export's record_events: ") + d;
+    const int others = records.exportDisagreeing - (records.timelines[chosen].exportDisagreements.isEmpty() ? 0 : 1);
+    if (others > 0)
+        info.warnings << QStringLiteral("kix's ledger disagrees with the export's record_events in %1 other cohort(s): "
+                                        "kix records lists them")
+                             .arg(others);
+    info.notes += records.exportNotes;
     info.cohort = records.timelines[chosen].key.id();
     info.title = QStringLiteral("Records — ") + records.timelines[chosen].key.describe();
     info.isEmpty = false;

@@ -63,6 +63,7 @@ private slots:
     void logAxisAcrossDecades();
     void standingsBesideThePlot();
     void exports();
+    void exportLedgerDisagreementShown();
     void panelKind();
 };
 
@@ -197,6 +198,49 @@ void TestRecordsChart::exports()
         if (name.endsWith(QLatin1String(".svg")))
             QVERIFY(bytes.contains("annproj")); // the standings are in the export
     }
+}
+
+void TestRecordsChart::exportLedgerDisagreementShown()
+{
+    // One strict cohort whose runs carry the export's ledger (record_events): it credits bo, kix cy.
+    RunList runs;
+    std::vector<std::shared_ptr<Run>> own; // the runs, to give them the export's ledger
+    const char* authors[] = { "ann", "bo", "cy" };
+    const double values[] = { 1000, 1200, 800 };
+    for (int i = 0; i < 3; ++i) {
+        auto run = kixtest::makeRun(QString::fromLatin1(authors[i]), QStringLiteral("NVIDIA B200"), 2048, values[i]);
+        run->observedAt = QDateTime(QDate(2026, 5, i + 1), QTime(12, 0), Qt::UTC);
+        run->runDigest = QStringLiteral("sha256:%1").arg(i + 1, 64, 10, QLatin1Char('0'));
+        RunLinks links;
+        links.authors = QStringList { QString::fromLatin1(authors[i]) };
+        links.comparisonKey = QStringLiteral("sha256:%1").arg(QStringLiteral("cd").repeated(32));
+        run->linked = RunLinks::share(links);
+        run->finalize();
+        runs << run;
+        own.push_back(run);
+    }
+    const QString key = runs[0]->links().comparisonKey.toString();
+    auto first = std::make_shared<QVector<ExportedRecord>>();
+    first->append({ key, QStringLiteral("2026-05-01T12:00:00.000Z"), QString() });
+    own[0]->exportedRecords = first;
+    auto second = std::make_shared<QVector<ExportedRecord>>();
+    second->append({ key, QStringLiteral("2026-05-02T12:00:00.000Z"), runs[0]->runDigest.toString() });
+    own[1]->exportedRecords = second;
+    ChartInfo info;
+    std::unique_ptr<QChart> chart = buildChart(ChartKind::Records, runs, ChartOptions {}, &info);
+    QVERIFY(!info.warnings.isEmpty());
+    QVERIFY2(info.warnings.front().contains(QStringLiteral("disagrees with the export's record_events: record 2: "
+                                                           "the export credits bo")),
+        qPrintable(info.warnings.join(QLatin1Char('\n'))));
+    QVERIFY(chart->title().contains(QStringLiteral("disagrees with the export")));
+    // Agreeing: said in the subtitle, no warning.
+    second->replace(0, { key, QStringLiteral("2026-05-03T12:00:00.000Z"), runs[0]->runDigest.toString() });
+    own[1]->exportedRecords.reset();
+    own[2]->exportedRecords = second;
+    ChartInfo agreeing;
+    chart = buildChart(ChartKind::Records, runs, ChartOptions {}, &agreeing);
+    QVERIFY(agreeing.warnings.isEmpty());
+    QVERIFY(chart->title().contains(QStringLiteral("the same ledger as the export's record_events")));
 }
 
 void TestRecordsChart::panelKind()
