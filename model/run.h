@@ -217,6 +217,17 @@ struct RunLinks
     static std::shared_ptr<const RunLinks> share(RunLinks links);
 };
 
+// A step of the catalog export's record ledger (its record_events table) that credits a run: the run took the record
+// of the cohort `comparisonKey` (the format's strict comparison key) at `at`, from the run whose digest is
+// `previousRunDigest` (empty for a cohort's first record). Kept so that kix's own ledger can be checked against it
+// (recordTimelines).
+struct ExportedRecord
+{
+    QString comparisonKey;
+    QString at; // as the export writes it: "2026-05-21T06:52:01.709Z"
+    QString previousRunDigest;
+};
+
 // Typed, read-only view of one kernelindex document (a BenchmarkRun with its protocol and environment when
 // present). The document itself is kept as compact JSON text in `raw`, so that exporting it again loses nothing.
 // A run reads the same whether its document came as a .json file, an element of a JSON array or a line of a
@@ -296,6 +307,9 @@ struct Run
     QVector<KeyValue> software;
 
     RawText raw; // the document as loaded, compact JSON (a span of its file's buffer)
+    // The export's record ledger steps that credit this run (a catalog export's record_events); null for nearly
+    // every run: only record holders have one.
+    std::shared_ptr<const QVector<ExportedRecord>> exportedRecords;
 
     RunIdentity identity; // identityHash(), computed by finalize() on the thread that built the run: call
                           // finalize() again after changing the externalId or a digest

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// kix chart PATH... --kind quantiles|sweep|speedup|history|rank --out FILE.png|svg|pdf [options]: the window's charts
-// as files.
+// kix chart PATH... --kind quantiles|sweep|speedup|history|rank|records --out FILE.png|svg|pdf [options]: the window's
+// charts as files.
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
@@ -20,8 +20,8 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
                        "is nothing to draw."),
         out, err);
     cl.addPaths();
-    const QCommandLineOption kind(
-        QStringLiteral("kind"), QStringLiteral("quantiles, sweep, speedup, history or rank."), QStringLiteral("KIND"));
+    const QCommandLineOption kind(QStringLiteral("kind"),
+        QStringLiteral("quantiles, sweep, speedup, history, rank or records."), QStringLiteral("KIND"));
     const QCommandLineOption outPath(
         QStringLiteral("out"), QStringLiteral("FILE.png, FILE.svg or FILE.pdf."), QStringLiteral("FILE"));
     const QCommandLineOption baseline(QStringLiteral("baseline"),
@@ -29,8 +29,8 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     const QCommandLineOption xParam(QStringLiteral("x"),
         QStringLiteral("Sweep: the x parameter. History: time or label."), QStringLiteral("PARAM"));
     const QCommandLineOption cohort(QStringLiteral("cohort"),
-        QStringLiteral("Rank: the cohort whose description contains TEXT (as `kix rank` prints it); default: the "
-                       "one with the most implementations."),
+        QStringLiteral("Rank and records: the cohort whose description contains TEXT (as `kix rank` prints it); "
+                       "default: the one with the most implementations (records: the most records)."),
         QStringLiteral("TEXT"));
     const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Log latency axis (quantiles, sweep)."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Size in pixels (default 1200x800)."),
@@ -51,7 +51,7 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 
     const std::optional<ChartKind> chartKind = chartKindFromName(cl.value(kind));
     if (!chartKind)
-        return cl.usageError(QStringLiteral("--kind must be quantiles, sweep, speedup, history or rank"));
+        return cl.usageError(QStringLiteral("--kind must be quantiles, sweep, speedup, history, rank or records"));
     const QString path = cl.value(outPath);
     if (path.isEmpty() || !ChartExporter::formatForPath(path))
         return cl.usageError(QStringLiteral("--out FILE.png, FILE.svg or FILE.pdf is required"));

@@ -15,7 +15,10 @@ int recordsCommand(const QStringList& args, QTextStream& out, QTextStream& err)
                        "cohort, in the order observed, with its date, holder (authors, else project, else "
                        "implementation), value and margin over the record it took; then the standings: records "
                        "held now and set ever, per holder. The same ledger as the format's catalog export "
-                       "(record_events, ranking-v1). Exit 1 when an input is refused or nothing holds a record."),
+                       "(record_events, ranking-v1): where the input is such an export, kix's ledger is compared with "
+                       "it and every "
+                       "disagreement is printed (and a warning on stderr). Exit 1 when an input is refused or nothing "
+                       "holds a record."),
         out, err);
     cl.addPaths();
     cl.addFilter();
@@ -25,6 +28,9 @@ int recordsCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     const RunList runs = cl.loadRuns();
     const Records records = recordTimelines(runs);
     cl.print(records, recordsToJson, recordsToCsv, recordsToTable);
+    if (records.exportDisagreeing > 0) // whatever the format: a disagreement is never left to a column
+        err << "warning: kix's record ledger disagrees with the export's record_events in " << records.exportDisagreeing
+            << " of " << records.exportCompared << " compared cohort(s) (the table lists how)\n";
     if (records.timelines.isEmpty())
         return cl.fail(
             QStringLiteral("no record among %1 run(s): no cohort has a passed run with a value").arg(runs.size()));

@@ -36,13 +36,17 @@ QString dateText(const QDateTime& at)
     return at.isValid() ? at.toString(Qt::ISODateWithMs) : QStringLiteral("(undated)");
 }
 
-QString marginText(double margin)
-{
-    return margin > 0 ? QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 3).arg((1 - 1 / margin) * 100, 0, 'f', 1)
-                      : QStringLiteral("first");
-}
-
 } // namespace
+
+QString recordMarginText(double margin)
+{
+    if (!(margin > 0))
+        return QStringLiteral("first");
+    // Enough digits that a record won by a hair does not read "1.000× (0.0% better)".
+    const double better = (1 - 1 / margin) * 100; // %
+    return better >= 1 ? QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 3).arg(better, 0, 'f', 1)
+                       : QStringLiteral("%1× (%2% better)").arg(margin, 0, 'f', 5).arg(better, 0, 'g', 2);
+}
 
 QString recordHolder(const Run& run)
 {
@@ -50,11 +54,85 @@ QString recordHolder(const Run& run)
     return who.isEmpty() ? run.implementationLabel() : who;
 }
 
+QString recordProject(const Run& run)
+{
+    const QString project = run.links().project;
+    return project.isEmpty() ? run.implementationLabel() : project;
+}
+
+namespace {
+
+QVector<RecordStanding> sortedStandings(const QHash<QString, RecordStanding>& standings)
+{
+    QVector<RecordStanding> out = standings.values().toVector();
+    std::sort(out.begin(), out.end(), [](const RecordStanding& a, const RecordStanding& b) {
+        if (a.now != b.now)
+            return a.now > b.now;
+        if (a.ever != b.ever)
+            return a.ever > b.ever;
+        return a.holder < b.holder;
+    });
+    return out;
+}
+
+QString isoUtc(const QDateTime& at)
+{
+    return at.isValid() ? at.toUTC().toString(Qt::ISODateWithMs) : QStringLiteral("(undated)");
+}
+
+struct Credit
+{
+    RunPtr run;
+    const ExportedRecord* record = nullptr;
+};
+
+// Who a digest names among the runs in scope, for a message.
+QString whoIs(const QString& digest, const QHash<QString, RunPtr>& byDigest)
+{
+    if (digest.isEmpty())
+        return QStringLiteral("nobody (a first record)");
+    const RunPtr run = byDigest.value(digest);
+    return run ? recordHolder(*run) : digest;
+}
+
+// Compares kix's steps with the export's credits for the same cohort (sorted by date, then digest).
+QStringList ledgerDifferences(
+    const RecordTimeline& t, const QVector<Credit>& exported, const QHash<QString, RunPtr>& byDigest)
+{
+    QStringList out;
+    const qsizetype n = std::max(t.steps.size(), exported.size());
+    for (qsizetype i = 0; i < n && out.size() < 3; ++i) {
+        const RecordStep* mine = i < t.steps.size() ? &t.steps[i] : nullptr;
+        const Credit* theirs = i < exported.size() ? &exported[i] : nullptr;
+        const QString myDigest = mine ? mine->run->runDigest.toString() : QString();
+        const QString myPrevious = mine && mine->previous ? mine->previous->runDigest.toString() : QString();
+        if (mine && theirs && theirs->run == mine->run && theirs->record->previousRunDigest == myPrevious
+            && theirs->record->at == isoUtc(mine->at))
+            continue;
+        const QString export_ = theirs ? QStringLiteral("the export credits %1 (at %2, over %3)")
+                                             .arg(recordHolder(*theirs->run), theirs->record->at,
+                                                 whoIs(theirs->record->previousRunDigest, byDigest))
+                                       : QStringLiteral("the export has no such record");
+        const QString kix = mine ? QStringLiteral("kix %1 (at %2, over %3)")
+                                       .arg(recordHolder(*mine->run), isoUtc(mine->at), whoIs(myPrevious, byDigest))
+                                 : QStringLiteral("kix has no such record");
+        out << QStringLiteral("record %1: %2; %3").arg(i + 1).arg(export_, kix);
+    }
+    if (t.steps.size() != exported.size())
+        out << QStringLiteral("the export has %1 record(s) in this cohort, kix %2")
+                   .arg(exported.size())
+                   .arg(t.steps.size());
+    return out;
+}
+
+} // namespace
+
 Records recordTimelines(const RunList& runs)
 {
     Records out;
     const Ranking ranking = rankRuns(runs); // the cohorts, as Rank makes them
     QHash<QString, RecordStanding> standings;
+    QHash<QString, RecordStanding> projects;
     for (const RankCohort& cohort : ranking.cohorts) {
         RunList eligible;
         for (const RankEntry& e : cohort.entries)
@@ -62,7 +140,10 @@ Records recordTimelines(const RunList& runs)
         if (eligible.isEmpty())
             continue;
         std::sort(eligible.begin(), eligible.end(), observedBefore);
-        RecordTimeline timeline { cohort.key, {} };
+        RecordTimeline timeline;
+        timeline.key = cohort.key;
+        for (auto it = eligible.crbegin(); it != eligible.crend() && !timeline.lastObserved.isValid(); ++it)
+            timeline.lastObserved = (*it)->observedAt;
         for (const RunPtr& run : std::as_const(eligible)) {
             const RecordStep* last = timeline.steps.isEmpty() ? nullptr : &timeline.steps.back();
             if (last && !(run->median < last->value))
@@ -74,18 +155,65 @@ Records recordTimelines(const RunList& runs)
             RecordStanding& s = standings[recordHolder(*run)];
             s.holder = recordHolder(*run);
             ++s.ever;
+            RecordStanding& p = projects[recordProject(*run)];
+            p.holder = recordProject(*run);
+            ++p.ever;
         }
         ++standings[recordHolder(*timeline.steps.back().run)].now;
+        ++projects[recordProject(*timeline.steps.back().run)].now;
         out.timelines.append(std::move(timeline));
     }
-    out.standings = standings.values().toVector();
-    std::sort(out.standings.begin(), out.standings.end(), [](const RecordStanding& a, const RecordStanding& b) {
-        if (a.now != b.now)
-            return a.now > b.now;
-        if (a.ever != b.ever)
-            return a.ever > b.ever;
-        return a.holder < b.holder;
-    });
+    // The export's ledger, where the runs carry it: per comparison key, the runs it credits.
+    QHash<QString, QVector<Credit>> exported;
+    QHash<QString, RunPtr> byDigest;
+    for (const RunPtr& run : runs) {
+        if (!run->exportedRecords)
+            continue;
+        for (const ExportedRecord& r : *run->exportedRecords)
+            exported[r.comparisonKey].append(Credit { run, &r });
+    }
+    if (!exported.isEmpty()) {
+        for (const RunPtr& run : runs)
+            byDigest.insert(run->runDigest.toString(), run);
+    }
+    int outOfScope = 0;
+    for (RecordTimeline& t : out.timelines) {
+        if (!t.key.isStrict())
+            continue;
+        QVector<Credit> credits = exported.take(t.key.strict);
+        if (credits.isEmpty())
+            continue;
+        // A ledger that names a run out of scope (filtered out, another file) cannot be compared whole.
+        const bool whole = std::all_of(credits.begin(), credits.end(), [&](const Credit& c) {
+            return c.record->previousRunDigest.isEmpty() || byDigest.contains(c.record->previousRunDigest);
+        });
+        if (!whole) {
+            ++outOfScope;
+            continue;
+        }
+        std::sort(credits.begin(), credits.end(), [](const Credit& a, const Credit& b) {
+            if (a.record->at != b.record->at)
+                return a.record->at < b.record->at;
+            return a.run->runDigest.toString() < b.run->runDigest.toString();
+        });
+        t.exportCompared = true;
+        t.exportDisagreements = ledgerDifferences(t, credits, byDigest);
+        ++out.exportCompared;
+        if (!t.exportDisagreements.isEmpty())
+            ++out.exportDisagreeing;
+    }
+    if (outOfScope > 0)
+        out.exportNotes << QStringLiteral("the export's ledger of %1 cohort(s) names runs not in scope: not compared")
+                               .arg(outOfScope);
+    for (auto it = exported.cbegin(); it != exported.cend(); ++it) { // ledgers kix made no timeline for
+        ++out.exportDisagreeing;
+        out.exportNotes << QStringLiteral("the export has %1 record(s) of cohort %2, kix none (its runs are in "
+                                          "another cohort, or not eligible)")
+                               .arg(it.value().size())
+                               .arg(it.key());
+    }
+    out.standings = sortedStandings(standings);
+    out.projects = sortedStandings(projects);
     return out;
 }
 
@@ -100,14 +228,28 @@ QByteArray recordsToTable(const Records& records)
         for (const RecordStep& s : t.steps)
             out += QStringLiteral("  %1  %2  %3  %4%5\n")
                        .arg(dateText(s.at), formatRankValue(s.value, t.key.unit), recordHolder(*s.run),
-                           marginText(s.margin),
+                           recordMarginText(s.margin),
                            s.previous ? QStringLiteral(" over ") + recordHolder(*s.previous) : QString())
                        .toUtf8();
+        for (const QString& d : t.exportDisagreements)
+            out += QStringLiteral("  DISAGREES with the export's record_events: %1\n").arg(d).toUtf8();
+        out += '\n';
+    }
+    if (records.exportCompared > 0 || !records.exportNotes.isEmpty()) {
+        out += QStringLiteral("The export's record_events: %1 cohort ledger(s) compared, %2 disagree\n")
+                   .arg(records.exportCompared)
+                   .arg(records.exportDisagreeing)
+                   .toUtf8();
+        for (const QString& n : records.exportNotes)
+            out += QStringLiteral("  %1\n").arg(n).toUtf8();
         out += '\n';
     }
     if (!records.standings.isEmpty()) {
         out += "Standings (records held now, set ever):\n";
         for (const RecordStanding& s : records.standings)
+            out += QStringLiteral("  %1  %2  %3\n").arg(s.now, 4).arg(s.ever, 4).arg(s.holder).toUtf8();
+        out += "Standings per project (records held now, set ever):\n";
+        for (const RecordStanding& s : records.projects)
             out += QStringLiteral("  %1  %2  %3\n").arg(s.now, 4).arg(s.ever, 4).arg(s.holder).toUtf8();
     }
     out += "note: a record is a passed run strictly better (lower) than every earlier one of its cohort, in the "
@@ -159,6 +301,12 @@ QByteArray recordsToJson(const Records& records)
             steps.push_back(sj);
         }
         tj["steps"] = steps;
+        if (t.exportCompared) {
+            Json d = Json::array();
+            for (const QString& text : t.exportDisagreements)
+                d.push_back(utf8(text));
+            tj["exportLedger"] = { { "agrees", t.exportDisagreements.isEmpty() }, { "disagreements", d } };
+        }
         timelines.push_back(tj);
     }
     root["timelines"] = timelines;
@@ -166,6 +314,15 @@ QByteArray recordsToJson(const Records& records)
     for (const RecordStanding& s : records.standings)
         standings.push_back({ { "holder", utf8(s.holder) }, { "now", s.now }, { "ever", s.ever } });
     root["standings"] = standings;
+    Json projects = Json::array();
+    for (const RecordStanding& s : records.projects)
+        projects.push_back({ { "project", utf8(s.holder) }, { "now", s.now }, { "ever", s.ever } });
+    root["projectStandings"] = projects;
+    Json notes = Json::array();
+    for (const QString& n : records.exportNotes)
+        notes.push_back(utf8(n));
+    root["exportLedger"]
+        = { { "compared", records.exportCompared }, { "disagree", records.exportDisagreeing }, { "notes", notes } };
     return QByteArray::fromStdString(root.dump(2) + "\n");
 }
 

@@ -67,6 +67,17 @@ struct PendingRun
     bool duplicateKeys = false;
     // members the manifest already has (not replaced by the export's tables)
     bool has[4] = { false, false, false, false };
+    std::string id; // the row's id, which record_events name
+    std::string digest; // its runDigest
+};
+
+// A row of record_events: the export's ledger, kept on the runs it credits (Run::exportedRecords).
+struct PendingRecord
+{
+    std::string runId;
+    std::string previousRunId;
+    QString comparisonKey;
+    QString at;
 };
 
 constexpr const char* kEmbedded[4] = { "workload", "operation", "implementation", "project" };
@@ -113,6 +124,7 @@ private:
     std::unordered_map<std::string, Parent> m_operations, m_workloads, m_implementations, m_projects;
     std::unordered_map<std::string, QStringList> m_aliases; // operation_aliases: the names of an operation
     std::vector<PendingRun> m_runs;
+    std::vector<PendingRecord> m_records;
     std::map<std::string, qint64> m_other; // rows of tables not read, by table
     qint64 m_servingRuns = 0;
 };
@@ -181,6 +193,8 @@ bool Catalog::line(std::string_view text, int index)
             return true;
         run.workloadId = std::string(stringMember(row, "workloadId"));
         run.implementationId = std::string(stringMember(row, "implementationId"));
+        run.id = id;
+        run.digest = std::string(stringMember(row, "runDigest"));
         run.duplicateKeys = duplicates;
         Element manifest;
         if (row["manifest"].get(manifest) == simdjson::SUCCESS) {
@@ -201,6 +215,13 @@ bool Catalog::line(std::string_view text, int index)
         const std::string_view alias = stringMember(row, "alias");
         if (!alias.empty())
             m_aliases[std::string(stringMember(row, "operationId"))] << qs(alias);
+    } else if (table == "record_events") {
+        PendingRecord record { std::string(stringMember(row, "runId")), std::string(stringMember(row, "previousRunId")),
+            qs(stringMember(row, "comparisonKey")), qs(stringMember(row, "at")) };
+        if (record.runId.empty() || record.comparisonKey.isEmpty())
+            warning(index, QStringLiteral("a record event without a runId or comparisonKey: not kept"));
+        else
+            m_records.push_back(std::move(record));
     } else if (table == "serving_runs") {
         ++m_servingRuns;
     } else {
@@ -290,6 +311,33 @@ void Catalog::finish()
         std::string().swap(run.manifest);
     }
     const std::shared_ptr<const std::string> shared = buffer;
+    // The export's record ledger onto the runs it credits, previous holders by their digest.
+    std::unordered_map<std::size_t, QVector<ExportedRecord>> credited;
+    if (!m_records.empty()) {
+        std::unordered_map<std::string, std::size_t> byId;
+        for (std::size_t i = 0; i < m_runs.size(); ++i)
+            if (!m_runs[i].id.empty())
+                byId.emplace(m_runs[i].id, i);
+        qint64 unknown = 0;
+        for (const PendingRecord& r : m_records) {
+            const auto run = byId.find(r.runId);
+            if (run == byId.end()) {
+                ++unknown;
+                continue;
+            }
+            QString previous;
+            if (!r.previousRunId.empty()) {
+                const auto p = byId.find(r.previousRunId);
+                previous = p == byId.end() ? QStringLiteral("(run %1, not in the export)").arg(qs(r.previousRunId))
+                                           : qs(m_runs[p->second].digest);
+            }
+            credited[run->second].append(ExportedRecord { r.comparisonKey, r.at, previous });
+        }
+        if (unknown > 0)
+            m_result.diagnostics.append(makeWarning(m_file, {},
+                QStringLiteral("%1 record_events name a run the export does not hold: not kept").arg(unknown)));
+        std::vector<PendingRecord>().swap(m_records);
+    }
     m_result.runs.reserve(m_result.runs.size() + qsizetype(m_runs.size()));
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         if (m_limits.cancel && m_limits.cancel->load(std::memory_order_relaxed))
@@ -308,6 +356,8 @@ void Catalog::finish()
         if (std::shared_ptr<Run> run
             = extractRun(root, m_file, pointer, m_result.diagnostics, m_runs[i].duplicateKeys)) {
             run->raw = RawText(shared, spans[i].first, spans[i].second);
+            if (const auto c = credited.find(i); c != credited.end())
+                run->exportedRecords = std::make_shared<const QVector<ExportedRecord>>(std::move(c->second));
             if (const auto workload = m_workloads.find(m_runs[i].workloadId); workload != m_workloads.end()) {
                 if (const auto aliases = m_aliases.find(workload->second.parentId); aliases != m_aliases.end()) {
                     RunLinks links = run->links();

@@ -208,6 +208,27 @@ private slots:
         QVERIFY(!bytes.contains("carol"));
     }
 
+    void chartKindRecords()
+    {
+        // kix chart --kind records: the window's Records chart of the cohort --cohort names, headless.
+        const QString svg = m_dir.filePath(QStringLiteral("records.svg"));
+        QString out, err;
+        QTextStream o(&out), e(&err);
+        const int code = runCommand(QStringLiteral("chart"),
+            { m_file, QStringLiteral("--kind"), QStringLiteral("records"), QStringLiteral("--cohort"),
+                QStringLiteral("H100"), QStringLiteral("--out"), svg },
+            o, e);
+        e.flush();
+        o.flush();
+        QVERIFY2(code == ExitOk, qPrintable(err));
+        QVERIFY(out.contains(QStringLiteral("(records, 8 runs)")));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.contains("Records"));
+        QVERIFY(bytes.contains("held now by alice")); // 2000 ns on the H100, bob 3000
+    }
+
 private:
     QTemporaryDir m_dir;
     QString m_file;

@@ -324,7 +324,7 @@ void TestOverview::aChosenKindSticks()
     QVERIFY(waitForCharts(*w));
     QCOMPARE(w->chartPanel()->kind(), ChartKind::Sweep);
     // The overview's own shortcut is the sixth.
-    QCOMPARE(w->chartPanel()->kindActions().size(), 6);
+    QCOMPARE(w->chartPanel()->kindActions().size(), chartKindCount);
     QCOMPARE(w->chartPanel()->kindActions().at(5)->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_6));
     w->chartPanel()->kindActions().at(5)->trigger();
     QCOMPARE(w->chartPanel()->kind(), ChartKind::Overview);

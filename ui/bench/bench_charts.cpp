@@ -125,6 +125,12 @@ void dump(const char* scope, ChartKind kind, const PreparedChart& p)
             out << QStringLiteral("failed %1 unranked %2").arg(c.failed.size()).arg(c.unranked.size());
         }
         break;
+    case ChartKind::Records:
+        for (const RecordTimeline& t : p.records.timelines)
+            out << QStringLiteral("%1 %2").arg(t.key.id()).arg(t.steps.size());
+        break;
+    case ChartKind::Compare:
+        break;
     case ChartKind::Overview:
         out << p.overview.kernels.join(QLatin1Char('|')) << p.overview.gpus.join(QLatin1Char('|'))
             << p.overview.kernelClauses.join(QLatin1Char('|')) << p.overview.gpuClauses.join(QLatin1Char('|'));

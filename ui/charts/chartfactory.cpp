@@ -13,6 +13,7 @@
 #include "ui/charts/historychart.h"
 #include "ui/charts/quantilechart.h"
 #include "ui/charts/rankchart.h"
+#include "ui/charts/recordschart.h"
 #include "ui/charts/speedupchart.h"
 #include "ui/charts/sweepchart.h"
 #include "ui/models/comparisonmodel.h"
@@ -38,8 +39,13 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         out.isEmpty = allRuns.isEmpty();
         return p;
     }
-    // Rank never mixes kernels: its cohorts keep them apart, so it needs no narrowing to one.
-    if (kind == ChartKind::Rank)
+    if (kind == ChartKind::Compare) { // a table (CompareView), filled by the chart panel: nothing to prepare
+        out.title = chartKindTitle(kind);
+        out.isEmpty = allRuns.isEmpty();
+        return p;
+    }
+    // Rank and Records never mix kernels: their cohorts keep them apart, so they need no narrowing to one.
+    if (kind == ChartKind::Rank || kind == ChartKind::Records)
         p.scope.runs = allRuns;
     else
         p.scope = focusChartScope(allRuns);
@@ -109,7 +115,12 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         p.ranking = rankRuns(runs, 0.05, options.rankWidened ? CohortScope::Family : CohortScope::Strict);
         p.rankCohort = chooseRankCohort(p.ranking, options, out); // reads every cohort: here, not in drawChart
         break;
+    case ChartKind::Records:
+        p.records = recordTimelines(runs);
+        p.recordsTimeline = chooseRecordsTimeline(p.records, options, out);
+        break;
     case ChartKind::Overview: // returned above
+    case ChartKind::Compare:
         break;
     }
     return p;
@@ -210,7 +221,11 @@ std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options
     case ChartKind::Rank:
         chart = drawRankChart(p.ranking, p.rankCohort, options);
         break;
+    case ChartKind::Records:
+        chart = drawRecordsChart(p.records, p.recordsTimeline, options);
+        break;
     case ChartKind::Overview: // a table (OverviewTable), drawn by the chart panel: no chart
+    case ChartKind::Compare: // a table (CompareView)
         chart = std::make_unique<QChart>();
         break;
     }

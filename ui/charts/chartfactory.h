@@ -8,6 +8,7 @@
 #include "model/chartdata/speedupdata.h"
 #include "model/chartdata/sweep.h"
 #include "model/compare/rank.h"
+#include "model/compare/records.h"
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
@@ -41,6 +42,8 @@ struct PreparedChart
     Ranking ranking;
     int rankCohort = -1; // the cohort Rank draws (chooseRankCohort), -1: none
     OverviewData overview; // the Overview's counts (the table the chart panel shows); nothing else is prepared
+    Records records; // every cohort's record timeline (Records)
+    int recordsTimeline = -1; // the one drawn (chooseRecordsTimeline), -1: none
 };
 PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);

@@ -16,6 +16,10 @@ QString chartKindName(ChartKind kind)
         return QStringLiteral("history");
     case ChartKind::Overview:
         return QStringLiteral("overview");
+    case ChartKind::Records:
+        return QStringLiteral("records");
+    case ChartKind::Compare:
+        return QStringLiteral("compare");
     case ChartKind::Rank:
         break;
     }
@@ -35,6 +39,10 @@ QString chartKindTitle(ChartKind kind)
         return QStringLiteral("History");
     case ChartKind::Overview:
         return QStringLiteral("Overview");
+    case ChartKind::Records:
+        return QStringLiteral("Records");
+    case ChartKind::Compare:
+        return QStringLiteral("Compare");
     case ChartKind::Rank:
         break;
     }
@@ -43,8 +51,8 @@ QString chartKindTitle(ChartKind kind)
 
 std::optional<ChartKind> chartKindFromName(const QString& name)
 {
-    for (ChartKind kind :
-        { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History, ChartKind::Rank }) {
+    for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History,
+             ChartKind::Rank, ChartKind::Records }) {
         if (name.compare(chartKindName(kind), Qt::CaseInsensitive) == 0)
             return kind;
     }

@@ -12,12 +12,15 @@
 namespace kix {
 
 // Overview is a table, not a chart (kernels × GPUs, see OverviewTable): the first view of a scope that spans many
-// kernels or GPUs. It comes last so that a kind's index is its tab's, and `kix chart` does not draw it.
-enum class ChartKind { Quantiles, Sweep, Speedup, History, Rank, Overview };
+// kernels or GPUs. Records (a cohort's record staircase) and Compare (2 to 8 runs field by field, a table: see
+// CompareView) came later and follow it, so that the shortcuts users know (Ctrl+1..6) keep their kinds. A kind's
+// index is its tab's; `kix chart` draws neither Overview nor Compare.
+enum class ChartKind { Quantiles, Sweep, Speedup, History, Rank, Overview, Records, Compare };
+constexpr int chartKindCount = int(ChartKind::Compare) + 1;
 
-QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history", "rank", "overview"
-QString chartKindTitle(ChartKind kind); // "Quantiles", ..., "Rank", "Overview"
-std::optional<ChartKind> chartKindFromName(const QString& name); // the charts only: never Overview
+QString chartKindName(ChartKind kind); // "quantiles", "sweep", "speedup", "history", "rank", "overview", ...
+QString chartKindTitle(ChartKind kind); // "Quantiles", ..., "Rank", "Overview", "Records", "Compare"
+std::optional<ChartKind> chartKindFromName(const QString& name); // the charts only: never Overview nor Compare
 
 // What the user chose for a chart, shared by the panel, the export and `kix chart`.
 struct ChartOptions
@@ -29,7 +32,8 @@ struct ChartOptions
     double threshold = 0.05; // history: the smallest step that counts as a change
     int maxGroups = 40; // workloads (categories) per chart
     int maxSeries = 16; // boxes per workload, lines, bar sets
-    QString cohort; // rank: a cohort's id, or text its description contains; empty = cohortRun's, else the largest
+    QString cohort; // rank and records: a cohort's id, or text its description contains; empty = cohortRun's, else the
+                    // largest
     RunPtr cohortRun; // rank: the run whose cohort is shown when no cohort is chosen (the current run)
     bool rankWidened = false; // rank: the family-level scope, across protocol versions and environments, on request
     RunPtr currentRun; // the run selected in the table: every chart marks it (ChartStyle::markCurrentRun)
@@ -50,9 +54,9 @@ struct ChartInfo
     bool isEmpty = true;
     QString focusKernel; // the kernel charted when the runs spanned too many (see focusChartScope)
     QStringList kernels; // then: every kernel among the runs, most runs first
-    QStringList cohortIds; // rank: the cohorts in scope (CohortKey::id), most implementations first
-    QStringList cohorts; // rank: their descriptions, for the chooser
-    QString cohort; // rank: the id of the cohort drawn
+    QStringList cohortIds; // rank and records: the cohorts in scope (CohortKey::id), largest first
+    QStringList cohorts; // rank and records: their descriptions, for the chooser
+    QString cohort; // rank and records: the id of the cohort drawn
 };
 
 } // namespace kix

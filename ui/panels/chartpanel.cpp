@@ -14,6 +14,7 @@
 #include "ui/disposal.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/overviewmodel.h"
+#include "ui/panels/compareview.h"
 #include "ui/panels/overviewtable.h"
 
 #include <QAction>
@@ -56,7 +57,7 @@ const QString kCurrentRunBaseline = QStringLiteral("<current run>");
 // filter's workers, and a newer build need not wait for an older one to end.
 Q_GLOBAL_STATIC(QThreadPool, chartThreads)
 
-constexpr int kChartKinds = int(ChartKind::Overview) + 1;
+constexpr int kChartKinds = chartKindCount;
 
 QThreadPool* chartPool()
 {
@@ -120,6 +121,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_stack(new QStackedWidget(this))
     , m_overview(new OverviewTable(this))
+    , m_compare(new CompareView(this))
     , m_view(new QChartView(this))
     , m_pairs(new QTableView(this))
     , m_pairsModel(new ComparisonModel(this))
@@ -130,8 +132,12 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_latest(std::make_shared<std::atomic<int>>(0))
 {
     for (ChartKind kind : { ChartKind::Quantiles, ChartKind::Sweep, ChartKind::Speedup, ChartKind::History,
-             ChartKind::Rank, ChartKind::Overview })
+             ChartKind::Rank, ChartKind::Overview, ChartKind::Records, ChartKind::Compare })
         m_tabs->addTab(chartKindTitle(kind));
+    m_tabs->setTabToolTip(int(ChartKind::Records),
+        QStringLiteral("A cohort's record over time: who set each record, by how much (Ctrl+7)"));
+    m_tabs->setTabToolTip(int(ChartKind::Compare),
+        QStringLiteral("2 to 8 selected runs field by field, material differences marked (Ctrl+8)"));
     m_tabs->setDrawBase(false);
     for (int i = 0; i < m_tabs->count(); ++i) { // View > Chart: Ctrl+1, Ctrl+2, ... one per kind
         auto* action = new QAction(m_tabs->tabText(i), this);
@@ -264,6 +270,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     layout->addLayout(readoutRow);
     m_stack->addWidget(m_splitter);
     m_stack->addWidget(m_overview);
+    m_stack->addWidget(m_compare);
     layout->addWidget(m_stack, 1);
 
     m_timer->setSingleShot(true);
@@ -307,6 +314,7 @@ ChartPanel::ChartPanel(QWidget* parent)
             emit selectionDismissed(); // the filter's runs, not a selection, answer the click
         emit filterRequested(clauses);
     });
+    connect(m_compare, &CompareView::statusMessage, this, &ChartPanel::statusMessage);
     connect(exportButton, &QToolButton::clicked, this, &ChartPanel::exportChart);
     connect(copyButton, &QToolButton::clicked, this, &ChartPanel::copyChart);
     connect(maximizeButton, &QToolButton::clicked, this, &ChartPanel::maximizeRequested);
@@ -408,7 +416,7 @@ void ChartPanel::setCurrentRun(const RunPtr& run)
     // the current run's cohort until one is chosen.
     const bool drawn = (run && m_runs.contains(run)) || (m_currentRun && m_runs.contains(m_currentRun));
     m_currentRun = run; // a run baseline stays the run the user chose; the chooser offers this one
-    if (drawn || (m_kind == ChartKind::Rank && m_cohort.isEmpty()))
+    if (drawn || ((m_kind == ChartKind::Rank || m_kind == ChartKind::Records) && m_cohort.isEmpty()))
         scheduleRebuild();
     updateChoosers();
 }
@@ -504,6 +512,10 @@ void ChartPanel::rebuildNow()
     m_baseline = effectiveBaseline(&m_fallbackNote);
     ++m_generation; // a build in flight for another kind or scope is dropped
     m_latest->store(m_generation);
+    if (m_kind == ChartKind::Compare) {
+        showCompare();
+        return;
+    }
     const bool choose = m_autoKind && m_chooseKind;
     if (!choose && m_runs.size() < m_asyncThreshold && m_builds.isEmpty()) {
         const ChartOptions opts = options();
@@ -661,6 +673,22 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     });
 }
 
+void ChartPanel::showCompare()
+{
+    flushPending(); // a chart's build steps left would show its page again
+    m_info = ChartInfo {};
+    m_info.title = chartKindTitle(ChartKind::Compare);
+    m_info.isEmpty = m_runs.isEmpty();
+    m_stack->setCurrentWidget(m_compare);
+    m_readout->hide(); // a table: nothing to hover
+    m_unpin->hide();
+    static_cast<ScopeLabel*>(m_scopeLabel)->setScope(m_scope);
+    m_compare->setRuns(m_runs); // reads the documents off the GUI thread: CompareView::filled
+    updateChoosers();
+    updateBanner();
+    emit rebuilt();
+}
+
 void ChartPanel::noteBuiltGroups(ChartKind kind, const QChart* chart, int maxGroups)
 {
     m_builtKind = kind;
@@ -786,7 +814,7 @@ QChart* ChartPanel::chart() const
 
 void ChartPanel::updateChoosers()
 {
-    m_log->setVisible(m_kind != ChartKind::Speedup && m_kind != ChartKind::Rank && m_kind != ChartKind::Overview);
+    m_log->setVisible(m_kind == ChartKind::Quantiles || m_kind == ChartKind::Sweep || m_kind == ChartKind::History);
     m_cohortBox->clear();
     for (int i = 0; i < m_info.cohortIds.size(); ++i) {
         m_cohortBox->addItem(m_info.cohorts.value(i), m_info.cohortIds[i]);
@@ -794,7 +822,7 @@ void ChartPanel::updateChoosers()
     }
     m_cohortBox->setCurrentIndex(m_cohortBox->findData(m_info.cohort));
     m_cohortBox->setToolTip(m_cohortBox->currentText());
-    m_cohortBox->setVisible(m_kind == ChartKind::Rank && m_info.cohortIds.size() > 1);
+    m_cohortBox->setVisible((m_kind == ChartKind::Rank || m_kind == ChartKind::Records) && m_info.cohortIds.size() > 1);
     m_widen->setVisible(m_kind == ChartKind::Rank);
     const bool sweep = m_kind == ChartKind::Sweep || m_kind == ChartKind::History; // history: time or label
     m_x->clear();
@@ -875,6 +903,10 @@ void ChartPanel::changeEvent(QEvent* event)
 
 void ChartPanel::exportChart()
 {
+    if (m_kind == ChartKind::Compare) {
+        m_compare->exportDialog();
+        return;
+    }
     if (m_kind == ChartKind::Overview) {
         emit statusMessage(
             QStringLiteral("The overview is a table, not a chart: Copy puts it on the clipboard as text; "
@@ -893,6 +925,10 @@ void ChartPanel::exportChart()
 
 void ChartPanel::copyChart()
 {
+    if (m_kind == ChartKind::Compare) {
+        m_compare->copy(CompareView::Format::Markdown);
+        return;
+    }
     if (m_kind == ChartKind::Overview) {
         QGuiApplication::clipboard()->setText(m_overview->overviewModel()->toTsv());
         emit statusMessage(QStringLiteral("Overview copied to the clipboard as tab-separated text"));

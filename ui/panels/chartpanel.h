@@ -29,6 +29,7 @@ QT_END_NAMESPACE
 
 namespace kix {
 
+class CompareView;
 class ComparisonModel;
 class OverviewTable;
 struct PreparedChart;
@@ -63,6 +64,8 @@ public:
     bool isKindAutomatic() const { return m_autoKind; }
     // The overview's table (kernels × GPUs); shown in place of the chart when the kind is Overview.
     OverviewTable* overviewTable() const { return m_overview; }
+    // The Compare view (2 to 8 runs field by field), shown in place of the chart when the kind is Compare.
+    CompareView* compareView() const { return m_compare; }
     // The user's choice; empty = the default. A choice the runs in scope do not contain (a run the filter hides, a
     // provider not among them) is kept but not used: the chart falls back to the default, the banner says so, and
     // the choice comes back when the filter shows it again.
@@ -70,8 +73,8 @@ public:
     const Baseline& chosenBaseline() const { return m_chosen; }
     bool isBaselineFallback() const { return !m_fallbackNote.isEmpty(); }
     ChartOptions options() const; // the baseline in effect
-    // Rank: the cohort drawn (CohortKey::id), chosen in cohortChooser(); empty = the current run's cohort, else the
-    // largest in scope.
+    // Rank and Records: the cohort drawn (CohortKey::id), chosen in cohortChooser(); empty = the current run's cohort,
+    // else the largest in scope (Records: the one with the most records).
     QComboBox* cohortChooser() const { return m_cohortBox; }
 
     // Builds now instead of after the coalescing delay (tests, export); over asyncThreshold() runs, starts the build
@@ -152,6 +155,7 @@ private:
     // The speed-up and quantile charts draw as many workloads as their view has room for (optionsFor): once the view
     // is resized (the window, the splitter, the pairs' table shown with a speed-up), a rebuild where that changes
     // what is drawn.
+    void showCompare(); // the Compare view of the runs, in place of a chart (no build)
     void noteBuiltGroups(ChartKind kind, const QChart* chart, int maxGroups);
     void refitGroups();
 
@@ -180,6 +184,7 @@ private:
     QSplitter* m_splitter;
     QStackedWidget* m_stack; // the chart and its pairs, or the overview
     OverviewTable* m_overview;
+    CompareView* m_compare;
     bool m_autoKind = true; // the kind follows the scope until the user chooses one
     bool m_chooseKind = false; // the scope's first view is still to be chosen (off the GUI thread: many runs)
     QChartView* m_view;
