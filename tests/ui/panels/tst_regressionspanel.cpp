@@ -280,6 +280,8 @@ void TestRegressionsPanel::chartKeepsItsHeight()
         w.chartPanel()->setKind(kind);
         QTRY_VERIFY(!w.chartPanel()->isRebuildPending());
         w.resizeDocks({ issues, regressions }, { 330, 330 }, Qt::Vertical);
+        // the user flips between the two tabs (each shows and hides a panel: the window looks at the chart again)
+        issues->raise();
         regressions->raise();
         QVERIFY(w.tabifiedDockWidgets(issues).contains(regressions));
         QTRY_VERIFY2(w.chartPanel()->chartView()->height() >= MainWindow::kMinChartHeight,
