@@ -310,16 +310,17 @@ void TestDenseCharts::speedupTitlesWhole()
     }
 }
 
-// Workload labels wider than Qt's axis (0.4 of the chart's width) even at 6 pt wrap between their parameters into rows
-// tall enough for them, never elided; the chart says how many lines a row takes (the panel draws fewer rows then).
-void TestDenseCharts::longWorkloadLabelsWrap()
+namespace {
+
+// Six workloads in which every parameter varies (so that each label names them all), liger against huggingface: labels
+// wider than Qt's axis at narrow widths.
+RunList longLabelRuns()
 {
     RunList runs;
     for (int i = 0; i < 6; ++i) {
         for (const char* provider : { "huggingface", "liger" }) {
             auto run = makeRun(QString::fromLatin1(provider), QStringLiteral("NVIDIA H100"), 64 << i,
                 QByteArray(provider) == "liger" ? 80.0 + i : 100.0 + i);
-            // every parameter varies, so that each label names them all
             run->workloadSlug = QStringLiteral("dilation%1-hidden_size%2-kernel_size%3-num_heads%4-seq_len%5-fp32")
                                     .arg(1 + i % 2)
                                     .arg(512 << (i % 3))
@@ -332,6 +333,16 @@ void TestDenseCharts::longWorkloadLabelsWrap()
             runs << run;
         }
     }
+    return runs;
+}
+
+} // namespace
+
+// Workload labels wider than Qt's axis (0.4 of the chart's width) even at 6 pt wrap between their parameters into rows
+// tall enough for them, never elided; the chart says how many lines a row takes (the panel draws fewer rows then).
+void TestDenseCharts::longWorkloadLabelsWrap()
+{
+    const RunList runs = longLabelRuns();
     for (const QSize& size : { QSize(1200, 600), QSize(520, 600) }) {
         auto* chart = new SpeedupChart(buildSpeedupData(runs, Baseline()), ChartOptions());
         QChartView view(chart);
@@ -364,23 +375,7 @@ void TestDenseCharts::longWorkloadLabelsWrap()
 // fewer rows call for more and more rows for fewer, a rebuild after each, for ever.
 void TestDenseCharts::rowLinesIgnoreHeight()
 {
-    RunList runs;
-    for (int i = 0; i < 6; ++i) {
-        for (const char* provider : { "huggingface", "liger" }) {
-            auto run = makeRun(QString::fromLatin1(provider), QStringLiteral("NVIDIA H100"), 64 << i,
-                QByteArray(provider) == "liger" ? 80.0 + i : 100.0 + i);
-            run->workloadSlug = QStringLiteral("dilation%1-hidden_size%2-kernel_size%3-num_heads%4-seq_len%5-fp32")
-                                    .arg(1 + i % 2)
-                                    .arg(512 << (i % 3))
-                                    .arg(7 + 2 * (i % 2))
-                                    .arg(8 << (i % 3))
-                                    .arg(64 << i);
-            parseWorkloadSlug(run->workloadSlug, run->workload, run->dtype);
-            run->externalId += QString::number(i);
-            run->finalize();
-            runs << run;
-        }
-    }
+    const RunList runs = longLabelRuns();
     for (const int width : { 640, 760, 900 }) {
         QList<int> lines;
         for (const int height : { 1000, 600, 330 }) {
