@@ -23,16 +23,6 @@ Json number(double v)
     return std::isfinite(v) ? Json(v) : Json(nullptr);
 }
 
-QString matchText(const ResolveCase& c)
-{
-    QString text = resolveKindName(c.kind);
-    if (std::isfinite(c.ratio))
-        text += QStringLiteral(" %1 ×%2").arg(c.axis, QString::number(c.ratio, 'g', 3));
-    else if (!c.axis.isEmpty())
-        text += QLatin1Char(' ') + c.axis;
-    return text;
-}
-
 QString requestText(const ResolveRequest& r)
 {
     QStringList parts;
@@ -76,6 +66,16 @@ QByteArray aligned(const QVector<QStringList>& rows)
 
 } // namespace
 
+QString resolveMatchText(const ResolveCase& c)
+{
+    QString text = resolveKindName(c.kind);
+    if (std::isfinite(c.ratio))
+        text += QStringLiteral(" %1 ×%2").arg(c.axis, QString::number(c.ratio, 'g', 3));
+    else if (!c.axis.isEmpty())
+        text += QLatin1Char(' ') + c.axis;
+    return text;
+}
+
 QString resolveValueText(const ResolveCase& c, const RankEntry& entry)
 {
     return formatRankValue(entry.best, c.cohort.key.unit);
@@ -112,8 +112,8 @@ QByteArray resolutionToTable(const Resolution& r)
             QStringLiteral("implementation"), QStringLiteral("best"), QStringLiteral("of"),
             QStringLiteral("differs (requested → observed)"), QStringLiteral("unconstrained") } };
         forEachRow(r, [&rows](const ResolveCase& c, const RankEntry& e) {
-            rows.append({ matchText(c), c.workload, QString::number(e.rank), e.implementation, resolveValueText(c, e),
-                QString::number(c.cohort.entries.size()),
+            rows.append({ resolveMatchText(c), c.workload, QString::number(e.rank), e.implementation,
+                resolveValueText(c, e), QString::number(c.cohort.entries.size()),
                 c.mismatches.isEmpty() ? QStringLiteral("–") : c.mismatchText(),
                 c.unconstrainedText().isEmpty() ? QStringLiteral("–") : c.unconstrainedText() });
         });

@@ -18,6 +18,9 @@ QByteArray resolutionToCsv(const Resolution& resolution);
 // rule, notes[]}
 QByteArray resolutionToJson(const Resolution& resolution);
 
+// How a case matches the request as the table shows it ("exact", "below channels ×0.683").
+QString resolveMatchText(const ResolveCase& c);
+
 // The value of an implementation as the table shows it ("12.3 µs", "1.005e-05 s").
 QString resolveValueText(const ResolveCase& c, const RankEntry& entry);
 

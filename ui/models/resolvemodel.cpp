@@ -75,14 +75,8 @@ QVariant ResolveModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (Column(index.column())) {
-    case Match: {
-        QString text = resolveKindName(c.kind);
-        if (std::isfinite(c.ratio))
-            text += QStringLiteral(" %1 ×%2").arg(c.axis, QString::number(c.ratio, 'g', 3));
-        else if (!c.axis.isEmpty())
-            text += QLatin1Char(' ') + c.axis;
-        return text;
-    }
+    case Match:
+        return resolveMatchText(c);
     case Workload:
         return role == Qt::ToolTipRole ? c.cohort.key.describe() : c.workload;
     case Rank:
