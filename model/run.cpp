@@ -80,7 +80,7 @@ bool RawText::load(QString* error) const
     ::close(fd);
     if (why.isEmpty() && m_source->wholeDocument && RawSource::hashOf(*text) != m_source->contentHash)
         why = QStringLiteral("the file changed since it was loaded");
-    if (why.isEmpty() && m_source->wholeDocument) {
+    if (why.isEmpty() && minifiedOnRead()) {
         // as it was kept when loaded: minified, without a BOM
         std::string_view whole(*text);
         if (whole.substr(0, 3) == "\xEF\xBB\xBF")

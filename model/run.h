@@ -78,11 +78,14 @@ public:
     {
     }
     // Not in memory: `size` bytes at `offset` of the source file, read back on first use (a wholeDocument source:
-    // the whole file, `size` its size, minified when read back).
-    RawText(std::shared_ptr<const RawSource> source, qint64 offset, std::size_t size)
+    // the whole file, `size` its size, minified when read back). `minifyOnRead`: the bytes are a document as its
+    // author formatted it (spaces, indentation, a CR before the line's end), minified when read back, so that a
+    // run keeps no copy of its text however the file is formatted.
+    RawText(std::shared_ptr<const RawSource> source, qint64 offset, std::size_t size, bool minifyOnRead = false)
         : m_source(std::move(source))
         , m_offset(std::size_t(offset))
         , m_size(size)
+        , m_minifyOnRead(minifyOnRead)
     {
     }
 
@@ -99,17 +102,20 @@ public:
     const char* data() const { return view().data(); }
     const char* begin() const { return data(); }
     const char* end() const { return data() + view().size(); }
-    // The text's size (a whole document's is known once it is read back: asking reads it).
-    std::size_t size() const { return m_source && m_source->wholeDocument ? view().size() : m_size; }
-    bool empty() const { return size() == 0; }
+    // The text's size (that of a text minified when read back is known once it is read: asking reads it).
+    std::size_t size() const { return minifiedOnRead() ? view().size() : m_size; }
+    bool empty() const { return m_source ? m_size == 0 : size() == 0; } // never reads back
     bool operator==(const RawText& o) const { return view() == o.view(); }
     bool operator!=(const RawText& o) const { return !(*this == o); }
 
 private:
+    bool minifiedOnRead() const { return m_source && (m_source->wholeDocument || m_minifyOnRead); }
+
     mutable std::shared_ptr<const std::string> m_buffer; // read back into it once (atomically: runs are shared)
     std::shared_ptr<const RawSource> m_source;
     std::size_t m_offset = 0; // into m_buffer, or into the file when m_source is set
-    std::size_t m_size = 0;
+    std::size_t m_size = 0; // of the bytes in m_buffer or in the file
+    bool m_minifyOnRead = false;
 };
 
 struct KeyValue

@@ -213,13 +213,13 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
             } else {
                 const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
                 if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
-                    const std::size_t offset = compact.size();
-                    jsondom::appendMinified(text, compact);
-                    if (origin && compact.size() - offset == text.size()) {
-                        // compact already: the line as read is the text, read back from the file when asked
-                        compact.resize(offset);
+                    if (origin) {
+                        // the line is read back from the file when asked, and minified then: however the author
+                        // formatted it, the run holds no copy
                         pending.push_back({ std::move(run), 0, text.size(), origin->fileOffset + (lineStart - begin) });
                     } else {
+                        const std::size_t offset = compact.size();
+                        jsondom::appendMinified(text, compact);
                         pending.push_back({ std::move(run), offset, compact.size() - offset, -1 });
                     }
                 }
@@ -239,8 +239,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
     const std::shared_ptr<const std::string> buffer = compact.empty() ? nullptr : keep(compact);
     result.runs.reserve(result.runs.size() + qsizetype(pending.size()));
     for (Pending& p : pending) {
-        p.run->raw
-            = p.fileOffset >= 0 ? RawText(origin->source, p.fileOffset, p.size) : RawText(buffer, p.offset, p.size);
+        p.run->raw = p.fileOffset >= 0 ? RawText(origin->source, p.fileOffset, p.size, true)
+                                       : RawText(buffer, p.offset, p.size);
         result.runs.append(std::move(p.run));
     }
 }

@@ -81,8 +81,8 @@ ParseResult parseFile(const QString& path, const ParseLimits& limits = {});
 // The same, appending to `result` (the loader reads many files into one result).
 void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result);
 
-// Where the lines parsed by parseDocumentLines are in a streamed file: their runs keep no text, only its place
-// (a line that is not compact JSON keeps a compact copy, as every other document does).
+// Where the lines parsed by parseDocumentLines are in a streamed file: their runs keep no text, only its place (the
+// line is minified when read back, so a file's formatting costs no memory).
 struct LineOrigin
 {
     std::shared_ptr<const RawSource> source;
