@@ -2,11 +2,13 @@
 #include "app/commands/commandline.h"
 
 #include "model/filter/runfilter.h"
+#include "model/write/texttable.h"
 
 #include <QLocale>
 #include <QSet>
 
 #include <algorithm>
+#include <functional>
 
 namespace kix::cli {
 
@@ -171,24 +173,11 @@ RunList CommandLine::filtered(const RunList& runs) const
 
 void printTable(const QStringList& header, const QVector<QStringList>& rows, QTextStream& out)
 {
-    QVector<int> widths(header.size());
-    for (int c = 0; c < header.size(); ++c)
-        widths[c] = int(header[c].size());
+    TextTable table(header);
     for (const QStringList& row : rows)
-        for (int c = 0; c < row.size() && c < widths.size(); ++c)
-            widths[c] = std::max(widths[c], int(row[c].size()));
-    auto line = [&](const QStringList& cells) {
-        QString text;
-        for (int c = 0; c < cells.size(); ++c) {
-            if (c > 0)
-                text += QStringLiteral("  ");
-            text += c + 1 == cells.size() ? cells[c] : cells[c].leftJustified(widths.value(c));
-        }
-        out << text << "\n";
-    };
-    line(header);
-    for (const QStringList& row : rows)
-        line(row);
+        table.addRow(row);
+    Utf8Writer writer(out);
+    table.writeAligned(std::ref(writer));
 }
 
 bool baselineFromOption(const QString& value, const RunList& runs, Baseline* baseline, QString* error)

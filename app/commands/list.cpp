@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 namespace kix::cli {
 
 int listCommand(const QStringList& args, QTextStream& out, QTextStream& err)
@@ -21,7 +23,8 @@ int listCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     const RunList runs = cl.filtered(result.runs);
 
     if (cl.format() == QLatin1String("csv")) {
-        out << QString::fromUtf8(serializeRuns(runs, ExportFormat::Csv));
+        Utf8Writer writer(out);
+        listTable(runs).writeCsv(std::ref(writer));
     } else if (cl.format() == QLatin1String("json")) {
         nlohmann::json rows = nlohmann::json::array();
         const QStringList columns = listColumns();
@@ -42,10 +45,9 @@ int listCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         }
         out << QString::fromStdString(rows.dump(2)) << "\n";
     } else {
-        QVector<QStringList> rows;
-        for (const RunPtr& run : runs)
-            rows.append(listRow(*run));
-        printTable(listColumns(), rows, out);
+        Utf8Writer writer(out);
+        listTable(runs).writeAligned(std::ref(writer));
+        writer.flush();
         err << runs.size() << " of " << result.runs.size() << " runs\n";
     }
     return cl.finish();

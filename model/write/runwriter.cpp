@@ -3,7 +3,7 @@
 
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
-#include "model/write/csvwriter.h"
+#include "model/write/texttable.h"
 
 #include <QDir>
 #include <QFile>
@@ -44,14 +44,57 @@ static QString number(double v)
     return std::isnan(v) ? QString() : QString::number(v, 'g', 15);
 }
 
+namespace {
+
+// The cells of a run's row, in listColumns() order, each given to `cell` as a QStringView.
+template<class Cell>
+void listCells(const Run& run, Cell&& cell)
+{
+    cell(run.kernel);
+    cell(run.pass);
+    cell(run.provider);
+    cell(run.gpuDisplayName());
+    cell(run.workloadSlug);
+    cell(run.metricName());
+    cell(std::isnan(run.median) ? QString() : run.headlineStatistic);
+    cell(run.unit);
+    cell(number(run.median));
+    cell(number(run.p20));
+    cell(number(run.p80));
+    cell(run.status);
+    cell(run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString());
+    cell(run.file + run.pointer);
+    cell(run.authorText());
+    cell(run.links().implementationTitle.isEmpty() ? QString() : run.implementationLabel());
+    cell(run.links().operationTitle);
+    cell(run.links().project);
+    cell(run.links().workloadTitle);
+    cell(run.links().comparisonKey.toString());
+}
+
+} // namespace
+
 QStringList listRow(const Run& run)
 {
-    return { run.kernel, run.pass, run.provider, run.gpuDisplayName(), run.workloadSlug, run.metricName(),
-        std::isnan(run.median) ? QString() : run.headlineStatistic, run.unit, number(run.median), number(run.p20),
-        number(run.p80), run.status, run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString(),
-        run.file + run.pointer, run.authorText(),
-        run.links().implementationTitle.isEmpty() ? QString() : run.implementationLabel(), run.links().operationTitle,
-        run.links().project, run.links().workloadTitle, run.links().comparisonKey.toString() };
+    QStringList row;
+    row.reserve(20);
+    listCells(run, [&](const QString& text) { row.append(text); });
+    return row;
+}
+
+void appendListRow(const Run& run, TextTable& table)
+{
+    listCells(run, [&](const QString& text) { table.addCell(QStringView(text)); });
+    table.endRow();
+}
+
+TextTable listTable(const RunList& runs)
+{
+    TextTable table(listColumns());
+    table.reserve(std::size_t(runs.size()), 256);
+    for (const RunPtr& run : runs)
+        appendListRow(*run, table);
+    return table;
 }
 
 QByteArray serializeRuns(const RunList& runs, ExportFormat format)
@@ -74,9 +117,7 @@ QByteArray serializeRuns(const RunList& runs, ExportFormat format)
         }
         break;
     case ExportFormat::Csv:
-        out += csvLine(listColumns());
-        for (const RunPtr& run : runs)
-            out += csvLine(listRow(*run));
+        listTable(runs).writeCsv([&](std::string_view chunk) { out.append(chunk.data(), qsizetype(chunk.size())); });
         break;
     }
     return out;

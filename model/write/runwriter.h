@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/run.h"
+#include "model/write/texttable.h"
 
 #include <QByteArray>
 #include <QString>
@@ -31,5 +32,8 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
 // The columns of `kix list` and of CSV exports.
 QStringList listColumns();
 QStringList listRow(const Run& run);
+// The same rows, added to a table of listColumns() without a string list per row (kix list over 100k runs).
+void appendListRow(const Run& run, TextTable& table);
+TextTable listTable(const RunList& runs);
 
 } // namespace kix

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/write/texttable.h"
+
+#include <QIODevice>
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace kix {
+
+namespace {
+
+// Appends `text` as UTF-8 (a lone surrogate as U+FFFD); returns its length in code points.
+std::size_t appendUtf8(QStringView text, std::string& out)
+{
+    std::size_t points = 0;
+    const char16_t* p = text.utf16();
+    const char16_t* const end = p + text.size();
+    while (p < end) {
+        char32_t c = *p++;
+        if (c >= 0xD800 && c <= 0xDBFF && p < end && *p >= 0xDC00 && *p <= 0xDFFF)
+            c = 0x10000 + ((c - 0xD800) << 10) + (char32_t(*p++) - 0xDC00);
+        else if (c >= 0xD800 && c <= 0xDFFF)
+            c = 0xFFFD;
+        ++points;
+        if (c < 0x80) {
+            out.push_back(char(c));
+        } else if (c < 0x800) {
+            out.push_back(char(0xC0 | (c >> 6)));
+            out.push_back(char(0x80 | (c & 0x3F)));
+        } else if (c < 0x10000) {
+            out.push_back(char(0xE0 | (c >> 12)));
+            out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
+            out.push_back(char(0x80 | (c & 0x3F)));
+        } else {
+            out.push_back(char(0xF0 | (c >> 18)));
+            out.push_back(char(0x80 | ((c >> 12) & 0x3F)));
+            out.push_back(char(0x80 | ((c >> 6) & 0x3F)));
+            out.push_back(char(0x80 | (c & 0x3F)));
+        }
+    }
+    return points;
+}
+
+std::size_t codePoints(std::string_view utf8)
+{
+    return std::size_t(std::count_if(utf8.begin(), utf8.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+void appendPadded(std::string& out, std::string_view text, std::size_t width)
+{
+    out.append(text);
+    const std::size_t have = codePoints(text);
+    if (have < width)
+        out.append(width - have, ' ');
+}
+
+void appendCsvField(std::string& out, std::string_view field)
+{
+    if (field.find_first_of(",\"\n\r") == std::string_view::npos) {
+        out.append(field);
+        return;
+    }
+    out.push_back('"');
+    for (char c : field) {
+        if (c == '"')
+            out.push_back('"');
+        out.push_back(c);
+    }
+    out.push_back('"');
+}
+
+constexpr std::size_t kChunk = std::size_t(64) << 10;
+
+} // namespace
+
+TextTable::TextTable(QStringList columns)
+    : m_columns(std::move(columns))
+    , m_widths(std::size_t(m_columns.size()))
+{
+    for (qsizetype c = 0; c < m_columns.size(); ++c) {
+        std::string utf8;
+        m_widths[std::size_t(c)] = appendUtf8(m_columns[c], utf8);
+        m_header.push_back(std::move(utf8));
+    }
+}
+
+void TextTable::reserve(std::size_t rows, std::size_t bytesPerRow)
+{
+    m_bytes.reserve(rows * bytesPerRow);
+    m_cellEnds.reserve(rows * m_widths.size());
+    m_rowStarts.reserve(rows);
+}
+
+void TextTable::addColumnCell(std::string_view utf8, std::size_t width)
+{
+    if (!m_rowOpen) {
+        m_rowStarts.push_back({ m_bytes.size() - utf8.size(), m_cellEnds.size() });
+        m_rowOpen = true;
+    }
+    if (m_cellsInRow >= columnCount()) { // past the columns: dropped
+        m_bytes.resize(m_bytes.size() - utf8.size());
+        return;
+    }
+    m_widths[std::size_t(m_cellsInRow)] = std::max(m_widths[std::size_t(m_cellsInRow)], width);
+    m_cellEnds.push_back(std::uint32_t(m_bytes.size() - m_rowStarts.back().byte));
+    ++m_cellsInRow;
+}
+
+void TextTable::addCell(QStringView text)
+{
+    const std::size_t at = m_bytes.size();
+    const std::size_t width = appendUtf8(text, m_bytes);
+    addColumnCell(std::string_view(m_bytes).substr(at), width);
+}
+
+void TextTable::addCell(std::string_view utf8)
+{
+    m_bytes.append(utf8);
+    addColumnCell(std::string_view(m_bytes).substr(m_bytes.size() - utf8.size()), codePoints(utf8));
+}
+
+void TextTable::endRow()
+{
+    if (!m_rowOpen)
+        m_rowStarts.push_back({ m_bytes.size(), m_cellEnds.size() });
+    while (m_cellsInRow < columnCount()) {
+        m_cellEnds.push_back(std::uint32_t(m_bytes.size() - m_rowStarts.back().byte));
+        ++m_cellsInRow;
+    }
+    m_cellsInRow = 0;
+    m_rowOpen = false;
+}
+
+void TextTable::addRow(const QStringList& cells)
+{
+    for (const QString& cell : cells)
+        addCell(QStringView(cell));
+    endRow();
+}
+
+std::string_view TextTable::cell(std::size_t row, int column) const
+{
+    const RowStart& start = m_rowStarts[row];
+    const std::size_t index = start.cell + std::size_t(column);
+    const std::size_t from = column == 0 ? 0 : m_cellEnds[index - 1];
+    return std::string_view(m_bytes).substr(start.byte + from, m_cellEnds[index] - from);
+}
+
+void TextTable::writeAligned(const Sink& sink) const
+{
+    std::string chunk;
+    chunk.reserve(kChunk + 4096);
+    const int columns = columnCount();
+    auto line = [&](auto&& cellAt) {
+        for (int c = 0; c < columns; ++c) {
+            if (c > 0)
+                chunk.append("  ");
+            if (c + 1 == columns)
+                chunk.append(cellAt(c));
+            else
+                appendPadded(chunk, cellAt(c), m_widths[std::size_t(c)]);
+        }
+        chunk.push_back('\n');
+        if (chunk.size() >= kChunk) {
+            sink(chunk);
+            chunk.clear();
+        }
+    };
+    line([&](int c) { return std::string_view(m_header[std::size_t(c)]); });
+    for (std::size_t r = 0; r < rowCount(); ++r)
+        line([&](int c) { return cell(r, c); });
+    if (!chunk.empty())
+        sink(chunk);
+}
+
+void TextTable::writeCsv(const Sink& sink) const
+{
+    std::string chunk;
+    chunk.reserve(kChunk + 4096);
+    const int columns = columnCount();
+    auto line = [&](auto&& cellAt) {
+        for (int c = 0; c < columns; ++c) {
+            if (c > 0)
+                chunk.push_back(',');
+            appendCsvField(chunk, cellAt(c));
+        }
+        chunk.push_back('\n');
+        if (chunk.size() >= kChunk) {
+            sink(chunk);
+            chunk.clear();
+        }
+    };
+    line([&](int c) { return std::string_view(m_header[std::size_t(c)]); });
+    for (std::size_t r = 0; r < rowCount(); ++r)
+        line([&](int c) { return cell(r, c); });
+    if (!chunk.empty())
+        sink(chunk);
+}
+
+void writeUtf8(QTextStream& out, std::string_view bytes)
+{
+    if (QIODevice* device = out.device()) {
+        out.flush(); // what was written through the stream first
+        device->write(bytes.data(), qint64(bytes.size()));
+        return;
+    }
+    out << QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+}
+
+Utf8Writer::Utf8Writer(QTextStream& out)
+    : m_out(out)
+{
+}
+
+Utf8Writer::~Utf8Writer()
+{
+    flush();
+}
+
+void Utf8Writer::operator()(std::string_view bytes)
+{
+    if (m_pending.empty() && bytes.size() >= kChunk) {
+        writeUtf8(m_out, bytes);
+        return;
+    }
+    m_pending.append(bytes);
+    if (m_pending.size() >= kChunk)
+        flush();
+}
+
+void Utf8Writer::flush()
+{
+    if (m_pending.empty())
+        return;
+    writeUtf8(m_out, m_pending);
+    m_pending.clear();
+}
+
+} // namespace kix
