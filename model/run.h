@@ -52,6 +52,10 @@ struct RawSource
     // A file rewritten in place within one tick of the file system's clock keeps its times and size: its bytes'
     // hash (contentHash(), of the whole file as loaded) tells it apart.
     bool wholeDocument = false;
+    // The runs' spans are documents as their authors formatted them (a streamed JSON Lines file's lines, or its
+    // documents over several lines): each is minified when read back, so that a run keeps no copy of its text
+    // however the file is formatted. A wholeDocument source is minified too.
+    bool minifyOnRead = false;
     quint64 contentHash = 0;
 
     static quint64 hashOf(std::string_view bytes);
@@ -78,14 +82,11 @@ public:
     {
     }
     // Not in memory: `size` bytes at `offset` of the source file, read back on first use (a wholeDocument source:
-    // the whole file, `size` its size, minified when read back). `minifyOnRead`: the bytes are a document as its
-    // author formatted it (spaces, indentation, a CR before the line's end), minified when read back, so that a
-    // run keeps no copy of its text however the file is formatted.
-    RawText(std::shared_ptr<const RawSource> source, qint64 offset, std::size_t size, bool minifyOnRead = false)
+    // the whole file, `size` its size; minified when read back where the source says so, RawSource::minifyOnRead).
+    RawText(std::shared_ptr<const RawSource> source, qint64 offset, std::size_t size)
         : m_source(std::move(source))
         , m_offset(std::size_t(offset))
         , m_size(size)
-        , m_minifyOnRead(minifyOnRead)
     {
     }
 
@@ -109,13 +110,12 @@ public:
     bool operator!=(const RawText& o) const { return !(*this == o); }
 
 private:
-    bool minifiedOnRead() const { return m_source && (m_source->wholeDocument || m_minifyOnRead); }
+    bool minifiedOnRead() const { return m_source && (m_source->wholeDocument || m_source->minifyOnRead); }
 
     mutable std::shared_ptr<const std::string> m_buffer; // read back into it once (atomically: runs are shared)
     std::shared_ptr<const RawSource> m_source;
     std::size_t m_offset = 0; // into m_buffer, or into the file when m_source is set
     std::size_t m_size = 0; // of the bytes in m_buffer or in the file
-    bool m_minifyOnRead = false;
 };
 
 struct KeyValue

@@ -3,6 +3,7 @@
 
 #include "model/read/bundlereader.h"
 #include "model/read/catalogreader.h"
+#include "model/read/documentframes.h"
 #include "model/read/inputformats.h"
 #include "model/read/jsondom.h"
 #include "model/read/jsonlstream.h"
@@ -139,8 +140,8 @@ std::shared_ptr<const std::string> keep(const std::string& compact)
 // glibc grows a thread's heap (not the main one, which keeps M_TOP_PAD spare) by as much as each allocation
 // needs, an mprotect() call each time: a third of the loader's system calls on 20k files. Growing it once
 // (allocating, then freeing, 56 MiB in pieces below the mmap threshold) leaves that much spare at its top: address
-// space, not memory (the pages are not touched but for the pieces' headers), kept while the loader's trim
-// threshold holds (tuneAllocator() in runloader.cpp).
+// space, not memory (the pages are not touched but for the pieces' headers), kept where the process set a
+// trim threshold above it (kix's executables do: app/processpolicy.cpp).
 void reserveThreadHeap()
 {
 #ifdef __GLIBC__
@@ -158,11 +159,18 @@ void reserveThreadHeap()
 #endif
 }
 
+// `newlines`: the ends of the records (every '\n' of JSON Lines); with `multiLine`, records are documents over
+// several lines (documentframes.h), found here when `newlines` is not given.
 void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
     const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false,
-    const std::vector<std::size_t>* newlines = nullptr)
+    const std::vector<std::size_t>* newlines = nullptr, bool multiLine = false)
 {
     reserveThreadHeap();
+    std::vector<std::size_t> recordEnds;
+    if (multiLine && !newlines) {
+        findRecordEnds(begin, end, recordEnds);
+        newlines = &recordEnds;
+    }
     struct Pending
     {
         std::shared_ptr<Run> run;
@@ -231,6 +239,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
                 if (result.diagnostics[i].line == 0)
                     result.diagnostics[i].line = lineIndex + 1;
         }
+        if (multiLine) // a record's pointer and line are those of its first line
+            lineIndex += int(std::count(lineStart, lineEnd, '\n'));
         lineStart = lineEnd + 1;
         ++lineIndex;
     }
@@ -239,8 +249,8 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
     const std::shared_ptr<const std::string> buffer = compact.empty() ? nullptr : keep(compact);
     result.runs.reserve(result.runs.size() + qsizetype(pending.size()));
     for (Pending& p : pending) {
-        p.run->raw = p.fileOffset >= 0 ? RawText(origin->source, p.fileOffset, p.size, true)
-                                       : RawText(buffer, p.offset, p.size);
+        p.run->raw
+            = p.fileOffset >= 0 ? RawText(origin->source, p.fileOffset, p.size) : RawText(buffer, p.offset, p.size);
         result.runs.append(std::move(p.run));
     }
 }
@@ -265,9 +275,19 @@ void parseJsonLines(
     };
     QVector<Chunk> chunks;
     int line = 0;
+    // documents over several lines (jq's output): chunks end where records do
+    const bool multiLine = firstDocumentSpansLines(begin, end);
+    std::vector<std::size_t> recordEnds;
+    if (multiLine)
+        findRecordEnds(begin, end, recordEnds);
+    std::size_t nextRecord = 0;
     for (const char* p = begin; p < end;) {
         const char* stop = end - p > kChunkBytes ? p + kChunkBytes : end;
-        if (stop < end) {
+        if (stop < end && multiLine) {
+            while (nextRecord < recordEnds.size() && begin + recordEnds[nextRecord] < stop)
+                ++nextRecord;
+            stop = nextRecord < recordEnds.size() ? begin + recordEnds[nextRecord] + 1 : end;
+        } else if (stop < end) {
             const char* nl = static_cast<const char*>(memchr(stop, '\n', static_cast<size_t>(end - stop)));
             stop = nl ? nl + 1 : end;
         }
@@ -279,12 +299,13 @@ void parseJsonLines(
         p = stop;
     }
     if (chunks.size() <= 1) {
-        parseJsonLinesRange(begin, end, 0, file, limits, result);
+        parseJsonLinesRange(begin, end, 0, file, limits, result, nullptr, false, nullptr, multiLine);
     } else {
         const QList<ParseResult> parts
             = QtConcurrent::blockingMapped<QList<ParseResult>>(chunkPool(), chunks, [&](const Chunk& c) {
                   ParseResult part;
-                  parseJsonLinesRange(c.begin, c.end, c.firstLine, file, limits, part);
+                  parseJsonLinesRange(
+                      c.begin, c.end, c.firstLine, file, limits, part, nullptr, false, nullptr, multiLine);
                   return part;
               });
         for (const ParseResult& part : parts) {
@@ -491,7 +512,10 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
     }
     if (error) {
         const JsonReadResult read = readJson(begin, end, limits.maxDepth);
-        if (!read.ok && !read.tooDeep && looksLikeJsonLines(begin, end))
+        // JSON Lines without the extension, or whole documents one after another (`jq . a.json b.json`)
+        if (!read.ok && !read.tooDeep
+            && (looksLikeJsonLines(begin, end)
+                || (error == simdjson::TRAILING_CONTENT && firstDocumentSpansLines(begin, end))))
             parseJsonLines(begin, end, file, limits, result);
         else
             reportRefusedText(error, begin, end, file, {}, 0, limits, result.diagnostics);
@@ -722,9 +746,9 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
 
 void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
     const ParseLimits& limits, ParseResult& result, const LineOrigin* origin, bool padded,
-    const std::vector<std::size_t>* newlines)
+    const std::vector<std::size_t>* newlines, bool multiLine)
 {
-    parseJsonLinesRange(begin, end, firstLine, file, limits, result, origin, padded, newlines);
+    parseJsonLinesRange(begin, end, firstLine, file, limits, result, origin, padded, newlines, multiLine);
 }
 
 ParseResult parseFile(const QString& path, const ParseLimits& limits)

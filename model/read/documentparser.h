@@ -95,9 +95,10 @@ struct LineOrigin
 // For the other readers (catalog, bundle, stream): JSON Lines of kernelindex documents in [begin, end), the first
 // line being line `firstLine` of the file (0-based). `padded`: simdjson::SIMDJSON_PADDING readable bytes follow
 // `end`. `newlines`: where the caller already found the line ends, the offsets from `begin` of every '\n' in
-// [begin, end), in order (saves a second search).
+// [begin, end), in order (saves a second search). `multiLine`: the documents go over several lines, one after
+// another (documentframes.h); `newlines` then holds the record ends, and a record's pointer is its first line.
 void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
     const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false,
-    const std::vector<std::size_t>* newlines = nullptr);
+    const std::vector<std::size_t>* newlines = nullptr, bool multiLine = false);
 
 } // namespace kix

@@ -2,6 +2,7 @@
 #include "model/read/jsonlstream.h"
 
 #include "model/read/catalogreader.h"
+#include "model/read/documentframes.h"
 #include "model/read/documentparser.h"
 #include "model/read/inputformats.h"
 #include "model/read/mappedfile.h"
@@ -64,6 +65,14 @@ bool streamable(const char* begin, const char* end)
             return false;
     }
     return true;
+}
+
+int countNewlines(const char* from, const char* to)
+{
+    int n = 0;
+    for (const char* q = from; (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(to - q)))); ++q)
+        ++n;
+    return n;
 }
 
 // Reads up to `want` bytes at `at` of `bytes`; fewer only at the end of the file.
@@ -139,7 +148,7 @@ struct MappedWindow
     std::size_t end = 0;
     int firstLine = 0;
     bool padded = false; // simdjson::SIMDJSON_PADDING readable bytes follow `end` in the mapping
-    std::vector<std::size_t> newlines; // offsets from begin of each '\n' in [begin, end)
+    std::vector<std::size_t> newlines; // offsets from begin of each '\n' in [begin, end) (of each record's end)
 };
 
 #ifndef MADV_POPULATE_READ
@@ -176,6 +185,7 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
     populate(0, std::min(window, size));
     if (!streamable(base, base + std::min(window, size)))
         return Mapped::NotStreamable;
+    const bool multiLine = firstDocumentSpansLines(base, base + std::min(window, size));
     const int threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
     // Windows are parsed in batches of 2 x threads (QtConcurrent::mapped), two batches in flight: a thread done
     // with its part of the older batch goes on with the newer one, so none waits at a batch's end. The older
@@ -191,7 +201,7 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
         ParseResult part;
         const LineOrigin origin { shared, qint64(w.begin), true };
         parseDocumentLines(
-            base + w.begin, base + w.end, w.firstLine, path, limits, part, &origin, w.padded, &w.newlines);
+            base + w.begin, base + w.end, w.firstLine, path, limits, part, &origin, w.padded, &w.newlines, multiLine);
         return part;
     };
     auto oldestInFlight = [&](std::size_t otherwise) {
@@ -232,6 +242,38 @@ Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const s
                 size = std::max(pos, std::size_t(now.st_size));
             if (pos >= size)
                 break;
+        }
+        if (multiLine) { // documents over several lines: the window ends after its last whole one
+            MappedWindow w;
+            std::size_t reach = std::min(pos + window, size);
+            while (true) {
+                populate(pos, reach);
+                w.newlines.clear();
+                findRecordEnds(base + pos, base + reach, w.newlines);
+                if (reach == size || !w.newlines.empty() || qint64(reach - pos) > limits.maxLineBytes)
+                    break;
+                reach = std::min(size, pos + 2 * (reach - pos)); // one document longer than the window
+            }
+            if (reach < size && w.newlines.empty()) {
+                result.diagnostics.append(makeError(path, QLatin1Char('/') + QString::number(line),
+                    QStringLiteral("a document longer than the limit of %1 bytes: not read").arg(limits.maxLineBytes)));
+                line += countNewlines(base + pos, base + reach);
+                pos = reach;
+                continue;
+            }
+            w.begin = pos;
+            w.end = reach == size ? size : pos + w.newlines.back() + 1;
+            w.firstLine = line;
+            w.padded = readable - w.end >= kPad;
+            line += countNewlines(base + w.begin, base + w.end);
+            batch.push_back(std::move(w));
+            pos = batch.back().end;
+            if (int(batch.size()) >= 2 * threads || pos >= size) {
+                submit(pos);
+                if (limits.fileProgress)
+                    limits.fileProgress(qint64(pos), qint64(size));
+            }
+            continue;
         }
         const std::size_t stop = std::min(pos + window, size);
         populate(pos, stop);
@@ -316,6 +358,7 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
     source->size = qint64(info.st_size);
     source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
     source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    source->minifyOnRead = true; // its lines (or documents) as written: minified when read back
     const std::shared_ptr<const RawSource> shared = source;
 
     const qsizetype runsBefore = result.runs.size();
@@ -342,11 +385,12 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
     std::vector<Buffer> spare;
     QFuture<ParseResult> parsing;
     bool running = false;
+    bool multiLine = false; // documents over several lines, found in the first window
     auto parse = [&](const Window& w) {
         ParseResult part;
         const LineOrigin origin { shared, w.fileOffset + qint64(w.begin) };
         parseDocumentLines(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, path, limits, part, &origin,
-            true, &w.newlines);
+            true, &w.newlines, multiLine);
         return part;
     };
     auto finish = [&]() {
@@ -405,6 +449,7 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
                 ::close(fd);
                 return false;
             }
+            multiLine = firstDocumentSpansLines(w.bytes.data(), w.bytes.data() + have);
             if (have >= 3 && std::memcmp(w.bytes.data(), "\xEF\xBB\xBF", 3) == 0)
                 w.begin = 3;
         }
@@ -421,8 +466,14 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
             w.begin = std::size_t(nl - w.bytes.data()) + 1;
         }
         const char* base = w.bytes.data();
-        const char* last
-            = have > w.begin ? static_cast<const char*>(::memrchr(base + w.begin, '\n', have - w.begin)) : nullptr;
+        const char* last = nullptr; // the end of the last whole record
+        w.newlines.clear();
+        if (multiLine && have > w.begin) {
+            findRecordEnds(base + w.begin, base + have, w.newlines);
+            last = w.newlines.empty() ? nullptr : base + w.begin + w.newlines.back();
+        } else if (have > w.begin) {
+            last = static_cast<const char*>(::memrchr(base + w.begin, '\n', have - w.begin));
+        }
         if (last || atEnd) {
             w.end = last && !atEnd ? std::size_t(last - base) + 1 : have;
             if (w.end < have) {
@@ -430,12 +481,15 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
                 carryOffset = w.fileOffset + qint64(w.end);
             }
             w.firstLine = line;
-            w.newlines.clear();
-            for (const char* q = base + w.begin;
-                 (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(base + w.end - q))));) {
-                w.newlines.push_back(std::size_t(q - (base + w.begin)));
-                ++line;
-                ++q;
+            if (multiLine) {
+                line += countNewlines(base + w.begin, base + w.end);
+            } else {
+                for (const char* q = base + w.begin;
+                     (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(base + w.end - q))));) {
+                    w.newlines.push_back(std::size_t(q - (base + w.begin)));
+                    ++line;
+                    ++q;
+                }
             }
             batch.push_back(std::move(w));
         } else if (qint64(have - w.begin) > limits.maxLineBytes) {

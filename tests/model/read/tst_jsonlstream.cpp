@@ -8,6 +8,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QScopeGuard>
 #include <QTemporaryDir>
@@ -63,6 +65,8 @@ private slots:
     void aLinePastItsLimitIsNamedTheRestLoads_data();
     void aLinePastItsLimitIsNamedTheRestLoads();
     void exportIsByteIdenticalToTheLines();
+    void documentsOverSeveralLinesReadAsLines_data();
+    void documentsOverSeveralLinesReadAsLines();
     void changedFileIsRefusedOnExport();
 };
 
@@ -119,7 +123,7 @@ void TestJsonlStream::streamedReadsAsReadWhole()
         QCOMPARE(a.raw.str(), b.raw.str()); // the same compact text (read back from the file when not in memory)
         QVERIFY(a.raw.inMemory());
     }
-    QCOMPARE(notInMemory, 35); // the compact lines; the spaced and the CRLF line keep a compact copy
+    QCOMPARE(notInMemory, 37); // every line, the spaced and the CRLF one too: minified when read back
 }
 
 void TestJsonlStream::notRefusedPastTheFileLimit()
@@ -226,5 +230,73 @@ void TestJsonlStream::changedFileIsRefusedOnExport()
     QCOMPARE(r.runs[0]->raw.str(), bytes.left(bytes.indexOf('\n')).toStdString()); // what was read back stays
 }
 
-QTEST_GUILESS_MAIN(TestJsonlStream)
+// What `jq .` writes: each document indented over many lines, one after another, here with a broken one among
+// them. Streamed (mapped or read, windows shorter or longer than a document) or read whole, the runs are those of
+// the same documents as JSON Lines, their text minified, each named by its first line; the broken one is named
+// by its first line and the documents after it still load.
+void TestJsonlStream::documentsOverSeveralLinesReadAsLines_data()
+{
+    QTest::addColumn<qint64>("window");
+    QTest::addColumn<bool>("mapped");
+    for (const bool mapped : { true, false }) {
+        const char* how = mapped ? "mapped" : "read";
+        QTest::addRow("%s, windows shorter than a document", how) << qint64(700) << mapped;
+        QTest::addRow("%s, a few documents a window", how) << qint64(9000) << mapped;
+        QTest::addRow("%s, many documents a window", how) << qint64(60000) << mapped;
+    }
+}
+
+void TestJsonlStream::documentsOverSeveralLinesReadAsLines()
+{
+    QFETCH(qint64, window);
+    QFETCH(bool, mapped);
+    if (mapped)
+        qunsetenv("KIX_STREAM_READ");
+    else
+        qputenv("KIX_STREAM_READ", "1");
+    const auto restore = qScopeGuard([] { qunsetenv("KIX_STREAM_READ"); });
+    const QByteArray compact = lines(20);
+    QByteArray indented;
+    QList<int> firstLines; // 0-based, of each good document
+    int brokenLine = -1;
+    int line = 0;
+    for (const QByteArray& one : compact.split('\n')) {
+        if (one.isEmpty())
+            continue;
+        if (firstLines.size() == 12) { // a broken document: an unclosed string and a bracket short
+            brokenLine = line;
+            indented += "{\n  \"kind\": \"RunReport,\n  \"run\": {\n    \"x\": [1, 2\n  }\n";
+            line += 5;
+        }
+        firstLines << line;
+        const QByteArray pretty = QByteArray::fromStdString(nlohmann::json::parse(one.toStdString()).dump(2)) + '\n';
+        indented += pretty;
+        line += int(pretty.count('\n'));
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.jsonl"));
+    QVERIFY(write(path, indented));
+    ParseLimits limits;
+    limits.streamWindowBytes = window;
+    const ParseResult streamed = parseFile(path, limits);
+    const ParseResult whole = parseBytes(indented, path);
+    const ParseResult asLines = parseBytes(compact, path);
+    QCOMPARE(described(streamed.diagnostics), described(whole.diagnostics));
+    QCOMPARE(streamed.diagnostics.size(), 1);
+    QCOMPARE(streamed.diagnostics.first().line, brokenLine + 1); // the broken document's first line, 1-based
+    QCOMPARE(streamed.runs.size(), 20);
+    QCOMPARE(whole.runs.size(), 20);
+    for (qsizetype i = 0; i < 20; ++i) {
+        const Run& a = *streamed.runs[i];
+        QCOMPARE(a.pointer, QStringLiteral("/%1").arg(firstLines[i]));
+        QCOMPARE(whole.runs[i]->pointer, a.pointer);
+        QCOMPARE(a.externalId, asLines.runs[i]->externalId);
+        QCOMPARE(a.median, asLines.runs[i]->median);
+        QCOMPARE(a.identityHash(), asLines.runs[i]->identityHash());
+        QVERIFY(!a.raw.inMemory()); // read back from the file
+        QCOMPARE(a.raw.str(), asLines.runs[i]->raw.str()); // minified as the JSON Lines one is
+    }
+}
+
+KIX_TEST_GUILESS_MAIN(TestJsonlStream)
 #include "tst_jsonlstream.moc"
