@@ -2,6 +2,7 @@
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
 // the window and a command (app/commands/).
 #include "app/commands/commands.h"
+#include "app/processpolicy.h"
 #include "ui/display.h"
 #include "ui/folderfollower.h"
 #include "ui/mainwindow.h"
@@ -81,6 +82,7 @@ int runHeadless(int argc, char** argv, const kix::cli::Command& command, const Q
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));

@@ -2,9 +2,7 @@
 #include "model/read/mappedfile.h"
 
 #include <cstdint>
-#include <mutex>
 
-#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,7 +10,7 @@ namespace kix {
 
 namespace {
 
-// The mappings the SIGBUS handler answers for; a slot is free while its start is null.
+// The mappings the process's SIGBUS handler answers for (recoverMappedFault); a slot is free while its start is null.
 struct Range
 {
     std::atomic<char*> begin { nullptr };
@@ -21,68 +19,40 @@ struct Range
 };
 constexpr int kSlots = 32;
 Range g_ranges[kSlots];
-struct sigaction g_previous
-{
-};
-std::uintptr_t g_pageMask = ~std::uintptr_t(4095);
+std::atomic<bool> g_allowed { false };
+std::atomic<std::uintptr_t> g_pageMask { ~std::uintptr_t(4095) };
 
-// A fault in one of our mappings: zero pages from the faulting one to the mapping's end (one signal, not one a
-// page), and the read goes on. Any other SIGBUS goes to the handler there was before.
-void onSigbus(int signal, siginfo_t* info, void* context)
+} // namespace
+
+void allowMappedReads()
 {
-    char* const at = static_cast<char*>(info->si_addr);
+    g_pageMask.store(~(std::uintptr_t(::sysconf(_SC_PAGESIZE)) - 1), std::memory_order_relaxed);
+    g_allowed.store(true, std::memory_order_release);
+}
+
+bool recoverMappedFault(void* address) noexcept
+{
+    char* const at = static_cast<char*>(address);
     for (Range& range : g_ranges) {
         char* const begin = range.begin.load(std::memory_order_acquire);
         const std::size_t size = range.size.load(std::memory_order_relaxed);
         if (!begin || at < begin || at >= begin + size)
             continue;
-        char* const page = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(at) & g_pageMask);
+        const std::uintptr_t mask = g_pageMask.load(std::memory_order_relaxed);
+        char* const page = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(at) & mask);
         const std::size_t rest = std::size_t(begin + size - page);
+        // one signal, not one a page: zeros from the faulting page to the mapping's end
         if (::mmap(page, rest, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
             range.hit.store(true, std::memory_order_relaxed);
-            return;
+            return true;
         }
     }
-    if (g_previous.sa_flags & SA_SIGINFO) {
-        if (g_previous.sa_sigaction) {
-            g_previous.sa_sigaction(signal, info, context);
-            return;
-        }
-    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
-        g_previous.sa_handler(signal);
-        return;
-    }
-    // no handler before: the default action, when the faulting access runs again
-    struct sigaction fallback
-    {
-    };
-    fallback.sa_handler = SIG_DFL;
-    sigemptyset(&fallback.sa_mask);
-    ::sigaction(SIGBUS, &fallback, nullptr);
+    return false;
 }
-
-bool installHandler()
-{
-    static std::once_flag once;
-    static bool installed = false;
-    std::call_once(once, []() {
-        g_pageMask = ~(std::uintptr_t(::sysconf(_SC_PAGESIZE)) - 1);
-        struct sigaction action
-        {
-        };
-        action.sa_sigaction = onSigbus;
-        action.sa_flags = SA_SIGINFO;
-        sigemptyset(&action.sa_mask);
-        installed = ::sigaction(SIGBUS, &action, &g_previous) == 0;
-    });
-    return installed;
-}
-
-} // namespace
 
 MappedFile::MappedFile(int fd, std::size_t size)
 {
-    if (size == 0 || !installHandler())
+    if (size == 0 || !g_allowed.load(std::memory_order_acquire))
         return;
     for (int i = 0; i < kSlots && m_slot < 0; ++i) {
         char* expected = nullptr;
@@ -103,7 +73,8 @@ MappedFile::MappedFile(int fd, std::size_t size)
     m_size = size;
     range.hit.store(false, std::memory_order_relaxed);
     // the whole pages: those past the end of the file fault too once it shrinks
-    range.size.store((size + ~g_pageMask) & g_pageMask, std::memory_order_relaxed);
+    const std::uintptr_t mask = g_pageMask.load(std::memory_order_relaxed);
+    range.size.store((size + ~mask) & mask, std::memory_order_relaxed);
     range.begin.store(m_data, std::memory_order_release);
 }
 

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Internal to kix_model: a file mapped read-only for one streamed read (model/read/jsonlstream.cpp). A mapped file
-// that shrinks while it is read raises SIGBUS on the pages past its new end; here such pages read as zeros instead
-// (the lines there are then refused as broken JSON, named by their file and line) and shrank() says it happened.
+// that shrinks while it is read raises SIGBUS on the pages past its new end. The library installs no signal
+// handler: a process that wants mapped reads installs one that calls recoverMappedFault() first, then calls
+// allowMappedReads() (kix's executables do, app/processpolicy.cpp). There such pages read as zeros (the lines there
+// are then refused as broken JSON, named by their file and line) and shrank() says it happened. Until then no file
+// is mapped: valid() is false and the reader reads with read().
 
 #include <atomic>
 #include <cstddef>
 
 namespace kix {
+
+// Called once a SIGBUS handler that calls recoverMappedFault() is installed: from then on files are mapped.
+void allowMappedReads();
+// For that handler (async-signal-safe): a fault in a mapped file's range is answered with zero pages from the
+// faulting one to the mapping's end, and true is returned; false for any other address (the handler then passes
+// the signal on).
+bool recoverMappedFault(void* address) noexcept;
 
 class MappedFile
 {

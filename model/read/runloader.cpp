@@ -13,16 +13,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 #include <dirent.h>
 #include <strings.h>
 #include <sys/stat.h>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace kix {
 
@@ -229,33 +224,9 @@ RunList removeDuplicates(
     return out;
 }
 
-namespace {
-
-// glibc gives each worker thread its own heap, trims it whenever its top is free and grows it again for the
-// next file: one mprotect system call per file loaded. Keeping freed memory for reuse avoids that churn (it does
-// not raise the peak, which is set by the runs that are kept). Setting the trim threshold turns off glibc's
-// sliding mmap threshold, so it is set too, to the most that sliding threshold reaches (32 MiB): left at its
-// starting 128 KiB, every larger block (the raster engine's buffers, each time the window paints a chart) was
-// mapped and unmapped again, page faults and TLB shootdowns that made a chart's paint on the GUI thread take
-// 30-50 ms instead of 15-20.
-void tuneAllocator()
-{
-#ifdef __GLIBC__
-    static std::once_flag once;
-    std::call_once(once, []() {
-        mallopt(M_TRIM_THRESHOLD, 128 << 20);
-        mallopt(M_TOP_PAD, 16 << 20);
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    });
-#endif
-}
-
-} // namespace
-
 LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
     const std::function<void(int, int)>& progress, const FileProgress& fileProgress)
 {
-    tuneAllocator();
     LoadResult result;
     const QStringList files = expandPaths(paths, &result.diagnostics);
     const int total = files.size();

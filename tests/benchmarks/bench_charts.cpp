@@ -8,6 +8,7 @@
 // a build not done after S seconds is reported and the benchmark ends there (it cannot be stopped). --draw: also
 // times what the GUI thread does with a prepared chart: drawChart (the QChart made) and its first layout and paint
 // in a 1200x700 antialiased QChartView (offscreen: QT_QPA_PLATFORM=offscreen).
+#include "app/processpolicy.h"
 #include "model/read/runloader.h"
 #include "ui/charts/chartfactory.h"
 
@@ -226,6 +227,7 @@ void timeKinds(const char* scope, const RunList& runs, const QList<ChartKind>& k
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     for (int i = 1; i < argc; ++i)
         drawToo = drawToo || std::strcmp(argv[i], "--draw") == 0;
     std::unique_ptr<QCoreApplication> app

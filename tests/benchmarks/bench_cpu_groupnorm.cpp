@@ -8,6 +8,7 @@
 // measurement; the figures printed are medians over the rounds (a shared machine is noisy). Exit code 1
 // when a pass's median ratio stays below the target.
 
+#include "app/processpolicy.h"
 #include "engine/backendregistry.h"
 #include "engine/benchmarksession.h"
 #include "engine/cpubackend.h"
@@ -32,6 +33,7 @@ double median(std::vector<double> values)
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     kix::BenchmarkSpec base;

@@ -4,6 +4,7 @@
 // and building each chart from every run in scope (data preparation + Qt Charts objects; and with a first render).
 //
 //   bench_explorer --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include "app/processpolicy.h"
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "ui/charts/chartexporter.h"
@@ -317,6 +318,7 @@ BENCHMARK(BM_ChartBuildAndRender)->Apply(chartSizes);
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -9,6 +9,7 @@
 // The runs have the shape of the 1M-run GroupNorm corpus (one kernel and GPU, 3 providers x 3 passes, 128
 // workloads, unique ids and names, a label), or with --variety that of bench_stall's synthetic runs (300 kernels,
 // 6 GPUs, 5 providers).
+#include "app/processpolicy.h"
 #include "model/filter/filterindex.h"
 #include "model/filter/rowmapping.h"
 
@@ -117,6 +118,7 @@ double median(std::vector<double> v)
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     QCoreApplication app(argc, argv);
     int count = 1'000'000;
     int repeat = 5;

@@ -2,6 +2,7 @@
 // History benchmark: builds the history (series, change detection, ranking) of synthetic runs and prints the median
 // of 5 timings, beside a baseline measured in the same run: each run's series key, then a sort by key and time.
 //   bench_history [RUNS] [POINTS_PER_SERIES]     default 100000 runs in series of 10 points
+#include "app/processpolicy.h"
 #include "model/history/history.h"
 
 #include <QElapsedTimer>
@@ -12,6 +13,7 @@
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     const int runs = argc > 1 ? std::atoi(argv[1]) : 100000;
     const int perSeries = argc > 2 ? std::max(1, std::atoi(argv[2])) : 10;
     std::mt19937 rng(1);

@@ -4,6 +4,7 @@
 //   bench_load generate-jsonl FILE COUNT   only the .jsonl: COUNT runs, one a line (the 1M-run bundle)
 //   bench_load load PATH...           loads, prints "wall_ms runs rss_mb diagnostics cpu_ms": wall and CPU time
 //                                     (user + system, all threads) of loadPaths(), peak RSS of this process
+#include "app/processpolicy.h"
 #include "model/read/runloader.h"
 
 #include "kix/config.h"
@@ -63,6 +64,7 @@ long peakRssKb()
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     const QStringList args = app.arguments().mid(1);

@@ -13,6 +13,7 @@
 // N defaults to 1,000,000 (0: only the --jsonl file). --timeout bounds each wait (default 120 s). --kinds names the
 // chart kinds switched to (chartKindName: "speedup,history"; default every kind); --no-typing skips typing the
 // filter (a quicker run that still clicks a facet).
+#include "app/processpolicy.h"
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "ui/mainwindow.h"
@@ -267,6 +268,7 @@ std::pair<double, double> residentMb()
 
 int main(int argc, char** argv)
 {
+    kix::applyProcessPolicy();
     qInstallMessageHandler(quietHandler);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
