@@ -4,6 +4,7 @@
 #include "model/chartdata/timescale.h"
 #include "model/write/csvwriter.h"
 #include "model/write/jsonnumber.h"
+#include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -83,25 +84,6 @@ QString csvNumber(double v)
     return std::isfinite(v) ? QString::number(v, 'g', 15) : QString();
 }
 
-// Left-aligned text columns separated by two spaces.
-QByteArray alignedTable(const QVector<QStringList>& rows)
-{
-    QVector<int> widths;
-    for (const QStringList& row : rows) {
-        widths.resize(std::max(widths.size(), row.size()));
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], int(row[c].size()));
-    }
-    QByteArray out;
-    for (const QStringList& row : rows) {
-        QString line;
-        for (int c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
-        out += line.trimmed().toUtf8() + '\n';
-    }
-    return out;
-}
-
 } // namespace
 
 QByteArray comparisonToTable(const Comparison& c)
@@ -127,7 +109,7 @@ QByteArray comparisonToTable(const Comparison& c)
                 << gbsText(p.baseline->achievedGBs());
         rows.append(row << p.warnings.join(QStringLiteral("; ")));
     }
-    out += alignedTable(rows);
+    out += alignedRows(rows);
 
     out += "\n";
     QVector<QStringList> summary;
@@ -139,7 +121,7 @@ QByteArray comparisonToTable(const Comparison& c)
             QString::number(s.slower), QString::number(s.same), QString::number(s.ambiguous), QString::number(s.warned),
             s.gpus.join(QStringLiteral(", ")), s.passes.join(QStringLiteral(", ")) });
     }
-    out += alignedTable(summary);
+    out += alignedRows(summary);
     for (const QString& note : c.notes)
         out += QStringLiteral("note: %1\n").arg(note).toUtf8();
     return out;

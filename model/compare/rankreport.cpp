@@ -2,6 +2,7 @@
 #include "model/compare/rankreport.h"
 
 #include "model/write/csvwriter.h"
+#include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -69,24 +70,6 @@ Json unrankedJson(const UnrankedRun& u)
     return j;
 }
 
-QByteArray alignedTable(const QVector<QStringList>& rows)
-{
-    QVector<int> widths;
-    for (const QStringList& row : rows) {
-        widths.resize(std::max<int>(int(widths.size()), int(row.size())));
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max<int>(widths[c], int(row[c].size()));
-    }
-    QString out;
-    for (const QStringList& row : rows) {
-        QString line = QStringLiteral("  ");
-        for (int c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
-        out += line.trimmed().isEmpty() ? QString() : QStringLiteral("  ") + line.trimmed() + QLatin1Char('\n');
-    }
-    return out.toUtf8();
-}
-
 QString verdictText(const RankEntry& e)
 {
     switch (e.distinguishable) {
@@ -127,7 +110,7 @@ QByteArray rankingToTable(const Ranking& ranking)
                 rows.append({ QString::number(e.rank), e.implementation, formatRankValue(e.best, c.key.unit),
                     formatRankValue(e.median, c.key.unit), QString::number(e.count), rankRatioText(e.ratio),
                     verdictText(e) });
-            out += alignedTable(rows);
+            out += alignedRows(rows, u"  ");
             for (const RankEntry& e : c.entries) {
                 if (!e.differences.isEmpty())
                     out += QStringLiteral("  #%1 %2 differs from the best in: %3\n")

@@ -2,6 +2,7 @@
 #include "model/compare/resolvereport.h"
 
 #include "model/write/csvwriter.h"
+#include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,24 +45,6 @@ void forEachRow(const Resolution& r, F f)
         for (qsizetype i = 0; i < n; ++i)
             f(c, c.cohort.entries[i]);
     }
-}
-
-QByteArray aligned(const QVector<QStringList>& rows)
-{
-    QVector<int> widths;
-    for (const QStringList& row : rows) {
-        widths.resize(std::max<int>(int(widths.size()), int(row.size())));
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max<int>(widths[c], int(row[c].size()));
-    }
-    QString out;
-    for (const QStringList& row : rows) {
-        QString line;
-        for (int c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
-        out += QStringLiteral("  ") + line.trimmed() + QLatin1Char('\n');
-    }
-    return out.toUtf8();
 }
 
 } // namespace
@@ -117,7 +100,7 @@ QByteArray resolutionToTable(const Resolution& r)
                 c.mismatches.isEmpty() ? QStringLiteral("–") : c.mismatchText(),
                 c.unconstrainedText().isEmpty() ? QStringLiteral("–") : c.unconstrainedText() });
         });
-        out += aligned(rows);
+        out += alignedRows(rows, u"  ");
     }
     out += QStringLiteral("rule: %1\n").arg(resolveRuleText()).toUtf8();
     for (const QString& n : r.notes)

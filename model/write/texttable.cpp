@@ -198,6 +198,35 @@ void TextTable::writeCsv(const Sink& sink) const
         sink(chunk);
 }
 
+QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent)
+{
+    if (rows.isEmpty())
+        return {};
+    qsizetype columns = 0;
+    for (const QStringList& row : rows)
+        columns = std::max(columns, row.size());
+    QStringList header = rows.first();
+    while (header.size() < columns)
+        header.append(QString());
+    TextTable table(header);
+    for (qsizetype r = 1; r < rows.size(); ++r)
+        table.addRow(rows[r]);
+    std::string text;
+    table.writeAligned([&](std::string_view chunk) { text.append(chunk); });
+    const QByteArray prefix = indent.toUtf8();
+    QByteArray out;
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+        std::size_t end = nl;
+        while (end > from && text[end - 1] == ' ')
+            --end;
+        out += prefix;
+        out.append(text.data() + from, qsizetype(end - from));
+        out += '\n';
+    }
+    return out;
+}
+
 void writeUtf8(QTextStream& out, std::string_view bytes)
 {
     if (QIODevice* device = out.device()) {

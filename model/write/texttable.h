@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 #include <QStringView>
+#include <QVector>
 
 #include <cstdint>
 #include <functional>
@@ -58,6 +60,10 @@ private:
     int m_cellsInRow = 0;
     bool m_rowOpen = false;
 };
+
+// `rows` (the first one a header like any other) as left-aligned columns two spaces apart, each line after
+// `indent` and without trailing spaces: the text tables of the reports (rank, compare, resolve).
+QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent = {});
 
 // Writes UTF-8 to `out`: straight to its device when it has one (stdout), else through its string.
 void writeUtf8(QTextStream& out, std::string_view bytes);

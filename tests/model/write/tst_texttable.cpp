@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// TextTable: the row model every command's table and CSV are written from (alignment in code points, RFC 4180
+// CSV as csvLine writes it, cells past or short of the columns) and the chunked UTF-8 writer.
+#include "model/write/csvwriter.h"
+#include "model/write/texttable.h"
+
+#include "tests/support/testmain.h"
+
+#include <QBuffer>
+#include <QTextStream>
+
+#include <string>
+
+using namespace kix;
+
+namespace {
+std::string aligned(const TextTable& table)
+{
+    std::string out;
+    table.writeAligned([&](std::string_view chunk) { out.append(chunk); });
+    return out;
+}
+
+std::string csv(const TextTable& table)
+{
+    std::string out;
+    table.writeCsv([&](std::string_view chunk) { out.append(chunk); });
+    return out;
+}
+} // namespace
+
+class TestTextTable : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void alignsInCodePointsNotBytes();
+    void csvQuotesAsRfc4180();
+    void csvEqualsCsvLineForEveryField();
+    void shortRowsArePaddedAndLongOnesCut();
+    void cellsReadBackAsAdded();
+    void chunkedWriterKeepsTheBytesWholeAndInOrder();
+    void writerWithoutDeviceGoesThroughTheString();
+    void reportRowsAreIndentedWithoutTrailingSpaces();
+};
+
+void TestTextTable::alignsInCodePointsNotBytes()
+{
+    TextTable table({ QStringLiteral("name"), QStringLiteral("ms") });
+    table.addRow({ QStringLiteral("naïve"), QStringLiteral("1.5") }); // 5 code points, 6 bytes
+    table.addRow({ QStringLiteral("ab"), QStringLiteral("22.25") });
+    table.addRow({ QStringLiteral("Ωμ"), QStringLiteral("3") });
+    // the first column is as wide as its widest cell (5), two spaces apart; the last column is not padded
+    QCOMPARE(QString::fromStdString(aligned(table)),
+        QStringLiteral("name   ms\n"
+                       "naïve  1.5\n"
+                       "ab     22.25\n"
+                       "Ωμ     3\n"));
+}
+
+void TestTextTable::csvQuotesAsRfc4180()
+{
+    TextTable table({ QStringLiteral("a"), QStringLiteral("b,c") });
+    table.addRow({ QStringLiteral("say \"hi\""), QStringLiteral("two\nlines") });
+    table.addRow({ QStringLiteral("cr\r"), QString() });
+    // RFC 4180 §2.6–2.7: fields with commas, quotes or line breaks are quoted, quotes doubled
+    QCOMPARE(csv(table), std::string("a,\"b,c\"\n\"say \"\"hi\"\"\",\"two\nlines\"\n\"cr\r\",\n"));
+}
+
+void TestTextTable::csvEqualsCsvLineForEveryField()
+{
+    const QStringList fields { QStringLiteral("plain"), QStringLiteral("com,ma"), QStringLiteral("q\"uote"),
+        QStringLiteral("new\nline"), QString(), QStringLiteral("ünï cödé ✓"), QStringLiteral(" spaced "),
+        QStringLiteral("\"") };
+    TextTable table(fields);
+    table.addRow(fields);
+    table.addRow(QStringList(fields.rbegin(), fields.rend()));
+    const QByteArray expected
+        = csvLine(fields) + csvLine(fields) + csvLine(QStringList(fields.rbegin(), fields.rend()));
+    QCOMPARE(QByteArray::fromStdString(csv(table)), expected);
+}
+
+void TestTextTable::shortRowsArePaddedAndLongOnesCut()
+{
+    TextTable table({ QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z") });
+    table.addCell(QStringView(u"1"));
+    table.endRow(); // y and z empty
+    table.addRow({ QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("dropped") });
+    table.endRow(); // an empty row
+    QCOMPARE(table.rowCount(), std::size_t(3));
+    QCOMPARE(csv(table), std::string("x,y,z\n1,,\n1,2,3\n,,\n"));
+    QVERIFY(csv(table).find("dropped") == std::string::npos);
+}
+
+void TestTextTable::cellsReadBackAsAdded()
+{
+    TextTable table({ QStringLiteral("a"), QStringLiteral("b") });
+    for (int r = 0; r < 1000; ++r) {
+        table.addCell(QString::number(r));
+        table.addCell(std::string_view(r % 2 ? "odd" : "é"));
+        table.endRow();
+    }
+    QCOMPARE(table.cell(0, 0), std::string_view("0"));
+    QCOMPARE(table.cell(0, 1), std::string_view("é"));
+    QCOMPARE(table.cell(999, 0), std::string_view("999"));
+    QCOMPARE(table.cell(999, 1), std::string_view("odd"));
+}
+
+void TestTextTable::chunkedWriterKeepsTheBytesWholeAndInOrder()
+{
+    // 20,000 rows: several 64 KiB chunks, some cells multi-byte, so a chunk boundary falls inside the table
+    TextTable table({ QStringLiteral("row"), QStringLiteral("text") });
+    for (int r = 0; r < 20000; ++r)
+        table.addRow({ QString::number(r), QStringLiteral("välue %1, \"q\"").arg(r) });
+    std::string whole;
+    table.writeCsv([&](std::string_view chunk) { whole.append(chunk); });
+    QVERIFY(whole.size() > 4 * (std::size_t(64) << 10));
+
+    QBuffer device;
+    QVERIFY(device.open(QIODevice::WriteOnly));
+    QTextStream out(&device);
+    out << "before\n"; // what went through the stream first stays first
+    {
+        Utf8Writer writer(out);
+        table.writeCsv(std::ref(writer));
+    }
+    out << "after\n";
+    out.flush();
+    QCOMPARE(device.data(), QByteArray("before\n") + QByteArray::fromStdString(whole) + QByteArray("after\n"));
+}
+
+void TestTextTable::writerWithoutDeviceGoesThroughTheString()
+{
+    TextTable table({ QStringLiteral("k") });
+    table.addRow({ QStringLiteral("ünï") });
+    QString text;
+    QTextStream out(&text);
+    {
+        Utf8Writer writer(out);
+        table.writeAligned(std::ref(writer));
+    }
+    out.flush();
+    QCOMPARE(text, QStringLiteral("k\nünï\n"));
+}
+
+void TestTextTable::reportRowsAreIndentedWithoutTrailingSpaces()
+{
+    // the reports' tables (rank, compare, resolve): the first row a header like any other, a row shorter than the
+    // others, an empty last cell; no line ends in spaces
+    const QVector<QStringList> rows {
+        { QStringLiteral("#"), QStringLiteral("implementation"), QStringLiteral("median") },
+        { QStringLiteral("1"), QStringLiteral("liger"), QStringLiteral("0.25 ms") },
+        { QStringLiteral("2"), QStringLiteral("huggingface") }, { QStringLiteral("10"), QStringLiteral("x"), QString() }
+    };
+    QCOMPARE(alignedRows(rows, u"  "),
+        QByteArray("  #   implementation  median\n"
+                   "  1   liger           0.25 ms\n"
+                   "  2   huggingface\n"
+                   "  10  x\n"));
+    QCOMPARE(alignedRows({}), QByteArray());
+}
+
+KIX_TEST_GUILESS_MAIN(TestTextTable)
+#include "tst_texttable.moc"
