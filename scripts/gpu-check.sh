@@ -168,7 +168,7 @@ main() {
         build_with_nvcc || { echo "gpu-check: FAILED: build"; return 2; }
     elif [ $STANDALONE = 0 ] && cmake -S "$ROOT" -B "$BUILD/full" ${generator[@]+"${generator[@]}"} "${common[@]}" -DKIX_BUILD_BENCHMARKS=OFF >"$BUILD/configure-full.log" 2>&1; then
         cmake --build "$BUILD/full" -j "$JOBS" --target kix_cuda_check || fail "build of kix_cuda_check"
-        cmake --build "$BUILD/full" -j "$JOBS" --target tst_cuda_groupnorm && TEST=$BUILD/full/tests/kernels/cuda/tst_cuda_groupnorm
+        cmake --build "$BUILD/full" -j "$JOBS" --target tst_cuda_groupnorm && TEST=$BUILD/full/tests/kernels/cuda/kix_tests_kernels_cuda
         cmake --build "$BUILD/full" -j "$JOBS" --target kix && KIX=$BUILD/full/app/kix
         CHECK=$BUILD/full/kernels/cuda/kix_cuda_check
     else
@@ -214,7 +214,7 @@ main() {
     fi
     grep -v "^ok \|plan:" "$OUT/verify.txt" | head -40
     if [ -n "$TEST" ] && [ $HAVE_GPU = 1 ] && [ "$(elapsed)" -lt 150 ]; then
-        timeout 180 "$TEST" -silent >>"$OUT/verify.txt" 2>&1 || fail "tst_cuda_groupnorm"
+        timeout 180 "$TEST" tst_cuda_groupnorm -silent >>"$OUT/verify.txt" 2>&1 || fail "tst_cuda_groupnorm"
         tail -2 "$OUT/verify.txt"
     fi
 

@@ -8,6 +8,8 @@
 #include "model/read/documentparser.h"
 #include "tests/engine/smallcpu.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -376,5 +378,5 @@ void TestBenchCommand::refusedSpecRunsNothing()
     QVERIFY(jsonFiles(dir.path()).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestBenchCommand)
+KIX_TEST_GUILESS_MAIN(TestBenchCommand)
 #include "tst_benchcommand.moc"

@@ -7,6 +7,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QSet>
@@ -264,5 +266,5 @@ void TestCommandLine::alphaIsCheckedForEveryCommandThatHasIt()
     QCOMPARE(cl.alpha(), 0.01);
 }
 
-QTEST_MAIN(TestCommandLine)
+KIX_TEST_MAIN(TestCommandLine)
 #include "tst_commandline.moc"

@@ -8,6 +8,8 @@
 
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QImageReader>
 #include <QTemporaryDir>
@@ -204,5 +206,5 @@ void TestCommands::chartFailures()
     QVERIFY(!QFile::exists(QStringLiteral("/tmp/kix-cli-never-written.png")));
 }
 
-QTEST_MAIN(TestCommands)
+KIX_TEST_MAIN(TestCommands)
 #include "tst_commands.moc"

@@ -4,6 +4,8 @@
 // (shared/tools/kernelindex-conformance.py). Engine runs of every pass and dtype (`kix bench --device cpu`, a tiny
 // shape), a Liger CSV import, each other tool's import, and `kix export` as .json and .jsonl. Skips cleanly without
 // ../shared or without python3's jsonschema.
+#include "tests/support/testmain.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
@@ -212,5 +214,5 @@ void TestConformance::everythingKixWritesValidates()
     }
 }
 
-QTEST_GUILESS_MAIN(TestConformance)
+KIX_TEST_GUILESS_MAIN(TestConformance)
 #include "tst_conformance.moc"

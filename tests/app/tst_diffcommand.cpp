@@ -6,6 +6,8 @@
 
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -215,5 +217,5 @@ void TestDiffCommand::counts()
     QVERIFY(r.err.contains(QStringLiteral("Usage: kix diff")));
 }
 
-QTEST_GUILESS_MAIN(TestDiffCommand)
+KIX_TEST_GUILESS_MAIN(TestDiffCommand)
 #include "tst_diffcommand.moc"

@@ -9,6 +9,8 @@
 
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -262,5 +264,5 @@ private:
     std::unique_ptr<QTemporaryDir> m_bin, m_home, m_results;
 };
 
-QTEST_GUILESS_MAIN(TestFleetCli)
+KIX_TEST_GUILESS_MAIN(TestFleetCli)
 #include "tst_fleetcli.moc"

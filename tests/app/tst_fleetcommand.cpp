@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kix fleet` and `kix --follow` through the real binary: the command is wired, refuses before submitting, and
 // reports a missing sbatch. (The Slurm run itself is tst_fleetslurm_cluster.)
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -92,5 +94,5 @@ private:
     QProcessEnvironment m_env;
 };
 
-QTEST_GUILESS_MAIN(TestFleetCommand)
+KIX_TEST_GUILESS_MAIN(TestFleetCommand)
 #include "tst_fleetcommand.moc"

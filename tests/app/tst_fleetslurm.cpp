@@ -8,6 +8,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -167,5 +169,5 @@ private:
     bool m_startedHere = false;
 };
 
-QTEST_MAIN(TestFleetSlurm)
+KIX_TEST_MAIN(TestFleetSlurm)
 #include "tst_fleetslurm.moc"

@@ -4,6 +4,8 @@
 // validator.
 #include "app/commands/commands.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -181,5 +183,5 @@ void TestFormatCommands::exportBundleLeavesOutOldDialect()
     QCOMPARE(run("validate", { QStringLiteral("--strict"), bundle }).code, 0);
 }
 
-QTEST_GUILESS_MAIN(TestFormatCommands)
+KIX_TEST_GUILESS_MAIN(TestFormatCommands)
 #include "tst_formatcommands.moc"

@@ -3,6 +3,8 @@
 // exit status, usage errors, and a refused file beside good ones.
 #include "app/commands/commands.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -185,5 +187,5 @@ void TestHistoryCommand::pytestBenchmarkStorage()
     QVERIFY2(since.code == 0, qPrintable(since.err));
 }
 
-QTEST_MAIN(TestHistoryCommand)
+KIX_TEST_MAIN(TestHistoryCommand)
 #include "tst_historycommand.moc"

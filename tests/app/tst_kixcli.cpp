@@ -6,6 +6,8 @@
 
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -292,5 +294,5 @@ void TestKixCli::bundledRunsValidate()
     }
 }
 
-QTEST_GUILESS_MAIN(TestKixCli)
+KIX_TEST_GUILESS_MAIN(TestKixCli)
 #include "tst_kixcli.moc"

@@ -6,6 +6,8 @@
 #include "model/read/runloader.h"
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -212,5 +214,5 @@ void TestKixInterop::compareAcrossFamiliesWarns()
         qPrintable(mixed.out + mixed.err));
 }
 
-QTEST_GUILESS_MAIN(TestKixInterop)
+KIX_TEST_GUILESS_MAIN(TestKixInterop)
 #include "tst_kixinterop.moc"

@@ -5,6 +5,8 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -145,5 +147,5 @@ private:
     QString m_file;
 };
 
-QTEST_GUILESS_MAIN(TestOverviewCommand)
+KIX_TEST_GUILESS_MAIN(TestOverviewCommand)
 #include "tst_overviewcommand.moc"

@@ -4,6 +4,8 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -234,5 +236,5 @@ private:
     QString m_file;
 };
 
-QTEST_MAIN(TestRankCommand)
+KIX_TEST_MAIN(TestRankCommand)
 #include "tst_rankcommand.moc"

@@ -9,6 +9,8 @@
 #include "tests/fulldisk.h"
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -156,5 +158,5 @@ void TestReportCommand::twoReportsDifferInOneLine()
     QCOMPARE(differing, 1);
 }
 
-QTEST_MAIN(TestReportCommand)
+KIX_TEST_MAIN(TestReportCommand)
 #include "tst_reportcommand.moc"

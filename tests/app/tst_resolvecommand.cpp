@@ -5,6 +5,8 @@
 #include "app/commands/commands.h"
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QRegularExpression>
 #include <QTest>
 
@@ -150,5 +152,5 @@ void TestResolveCommand::helpExamplesWork()
     QVERIFY(examples >= 3);
 }
 
-QTEST_GUILESS_MAIN(TestResolveCommand)
+KIX_TEST_GUILESS_MAIN(TestResolveCommand)
 #include "tst_resolvecommand.moc"

@@ -3,6 +3,8 @@
 // Benchmark panel.
 #include "engine/benchmarkrequest.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -140,5 +142,5 @@ void TestBenchmarkRequest::emptyListsMeanTheBaseSpec()
     QCOMPARE(specs[0].channels, request.base.channels);
 }
 
-QTEST_GUILESS_MAIN(TestBenchmarkRequest)
+KIX_TEST_GUILESS_MAIN(TestBenchmarkRequest)
 #include "tst_benchmarkrequest.moc"

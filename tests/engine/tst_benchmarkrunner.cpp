@@ -8,6 +8,8 @@
 
 #include "tests/fulldisk.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -238,5 +240,5 @@ void TestBenchmarkRunner::fullResultsFolder()
     QCOMPARE(f.readAll(), QByteArray("{\"an earlier result\": true}\n"));
 }
 
-QTEST_GUILESS_MAIN(TestBenchmarkRunner)
+KIX_TEST_GUILESS_MAIN(TestBenchmarkRunner)
 #include "tst_benchmarkrunner.moc"

@@ -6,6 +6,8 @@
 #include "model/read/documentparser.h"
 #include "smallcpu.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -203,5 +205,5 @@ void TestBenchmarkSession::runDetailsAreAskedAfterTiming()
     QVERIFY(!p.document.at("run").at("metadata").at("labels").contains("source_device_details_timed_before_details"));
 }
 
-QTEST_GUILESS_MAIN(TestBenchmarkSession)
+KIX_TEST_GUILESS_MAIN(TestBenchmarkSession)
 #include "tst_benchmarksession.moc"

@@ -3,6 +3,8 @@
 
 #include "engine/benchmarkspec.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -123,5 +125,5 @@ void TestBenchmarkSpec::tensorsMustFitTheDevice()
     QVERIFY(validateSpec(spec, &device).contains(QStringLiteral("not cpu")));
 }
 
-QTEST_GUILESS_MAIN(TestBenchmarkSpec)
+KIX_TEST_GUILESS_MAIN(TestBenchmarkSpec)
 #include "tst_benchmarkspec.moc"

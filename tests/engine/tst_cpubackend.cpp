@@ -6,6 +6,8 @@
 #include "engine/cpubackend.h"
 #include "kernels/threadpool.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -217,5 +219,5 @@ void TestCpuBackend::cpuSlugs()
     QCOMPARE(cpuSlug(QString()), QStringLiteral("cpu"));
 }
 
-QTEST_GUILESS_MAIN(TestCpuBackend)
+KIX_TEST_GUILESS_MAIN(TestCpuBackend)
 #include "tst_cpubackend.moc"

@@ -9,6 +9,8 @@
 #include "model/format/documentbuilder.h"
 #include "model/read/documentparser.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -325,5 +327,5 @@ void TestRunBuilder::cacheFlushIsPartOfTheProtocol()
     QVERIFY(a->protocolDigest != b->protocolDigest);
 }
 
-QTEST_GUILESS_MAIN(TestRunBuilder)
+KIX_TEST_GUILESS_MAIN(TestRunBuilder)
 #include "tst_runbuilder.moc"

@@ -8,6 +8,8 @@
 #include "model/chartdata/quantiledata.h"
 #include "model/run.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -148,5 +150,5 @@ void TestSampleStatistics::engineAndExplorerQuantilesAgree()
     }
 }
 
-QTEST_GUILESS_MAIN(TestSampleStatistics)
+KIX_TEST_GUILESS_MAIN(TestSampleStatistics)
 #include "tst_samplestatistics.moc"

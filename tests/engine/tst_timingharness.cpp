@@ -6,6 +6,8 @@
 #include "engine/backend.h"
 #include "engine/timingharness.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -206,5 +208,5 @@ void TestTimingHarness::progressReachesOne()
     QCOMPARE(seen.back(), 1.0);
 }
 
-QTEST_GUILESS_MAIN(TestTimingHarness)
+KIX_TEST_GUILESS_MAIN(TestTimingHarness)
 #include "tst_timingharness.moc"

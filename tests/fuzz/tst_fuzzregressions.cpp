@@ -6,6 +6,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDirIterator>
 #include <QFile>
 #include <QTest>
@@ -120,5 +122,5 @@ void TestFuzzRegressions::goodInputsPass()
     QVERIFY(runTarget(&fuzz::filter, QByteArray("group_norm backward")).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestFuzzRegressions)
+KIX_TEST_GUILESS_MAIN(TestFuzzRegressions)
 #include "tst_fuzzregressions.moc"

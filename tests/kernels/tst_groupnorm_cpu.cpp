@@ -6,6 +6,8 @@
 #include "kernels/groupnorm_reference.h"
 #include "kernels/threadpool.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <cstdint>
@@ -283,5 +285,5 @@ void TestGroupNormCpu::largeOffsetKeepsVarianceAccurate()
     QVERIFY2(yError.relative() <= 5e-4, qPrintable(QString::number(yError.relative())));
 }
 
-QTEST_GUILESS_MAIN(TestGroupNormCpu)
+KIX_TEST_GUILESS_MAIN(TestGroupNormCpu)
 #include "tst_groupnorm_cpu.moc"

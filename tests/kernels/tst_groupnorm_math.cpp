@@ -6,6 +6,8 @@
 
 #include "kernels/dtype_dispatch.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -325,5 +327,5 @@ void TestGroupNormMath::dispatchDtypeCallsTheMatchingTag()
     QCOMPARE(calls, 0);
 }
 
-QTEST_GUILESS_MAIN(TestGroupNormMath)
+KIX_TEST_GUILESS_MAIN(TestGroupNormMath)
 #include "tst_groupnorm_math.moc"

@@ -3,6 +3,8 @@
 
 #include "kernels/threadpool.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <atomic>
@@ -61,5 +63,5 @@ void TestThreadPool::emptyRangeCallsNothing()
     QVERIFY(!called);
 }
 
-QTEST_GUILESS_MAIN(TestThreadPool)
+KIX_TEST_GUILESS_MAIN(TestThreadPool)
 #include "tst_threadpool.moc"

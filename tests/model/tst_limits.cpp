@@ -7,6 +7,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 
 #include <QTemporaryDir>
@@ -187,5 +189,5 @@ void TestLimits::documentsAtAndPastTheLimit()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLimits)
+KIX_TEST_GUILESS_MAIN(TestLimits)
 #include "tst_limits.moc"

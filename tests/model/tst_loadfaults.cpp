@@ -7,6 +7,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QSet>
@@ -282,5 +284,5 @@ void TestLoadFaults::bigBundleShrinksWhileRead()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLoadFaults)
+KIX_TEST_GUILESS_MAIN(TestLoadFaults)
 #include "tst_loadfaults.moc"

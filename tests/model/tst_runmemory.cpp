@@ -3,6 +3,8 @@
 // search text, the identity's and the run digest's heap blocks, unshared workload and label lists) must stay gone.
 #include "model/run.h"
 
+#include "tests/support/testmain.h"
+
 #include <QCryptographicHash>
 #include <QHash>
 #include <QTest>
@@ -122,5 +124,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunMemory)
+KIX_TEST_GUILESS_MAIN(TestRunMemory)
 #include "tst_runmemory.moc"

@@ -21,6 +21,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
 #include <QSemaphore>
@@ -635,5 +637,5 @@ void TestAsyncViews::tableKeepsCurrentRunAndSelection()
     QCOMPARE(currentChanged.count(), 2);
 }
 
-QTEST_MAIN(TestAsyncViews)
+KIX_TEST_MAIN(TestAsyncViews)
 #include "tst_asyncviews.moc"

@@ -10,6 +10,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QChartView>
 #include <QPointer>
 #include <QScatterSeries>
@@ -114,5 +116,5 @@ void TestChartLifetime::ringHoverThatRebuildsKeepsTheOldChartAlive()
     QTest::qWait(0);
 }
 
-QTEST_MAIN(TestChartLifetime)
+KIX_TEST_MAIN(TestChartLifetime)
 #include "tst_chartlifetime.moc"

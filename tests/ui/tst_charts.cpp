@@ -10,6 +10,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -355,5 +357,5 @@ void TestCharts::emptySpeedupSaysWhy()
         qPrintable(chartBannerHtml(info, false, {}, false, false)));
 }
 
-QTEST_MAIN(TestCharts)
+KIX_TEST_MAIN(TestCharts)
 #include "tst_charts.moc"

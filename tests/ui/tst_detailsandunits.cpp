@@ -23,6 +23,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAction>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
@@ -406,5 +408,5 @@ void TestDetailsAndUnits::jsonIsReadBackOrSaysWhyNot()
     QCOMPARE(pane.rawJson()->toPlainText(), json);
 }
 
-QTEST_MAIN(TestDetailsAndUnits)
+KIX_TEST_MAIN(TestDetailsAndUnits)
 #include "tst_detailsandunits.moc"

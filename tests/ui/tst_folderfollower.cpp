@@ -9,6 +9,8 @@
 #include "ui/mainwindow.h"
 #include "ui/runsession.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAction>
 #include <QDir>
 #include <QFile>
@@ -142,5 +144,5 @@ private:
     QTemporaryDir m_settings;
 };
 
-QTEST_MAIN(TestFolderFollower)
+KIX_TEST_MAIN(TestFolderFollower)
 #include "tst_folderfollower.moc"

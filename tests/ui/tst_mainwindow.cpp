@@ -21,6 +21,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QBoxPlotSeries>
 #include <QChart>
 #include <QDockWidget>
@@ -451,5 +453,5 @@ void TestMainWindow::chartsFollowDarkPalette()
     QTRY_COMPARE(panel.chart()->theme(), QChart::ChartThemeDark);
 }
 
-QTEST_MAIN(TestMainWindow)
+KIX_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -10,6 +10,8 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/windowtestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QClipboard>
 #include <QFile>
 #include <QHeaderView>
@@ -410,5 +412,5 @@ void TestOverview::ligerOpensOnTheOverview()
     }
 }
 
-QTEST_MAIN(TestOverview)
+KIX_TEST_MAIN(TestOverview)
 #include "tst_overview.moc"

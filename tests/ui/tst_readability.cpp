@@ -10,6 +10,8 @@
 
 #include "tests/ui/windowtestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractButton>
 #include <QBarCategoryAxis>
 #include <QDockWidget>
@@ -458,5 +460,5 @@ void TestReadability::ligerRankTextsAreWhole()
     }
 }
 
-QTEST_MAIN(TestReadability)
+KIX_TEST_MAIN(TestReadability)
 #include "tst_readability.moc"

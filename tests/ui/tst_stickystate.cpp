@@ -10,6 +10,8 @@
 
 #include "tests/ui/windowtestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractBarSeries>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -189,5 +191,5 @@ void TestStickyState::countsFollowHiddenRuns()
         qPrintable(w.loadStatus()->countsText()));
 }
 
-QTEST_MAIN(TestStickyState)
+KIX_TEST_MAIN(TestStickyState)
 #include "tst_stickystate.moc"

@@ -9,6 +9,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QTest>
 
@@ -101,5 +103,5 @@ void TestViewModels::proxyAsDriven()
     QCOMPARE(proxy.rowCount(), 29);
 }
 
-QTEST_MAIN(TestViewModels)
+KIX_TEST_MAIN(TestViewModels)
 #include "tst_viewmodels.moc"

@@ -12,6 +12,8 @@
 #include "kix/config.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/testmain.h"
+
 #include <condition_variable>
 #include <mutex>
 
@@ -168,5 +170,5 @@ void TestWindowFaults::closeDuringABenchmark()
     QVERIFY(QDir(results.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());
 }
 
-QTEST_MAIN(TestWindowFaults)
+KIX_TEST_MAIN(TestWindowFaults)
 #include "tst_windowfaults.moc"

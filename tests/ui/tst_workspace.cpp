@@ -21,6 +21,8 @@
 #include "tests/ui/uitestsupport.h"
 #include "tests/ui/windowtestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractBarSeries>
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -448,5 +450,5 @@ void TestWorkspace::realLigerCsvAnswersTheQuestion()
         > metrics.horizontalAdvance(QStringLiteral("channels=2048")));
 }
 
-QTEST_MAIN(TestWorkspace)
+KIX_TEST_MAIN(TestWorkspace)
 #include "tst_workspace.moc"

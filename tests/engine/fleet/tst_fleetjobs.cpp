@@ -4,6 +4,8 @@
 #include "engine/fleet/fleetjobs.h"
 #include "engine/fleet/fleetplan.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -94,5 +96,5 @@ private:
     QTemporaryDir m_home;
 };
 
-QTEST_GUILESS_MAIN(TestFleetJobs)
+KIX_TEST_GUILESS_MAIN(TestFleetJobs)
 #include "tst_fleetjobs.moc"

@@ -3,6 +3,8 @@
 #include "engine/benchmarkspec.h"
 #include "engine/fleet/fleetplan.h"
 
+#include "tests/support/testmain.h"
+
 #include <QSet>
 #include <QTest>
 
@@ -223,5 +225,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFleetPlan)
+KIX_TEST_GUILESS_MAIN(TestFleetPlan)
 #include "tst_fleetplan.moc"

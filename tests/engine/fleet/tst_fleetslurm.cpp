@@ -3,6 +3,8 @@
 // (fake ones in a temporary KIX_SLURM_BIN) with their failures reported.
 #include "engine/fleet/fleetslurm.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,5 +123,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFleetSlurm)
+KIX_TEST_GUILESS_MAIN(TestFleetSlurm)
 #include "tst_fleetslurm.moc"

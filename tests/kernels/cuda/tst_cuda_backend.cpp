@@ -8,6 +8,8 @@
 #include "engine/cudabackend.h"
 #include "kernels/cuda/cudatiming.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -249,5 +251,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaBackend)
+KIX_TEST_GUILESS_MAIN(TestCudaBackend)
 #include "tst_cuda_backend.moc"

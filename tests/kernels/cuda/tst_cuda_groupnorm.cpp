@@ -6,6 +6,8 @@
 #include "kernels/cuda/groupnorm_bench.h"
 #include "kernels/cuda/groupnorm_verify.h"
 
+#include "tests/support/testmain.h"
+
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -235,5 +237,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaGroupNorm)
+KIX_TEST_GUILESS_MAIN(TestCudaGroupNorm)
 #include "tst_cuda_groupnorm.moc"

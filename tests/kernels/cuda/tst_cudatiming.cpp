@@ -6,6 +6,8 @@
 #include "kernels/cuda/cudatiming.h"
 #include "kernels/cuda/groupnorm_bench.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix::cuda;
@@ -154,5 +156,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaTiming)
+KIX_TEST_GUILESS_MAIN(TestCudaTiming)
 #include "tst_cudatiming.moc"

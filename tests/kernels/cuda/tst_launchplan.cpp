@@ -6,6 +6,8 @@
 
 #include "kernels/cuda/groupnorm_internal.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QSet>
 #include <QTest>
@@ -277,5 +279,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLaunchPlan)
+KIX_TEST_GUILESS_MAIN(TestLaunchPlan)
 #include "tst_launchplan.moc"

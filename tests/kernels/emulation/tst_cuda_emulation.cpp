@@ -11,6 +11,8 @@
 #include "kernels/cuda/groupnorm_verify.h"
 #include "kernels/cuda/launch.cuh"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -425,5 +427,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaEmulation)
+KIX_TEST_GUILESS_MAIN(TestCudaEmulation)
 #include "tst_cuda_emulation.moc"

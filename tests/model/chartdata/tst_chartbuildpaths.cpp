@@ -15,6 +15,8 @@
 #include "model/history/history.h"
 #include "model/workload.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -468,5 +470,5 @@ void TestChartBuildPaths::cancelledBuildsStop()
     QVERIFY(buildCancelled()); // the outer token again
 }
 
-QTEST_GUILESS_MAIN(TestChartBuildPaths)
+KIX_TEST_GUILESS_MAIN(TestChartBuildPaths)
 #include "tst_chartbuildpaths.moc"

@@ -7,6 +7,8 @@
 
 #include "../runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -110,5 +112,5 @@ void TestChartScope::manyKernelsNarrowToOne()
     QVERIFY(scope.note.startsWith(QStringLiteral("3 kernels in scope: charting b (2 of 4 runs)")));
 }
 
-QTEST_APPLESS_MAIN(TestChartScope)
+KIX_TEST_APPLESS_MAIN(TestChartScope)
 #include "tst_chartscope.moc"

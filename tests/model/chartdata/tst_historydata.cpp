@@ -6,6 +6,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -344,7 +346,7 @@ void TestHistoryData::longLineIsCappedKeepingChanges()
     QVERIFY(!all.subtitles.join(QLatin1Char('\n')).contains(QStringLiteral("stands for")));
 }
 
-QTEST_GUILESS_MAIN(TestHistoryData)
+KIX_TEST_GUILESS_MAIN(TestHistoryData)
 void TestHistoryData::manyLongLinesShareThePointBudget()
 {
     // 16 series (one per workload) of 2,000 hourly runs each, flat with a little noise.

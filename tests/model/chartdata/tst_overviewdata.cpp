@@ -6,6 +6,8 @@
 
 #include "../runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <thread>
@@ -189,5 +191,5 @@ void TestOverviewData::buildsOnAnyThread()
     QCOMPARE(b.cell(1, 0).implementations, 2);
 }
 
-QTEST_GUILESS_MAIN(TestOverviewData)
+KIX_TEST_GUILESS_MAIN(TestOverviewData)
 #include "tst_overviewdata.moc"

@@ -6,6 +6,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -272,5 +274,5 @@ void TestSpeedupData::texts()
     QVERIFY2(tip.contains(QStringLiteral("median 1 µs vs huggingface 2 µs")), qPrintable(tip));
 }
 
-QTEST_GUILESS_MAIN(TestSpeedupData)
+KIX_TEST_GUILESS_MAIN(TestSpeedupData)
 #include "tst_speedupdata.moc"

@@ -9,6 +9,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -226,5 +228,5 @@ void TestSweep::flagsReadAsThemselves()
     QCOMPARE(variation.describeFixed(), QStringLiteral("causal, H=2048"));
 }
 
-QTEST_GUILESS_MAIN(TestSweep)
+KIX_TEST_GUILESS_MAIN(TestSweep)
 #include "tst_sweep.moc"

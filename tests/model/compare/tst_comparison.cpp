@@ -8,6 +8,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -492,5 +494,5 @@ void TestComparison::pairOrderIsThePlainSort()
     }
 }
 
-QTEST_GUILESS_MAIN(TestComparison)
+KIX_TEST_GUILESS_MAIN(TestComparison)
 #include "tst_comparison.moc"

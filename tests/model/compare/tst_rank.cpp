@@ -5,6 +5,8 @@
 #include "model/compare/rankreport.h"
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -327,5 +329,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRank)
+KIX_TEST_GUILESS_MAIN(TestRank)
 #include "tst_rank.moc"

@@ -7,6 +7,8 @@
 #include "model/compare/records.h"
 #include "tests/support/catalogexport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QHash>
 #include <QTemporaryDir>
@@ -253,5 +255,5 @@ void TestRecords::catalogDisagreementReported()
     QVERIFY(recordsToTable(records).contains("DISAGREES with the export's record_events"));
 }
 
-QTEST_GUILESS_MAIN(TestRecords)
+KIX_TEST_GUILESS_MAIN(TestRecords)
 #include "tst_records.moc"

@@ -8,6 +8,8 @@
 
 #include "../../support/catalogexport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QSet>
 #include <QTest>
@@ -320,5 +322,5 @@ void TestResolve::catalogExport()
     QVERIFY(below && above);
 }
 
-QTEST_GUILESS_MAIN(TestResolve)
+KIX_TEST_GUILESS_MAIN(TestResolve)
 #include "tst_resolve.moc"

@@ -7,6 +7,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -256,5 +258,5 @@ void TestRunDiff::formats()
     QVERIFY(md.contains(QStringLiteral("| measurement | headline | `value` | 225344 | 231000 | 225400 |")));
 }
 
-QTEST_GUILESS_MAIN(TestRunDiff)
+KIX_TEST_GUILESS_MAIN(TestRunDiff)
 #include "tst_rundiff.moc"

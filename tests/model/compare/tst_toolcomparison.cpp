@@ -7,6 +7,8 @@
 #include "model/read/runloader.h"
 #include "model/statistics.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -294,5 +296,5 @@ void TestToolComparison::reports()
     QCOMPARE(j["pairs"][2]["fracDiff"].get<double>(), 0.25);
 }
 
-QTEST_GUILESS_MAIN(TestToolComparison)
+KIX_TEST_GUILESS_MAIN(TestToolComparison)
 #include "tst_toolcomparison.moc"

@@ -4,6 +4,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -96,5 +98,5 @@ void TestFacetIndex::typingNarrowsAndWidens()
     }
 }
 
-QTEST_GUILESS_MAIN(TestFacetIndex)
+KIX_TEST_GUILESS_MAIN(TestFacetIndex)
 #include "tst_facetindex.moc"

@@ -7,6 +7,8 @@
 #include "model/filter/rowmapping.h"
 #include "model/filter/runfilter.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -325,5 +327,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFilterIndex)
+KIX_TEST_GUILESS_MAIN(TestFilterIndex)
 #include "tst_filterindex.moc"

@@ -11,6 +11,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -368,5 +370,5 @@ void TestRowMapping::indexFollowsAppendsAndResets()
     }
 }
 
-QTEST_GUILESS_MAIN(TestRowMapping)
+KIX_TEST_GUILESS_MAIN(TestRowMapping)
 #include "tst_rowmapping.moc"

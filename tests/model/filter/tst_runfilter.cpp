@@ -3,6 +3,8 @@
 #include "model/filter/runfilter.h"
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 using namespace kix;
@@ -270,5 +272,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunFilter)
+KIX_TEST_GUILESS_MAIN(TestRunFilter)
 #include "tst_runfilter.moc"

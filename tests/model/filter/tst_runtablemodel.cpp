@@ -6,6 +6,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QTest>
 
@@ -269,5 +271,5 @@ void TestRunTableModel::namesShownWhereTheFormatHasThem()
     QCOMPARE(RunTableModel::displayText(*run, RunTableModel::WorkloadColumn), QStringLiteral("batch4-seq2048"));
 }
 
-QTEST_GUILESS_MAIN(TestRunTableModel)
+KIX_TEST_GUILESS_MAIN(TestRunTableModel)
 #include "tst_runtablemodel.moc"

@@ -4,6 +4,8 @@
 // serialisation example of §3.2.2 (a public standard's values, written out here).
 #include "model/format/canonicaljson.h"
 
+#include "tests/support/testmain.h"
+
 #include <QtTest>
 
 #include <cstdint>
@@ -223,5 +225,5 @@ void TestCanonicalJson::stringPiecesMatchTheTree()
     QCOMPARE(QByteArray::fromStdString(piece), QByteArray("\"Timed: \\\"median\\\"\\\\p20\""));
 }
 
-QTEST_GUILESS_MAIN(TestCanonicalJson)
+KIX_TEST_GUILESS_MAIN(TestCanonicalJson)
 #include "tst_canonicaljson.moc"

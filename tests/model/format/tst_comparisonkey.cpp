@@ -10,6 +10,8 @@
 #include "model/write/runwriter.h"
 #include "tests/support/catalogexport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QHash>
 #include <QSet>
@@ -215,5 +217,5 @@ void TestComparisonKey::catalogKeysMetricsAndCohorts()
     }
 }
 
-QTEST_GUILESS_MAIN(TestComparisonKey)
+KIX_TEST_GUILESS_MAIN(TestComparisonKey)
 #include "tst_comparisonkey.moc"

@@ -6,6 +6,8 @@
 #include "model/format/vocabulary.h"
 #include "model/read/documentparser.h"
 
+#include "tests/support/testmain.h"
+
 #include <QtTest>
 
 #include <QTemporaryDir>
@@ -302,5 +304,5 @@ void TestDocumentBuilder::notesAreCut()
     QCOMPARE(truncateCodePoints("\xc2\xb7\xc2\xb7\xc2\xb7", 2), std::string("\xc2\xb7\xc2\xb7"));
 }
 
-QTEST_GUILESS_MAIN(TestDocumentBuilder)
+KIX_TEST_GUILESS_MAIN(TestDocumentBuilder)
 #include "tst_documentbuilder.moc"

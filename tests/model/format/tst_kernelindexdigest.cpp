@@ -4,6 +4,8 @@
 // catalog when a decompressed export is at hand (KIX_CATALOG_JSONL, else /tmp/catalog/catalog.jsonl).
 #include "model/format/digest.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -239,5 +241,5 @@ void TestKernelindexDigest::catalog()
     }
 }
 
-QTEST_GUILESS_MAIN(TestKernelindexDigest)
+KIX_TEST_GUILESS_MAIN(TestKernelindexDigest)
 #include "tst_kernelindexdigest.moc"

@@ -6,6 +6,8 @@
 #include "model/read/manifesttrees.h"
 #include "model/read/yamlreader.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -315,5 +317,5 @@ void TestStrictCheck::catalogFixture()
     QVERIFY(report.notChecked.front().pointer.endsWith(QLatin1String("/row/manifest")));
 }
 
-QTEST_GUILESS_MAIN(TestStrictCheck)
+KIX_TEST_GUILESS_MAIN(TestStrictCheck)
 #include "tst_strictcheck.moc"

@@ -3,6 +3,8 @@
 // change, series of 2 and of 200 points, raw samples, the threshold, and the run-to-run noise guard.
 #include "model/history/changedetection.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -331,5 +333,5 @@ void TestChangeDetection::runToRunNoiseEstimate()
     QVERIFY(std::isnan(runToRunNoise({ 0.0, 0.1 })));
 }
 
-QTEST_APPLESS_MAIN(TestChangeDetection)
+KIX_TEST_APPLESS_MAIN(TestChangeDetection)
 #include "tst_changedetection.moc"

@@ -7,6 +7,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFileInfo>
 #include <QTest>
 
@@ -351,5 +353,5 @@ void TestHistory::pytestBenchmarkStorageIsOneHistory()
     QCOMPARE(kernels, QStringList({ "test_encode", "test_parse" }));
 }
 
-QTEST_GUILESS_MAIN(TestHistory)
+KIX_TEST_GUILESS_MAIN(TestHistory)
 #include "tst_history.moc"

@@ -12,6 +12,8 @@
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -275,5 +277,5 @@ void TestGbenchShapes::upstreamInputs()
     QVERIFY(std::isnan(pairNamed(*c, QStringLiteral("medium"))->timePValue));
 }
 
-QTEST_GUILESS_MAIN(TestGbenchShapes)
+KIX_TEST_GUILESS_MAIN(TestGbenchShapes)
 #include "tst_gbenchshapes.moc"

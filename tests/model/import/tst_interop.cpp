@@ -10,6 +10,8 @@
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QTest>
@@ -330,5 +332,5 @@ void TestInterop::crossFamilyWarning()
         c.warnings.contains(QStringLiteral("different protocol family: nvbench_cold (baseline) vs pytest_benchmark")));
 }
 
-QTEST_GUILESS_MAIN(TestInterop)
+KIX_TEST_GUILESS_MAIN(TestInterop)
 #include "tst_interop.moc"

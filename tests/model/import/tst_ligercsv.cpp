@@ -3,6 +3,8 @@
 #include "model/import/ligercsv.h"
 #include "model/read/documentparser.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
@@ -696,5 +698,5 @@ void TestLigerCsv::sharedCsv()
     QCOMPARE(int(parsed.runs.size()), 2448);
 }
 
-QTEST_GUILESS_MAIN(TestLigerCsv)
+KIX_TEST_GUILESS_MAIN(TestLigerCsv)
 #include "tst_ligercsv.moc"

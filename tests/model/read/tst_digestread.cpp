@@ -8,6 +8,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QTest>
 
@@ -128,5 +130,5 @@ void TestDigestRead::unsortedAndDuplicatedKeysInTheText()
     QCOMPARE(duplicates, 2);
 }
 
-QTEST_GUILESS_MAIN(TestDigestRead)
+KIX_TEST_GUILESS_MAIN(TestDigestRead)
 #include "tst_digestread.moc"

@@ -5,6 +5,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
@@ -346,5 +348,5 @@ void TestDocumentParser::randomBytesNeverCrash()
     }
 }
 
-QTEST_GUILESS_MAIN(TestDocumentParser)
+KIX_TEST_GUILESS_MAIN(TestDocumentParser)
 #include "tst_documentparser.moc"

@@ -5,6 +5,8 @@
 #include "model/read/runloader.h"
 #include "model/read/yamlreader.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -550,5 +552,5 @@ void TestFormatInputs::bundleRefusals()
     QVERIFY(hasMessage(dup.diagnostics, QStringLiteral("duplicate key"), false));
 }
 
-QTEST_GUILESS_MAIN(TestFormatInputs)
+KIX_TEST_GUILESS_MAIN(TestFormatInputs)
 #include "tst_formatinputs.moc"

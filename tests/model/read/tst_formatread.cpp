@@ -10,6 +10,8 @@
 #include "model/read/runextract.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -458,5 +460,5 @@ void TestFormatRead::comparabilityTreatsMismatchAsUnknown()
     QVERIFY(c.notes.join(QLatin1Char(' ')).contains(QStringLiteral("same environment digest")));
 }
 
-QTEST_GUILESS_MAIN(TestFormatRead)
+KIX_TEST_GUILESS_MAIN(TestFormatRead)
 #include "tst_formatread.moc"

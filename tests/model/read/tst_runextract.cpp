@@ -6,6 +6,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
@@ -242,5 +244,5 @@ void TestRunExtract::mutatedDocumentsAgreeWithNlohmann()
     QVERIFY(accepted > 100); // the mutations leave many documents valid
 }
 
-QTEST_GUILESS_MAIN(TestRunExtract)
+KIX_TEST_GUILESS_MAIN(TestRunExtract)
 #include "tst_runextract.moc"

@@ -4,6 +4,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -230,5 +232,5 @@ void TestRunLoader::bigFilesOnFewThreadsDoNotDeadlock()
     QCOMPARE(loaded.load(), 2 * lines);
 }
 
-QTEST_GUILESS_MAIN(TestRunLoader)
+KIX_TEST_GUILESS_MAIN(TestRunLoader)
 #include "tst_runloader.moc"

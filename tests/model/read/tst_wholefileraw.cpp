@@ -11,6 +11,8 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -294,5 +296,5 @@ void TestWholeFileRaw::everyFileOfEveryFolderLoads()
         QVERIFY2(!run->raw.empty() && run->raw.view().back() == '}', qPrintable(run->file));
 }
 
-QTEST_GUILESS_MAIN(TestWholeFileRaw)
+KIX_TEST_GUILESS_MAIN(TestWholeFileRaw)
 #include "tst_wholefileraw.moc"

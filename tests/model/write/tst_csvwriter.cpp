@@ -8,6 +8,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -115,5 +117,5 @@ void TestCsvWriter::jsonNumbers()
     QVERIFY(jsonNumber(1e300).is_number_float());
 }
 
-QTEST_GUILESS_MAIN(TestCsvWriter)
+KIX_TEST_GUILESS_MAIN(TestCsvWriter)
 #include "tst_csvwriter.moc"

@@ -5,6 +5,8 @@
 
 #include "tests/fulldisk.h"
 
+#include "tests/support/testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -160,5 +162,5 @@ void TestRunWriter::fullDiskKeepsTheOldFile()
     QCOMPARE(readAll(path), bytes);
 }
 
-QTEST_GUILESS_MAIN(TestRunWriter)
+KIX_TEST_GUILESS_MAIN(TestRunWriter)
 #include "tst_runwriter.moc"

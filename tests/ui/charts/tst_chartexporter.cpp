@@ -6,6 +6,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QBuffer>
 #include <QClipboard>
 #include <QFile>
@@ -172,5 +174,5 @@ void TestChartExporter::clipboard()
     QCOMPARE(image.size(), QSize(1200, 800));
 }
 
-QTEST_MAIN(TestChartExporter)
+KIX_TEST_MAIN(TestChartExporter)
 #include "tst_chartexporter.moc"

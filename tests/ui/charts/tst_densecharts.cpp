@@ -17,6 +17,8 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/windowtestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QBarCategoryAxis>
 #include <QGraphicsTextItem>
 #include <QLegend>
@@ -396,5 +398,5 @@ void TestDenseCharts::rowLinesIgnoreHeight()
     }
 }
 
-QTEST_MAIN(TestDenseCharts)
+KIX_TEST_MAIN(TestDenseCharts)
 #include "tst_densecharts.moc"

@@ -9,6 +9,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChartView>
@@ -181,5 +183,5 @@ void TestHistoryChart::panelFollowsScope()
     QCOMPARE(panel.kind(), ChartKind::History);
 }
 
-QTEST_MAIN(TestHistoryChart)
+KIX_TEST_MAIN(TestHistoryChart)
 #include "tst_historychart.moc"

@@ -13,6 +13,8 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChartView>
@@ -249,5 +251,5 @@ private:
     QTemporaryDir m_settings;
 };
 
-QTEST_MAIN(TestRankChart)
+KIX_TEST_MAIN(TestRankChart)
 #include "tst_rankchart.moc"

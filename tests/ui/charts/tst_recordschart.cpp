@@ -10,6 +10,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QLineSeries>
@@ -271,5 +273,5 @@ void TestRecordsChart::panelKind()
     QVERIFY(panel.readoutText().contains(QStringLiteral("the cohort's first record")));
 }
 
-QTEST_MAIN(TestRecordsChart)
+KIX_TEST_MAIN(TestRecordsChart)
 #include "tst_recordschart.moc"

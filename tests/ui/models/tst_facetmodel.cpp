@@ -4,6 +4,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
@@ -94,5 +96,5 @@ void TestFacetModel::resetKeepsSelection()
     QCOMPARE(model.matchingCount(), 14);
 }
 
-QTEST_MAIN(TestFacetModel)
+KIX_TEST_MAIN(TestFacetModel)
 #include "tst_facetmodel.moc"

@@ -9,6 +9,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QFutureWatcherBase>
 #include <QHeaderView>
@@ -285,5 +287,5 @@ void TestPairSort::offThreadBuildFillsPairsBeforeRebuilt()
     QCOMPARE(model->rowCount(), 0);
 }
 
-QTEST_MAIN(TestPairSort)
+KIX_TEST_MAIN(TestPairSort)
 #include "tst_pairsort.moc"

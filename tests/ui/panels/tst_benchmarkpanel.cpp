@@ -14,6 +14,8 @@
 
 #include "tests/engine/smallcpu.h"
 
+#include "tests/support/testmain.h"
+
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -272,5 +274,5 @@ void TestBenchmarkPanel::cancelAtEveryStageLeavesAUsablePanel()
     QTRY_VERIFY(panel.statusLabel()->text().startsWith(QStringLiteral("Done: 1 run(s)")));
 }
 
-QTEST_MAIN(TestBenchmarkPanel)
+KIX_TEST_MAIN(TestBenchmarkPanel)
 #include "tst_benchmarkpanel.moc"

@@ -8,6 +8,8 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCheckBox>
@@ -246,5 +248,5 @@ void TestCompareView::panelKindAndShortcut()
     QVERIFY(!panel.compareView()->isVisible());
 }
 
-QTEST_MAIN(TestCompareView)
+KIX_TEST_MAIN(TestCompareView)
 #include "tst_compareview.moc"

@@ -12,6 +12,8 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QCheckBox>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -171,5 +173,5 @@ private:
     QTemporaryDir m_settings;
 };
 
-QTEST_MAIN(TestFacetLabels)
+KIX_TEST_MAIN(TestFacetLabels)
 #include "tst_facetlabels.moc"

@@ -15,6 +15,8 @@
 
 #include "tests/support/processes.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -130,5 +132,5 @@ private:
     QTemporaryDir m_results;
 };
 
-QTEST_MAIN(TestFleetPanel)
+KIX_TEST_MAIN(TestFleetPanel)
 #include "tst_fleetpanel.moc"

@@ -11,6 +11,8 @@
 
 #include "tests/ui/windowtestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -304,5 +306,5 @@ void TestIssuesPanel::patterns()
     QCOMPARE(issueLocation(at), QStringLiteral("a.json:18:3 · /run/spec"));
 }
 
-QTEST_MAIN(TestIssuesPanel)
+KIX_TEST_MAIN(TestIssuesPanel)
 #include "tst_issuespanel.moc"

@@ -15,6 +15,8 @@
 #include "tests/model/runfactory.h"
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
@@ -297,5 +299,5 @@ void TestRegressionsPanel::chartKeepsItsHeight()
     QVERIFY(w.runTable()->height() > 0);
 }
 
-QTEST_MAIN(TestRegressionsPanel)
+KIX_TEST_MAIN(TestRegressionsPanel)
 #include "tst_regressionspanel.moc"

@@ -13,6 +13,8 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/testmain.h"
+
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDockWidget>
@@ -175,5 +177,5 @@ void TestWorkloadPanel::doubleClickSelectsRuns()
         QCOMPARE(run->paramNumber(QStringLiteral("channels")), 2048.0);
 }
 
-QTEST_MAIN(TestWorkloadPanel)
+KIX_TEST_MAIN(TestWorkloadPanel)
 #include "tst_workloadpanel.moc"

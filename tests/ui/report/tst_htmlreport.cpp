@@ -13,6 +13,8 @@
 #include "model/read/runloader.h"
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testmain.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QImage>
@@ -333,5 +335,5 @@ void TestHtmlReport::chromiumOpensIt()
     QVERIFY2(chartBlue > 500, qPrintable(QString::number(chartBlue)));
 }
 
-QTEST_MAIN(TestHtmlReport)
+KIX_TEST_MAIN(TestHtmlReport)
 #include "tst_htmlreport.moc"
