@@ -235,6 +235,9 @@ DistributionData buildDistributionData(const RunList& runs, int bins, double alp
     data.scale = chooseTimeScale(medians);
     data.title = QStringLiteral("Latency distribution · ") + selectionTitle(chosen);
     data.warnings = protocolFamilyWarnings(chosen);
+    const QString fixed = WorkloadLabeler(distinctWorkloads(chosen)).variation().describeFixed();
+    if (!fixed.isEmpty())
+        data.notes << QStringLiteral("fixed: ") + fixed;
     const qsizetype without = split.latency.size() - chosen.size();
     if (without > 0)
         data.notes << QStringLiteral("%1 latency run(s) without raw samples not drawn").arg(without);

@@ -30,6 +30,24 @@ QColor runColor(const DistributionData& data, int index, bool dark)
     return ChartStyle::lineColor(index + earlier, dark);
 }
 
+// A log axis labels only the powers of its base: base 10 leaves a range within one decade with one label or none.
+// The base is 10^(1/m), m the fewest steps per decade that give the range at least four labels ("100", "126",
+// "158", ...), each at three significant digits.
+void fitLogAxis(QLogValueAxis* axis, double lo, double hi)
+{
+    const double decades = std::log10(hi / lo);
+    int steps = 1;
+    for (int m : { 1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000 }) {
+        steps = m;
+        if (decades * m >= 4)
+            break;
+    }
+    axis->setBase(std::pow(10.0, 1.0 / steps));
+    axis->setLabelFormat(steps == 1 ? QStringLiteral("%g") : QStringLiteral("%.3g"));
+    axis->setMinorTickCount(steps == 1 ? 8 : 0);
+    axis->setRange(lo, hi);
+}
+
 QString percent(double fraction)
 {
     return QStringLiteral("%1%").arg(fraction * 100, 0, 'f', fraction < 0.1 ? 1 : 0);
@@ -45,9 +63,6 @@ DistributionChart::DistributionChart(DistributionData data, QuantileView view, c
     ChartStyle::apply(this, options.dark);
     const TimeScale& scale = m_data.scale;
     auto* x = new QLogValueAxis;
-    x->setBase(10);
-    x->setLabelFormat(QStringLiteral("%g"));
-    x->setMinorTickCount(8);
     x->setTitleText(QStringLiteral("latency (%1, log scale)").arg(scale.unit));
     addAxis(x, Qt::AlignBottom);
     auto* y = new QValueAxis;
@@ -64,7 +79,7 @@ DistributionChart::DistributionChart(DistributionData data, QuantileView view, c
     }
     if (!m_data.edges.empty()) {
         // A little room either side on the log axis, so that the first and last steps are not on the frame.
-        x->setRange(scale.fromNs(m_data.edges.front()) / 1.05, scale.fromNs(m_data.edges.back()) * 1.05);
+        fitLogAxis(x, scale.fromNs(m_data.edges.front()) / 1.05, scale.fromNs(m_data.edges.back()) * 1.05);
     }
     if (ecdf)
         y->setRange(0, 1);
@@ -79,6 +94,7 @@ DistributionChart::DistributionChart(DistributionData data, QuantileView view, c
     m_subtitles << (ecdf ? QStringLiteral("ECDF: the fraction of each run's raw samples at or below a latency")
                          : QStringLiteral("Histogram: the fraction of each run's raw samples per log-spaced bin"))
             + QStringLiteral(" · vs %1 (baseline) at α = %2").arg(m_data.runs.value(0).name).arg(m_data.alpha);
+    m_subtitles += m_data.notes.filter(QStringLiteral("fixed: ")); // as the boxes say what every run shares
     for (const DistributionVerdict& v : std::as_const(m_data.verdicts))
         m_subtitles << v.line;
     setTitle(ChartStyle::titleHtml(m_data.title, m_subtitles, m_data.warnings, options.dark));
@@ -98,7 +114,7 @@ QXYSeries* DistributionChart::addRun(int index, QAbstractAxis* x, QAbstractAxis*
     if (m_view == QuantileView::Ecdf) {
         // A step at each distinct sample: flat up to it, then up to its fraction; flat to the axis' end after.
         double previous = 0;
-        points << QPointF(scale.fromNs(r.ecdfX.front()) / 1.05, 0);
+        points << QPointF(scale.fromNs(m_data.edges.front()) / 1.05, 0); // from the axis' start
         for (size_t i = 0; i < r.ecdfX.size(); ++i) {
             const double at = scale.fromNs(r.ecdfX[i]);
             points << QPointF(at, previous) << QPointF(at, r.ecdfY[i]);
