@@ -128,8 +128,7 @@ QString unavailableReason(int withSamples, int latency)
                               "2 to %1 of them")
             .arg(maxDistributionRuns)
             .arg(withSamples);
-    return QStringLiteral("Histogram and ECDF need 2 to %1 runs with raw samples (kix's evidence files, nvbench, "
-                          "Google Benchmark repetitions, pytest-benchmark): %2 of the %3 latency runs in scope "
+    return QStringLiteral("Histogram and ECDF need 2 to %1 runs with raw samples: %2 of the %3 latency runs in scope "
                           "carry them")
         .arg(maxDistributionRuns)
         .arg(withSamples)

@@ -41,14 +41,16 @@ void QuantileViewChooser::showDrawn(QuantileView drawn, const QString& unavailab
     }
     setCurrentIndex(int(drawn));
     setEnabled(available);
+    QString tip;
     if (available)
-        setToolTip(QStringLiteral("Box, or the runs' raw samples overlaid as histograms or ECDFs with the "
-                                  "Mann–Whitney verdict of each against the first"));
+        tip = QStringLiteral("Box, or the runs' raw samples overlaid as histograms or ECDFs with the Mann–Whitney "
+                             "verdict of each against the first");
     else if (m_choice != QuantileView::Box)
-        setToolTip(QStringLiteral("%1 is chosen; boxes are drawn until the runs allow it. %2")
-                       .arg(quantileViewTitle(m_choice), unavailable));
+        tip = QStringLiteral("%1 is chosen; boxes are drawn until the runs allow it. %2")
+                  .arg(quantileViewTitle(m_choice), unavailable);
     else
-        setToolTip(unavailable);
+        tip = unavailable;
+    setToolTip(QStringLiteral("<p>") + tip.toHtmlEscaped() + QStringLiteral("</p>")); // rich text: Qt wraps it
 }
 
 } // namespace kix

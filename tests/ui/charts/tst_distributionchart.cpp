@@ -9,14 +9,18 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHelpEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSettings>
 #include <QTest>
+#include <QTextDocument>
+#include <QToolTip>
 #include <QValueAxis>
 
 using namespace kix;
@@ -152,6 +156,14 @@ void TestDistributionChart::disabledWithoutSamples()
     QVERIFY2(chooser->toolTip().contains(QStringLiteral("need 2 to 4 runs with raw samples")),
         qPrintable(chooser->toolTip()));
     QVERIFY2(chooser->toolTip().contains(QStringLiteral("0 of the")), qPrintable(chooser->toolTip()));
+    QVERIFY(Qt::mightBeRichText(chooser->toolTip())); // wrapped, not one line past the screen's edge
+    // The tooltip shows on the disabled chooser, where the user's mouse asks why.
+    const QPoint at = chooser->rect().center();
+    QHelpEvent help(QEvent::ToolTip, at, chooser->mapToGlobal(at));
+    QApplication::sendEvent(chooser, &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("raw samples")), qPrintable(QToolTip::text()));
+    QToolTip::hideText();
     QVERIFY2(panel.info().notes.join(QLatin1Char('\n')).contains(QStringLiteral("ECDF not drawn, boxes instead")),
         qPrintable(panel.info().notes.join(QLatin1Char('\n'))));
 
