@@ -168,7 +168,6 @@ private:
     QString m_scope;
     ChartKind m_kind = ChartKind::Quantiles;
     bool m_logY = false;
-    QuantileView m_quantileView = QuantileView::Box; // the user's choice; drawn when the runs allow it
     bool m_rankWidened = false; // Rank across protocol versions and environments (the user asked)
     QString m_xParam;
     Baseline m_chosen; // the user's choice
