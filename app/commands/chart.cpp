@@ -32,6 +32,10 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
         QStringLiteral("Rank and records: the cohort whose description contains TEXT (as `kix rank` prints it); "
                        "default: the one with the most implementations (records: the most records)."),
         QStringLiteral("TEXT"));
+    const QCommandLineOption view(QStringLiteral("view"),
+        QStringLiteral("Quantiles: box (default), histogram or ecdf. Histogram and ECDF overlay 2 to 4 runs' raw "
+                       "samples on a log time axis with each run's Mann-Whitney verdict against the first."),
+        QStringLiteral("VIEW"), QStringLiteral("box"));
     const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Log latency axis (quantiles, sweep)."));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Size in pixels (default 1200x800)."),
         QStringLiteral("WxH"), QStringLiteral("1200x800"));
@@ -44,7 +48,7 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     for (const QCommandLineOption& option : { kind, outPath })
         cl.addOption(option);
     cl.addFilter();
-    for (const QCommandLineOption& option : { baseline, xParam, cohort, log, size, dpi, dark, threshold })
+    for (const QCommandLineOption& option : { baseline, xParam, cohort, view, log, size, dpi, dark, threshold })
         cl.addOption(option);
     if (!cl.parse(args))
         return cl.exitCode();
@@ -52,6 +56,9 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     const std::optional<ChartKind> chartKind = chartKindFromName(cl.value(kind));
     if (!chartKind)
         return cl.usageError(QStringLiteral("--kind must be quantiles, sweep, speedup, history, rank or records"));
+    const std::optional<QuantileView> quantileView = quantileViewFromName(cl.value(view));
+    if (!quantileView)
+        return cl.usageError(QStringLiteral("--view must be box, histogram or ecdf"));
     const QString path = cl.value(outPath);
     if (path.isEmpty() || !ChartExporter::formatForPath(path))
         return cl.usageError(QStringLiteral("--out FILE.png, FILE.svg or FILE.pdf is required"));
@@ -74,6 +81,7 @@ int chartCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     const RunList runs = cl.loadRuns();
     ChartOptions options;
     options.logY = cl.isSet(log);
+    options.quantileView = *quantileView;
     options.xParam = cl.value(xParam);
     options.dark = cl.isSet(dark);
     options.threshold = changeThreshold;

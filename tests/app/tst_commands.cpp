@@ -51,6 +51,7 @@ private slots:
     void chartFiles();
     void chartFailures_data();
     void chartFailures();
+    void chartDistribution();
 
 private:
     QTemporaryDir m_dir;
@@ -204,6 +205,32 @@ void TestCommands::chartFailures()
     QCOMPARE(r.code, code);
     QVERIFY(!r.err.isEmpty());
     QVERIFY(!QFile::exists(QStringLiteral("/tmp/kix-cli-never-written.png")));
+}
+
+void TestCommands::chartDistribution()
+{
+    // Two runs with raw samples: `--view ecdf` draws their ECDFs with the Mann–Whitney verdict, as the window does.
+    const QString samples = kixtest::uiData(QStringLiteral("samples.jsonl"));
+    const QString path = m_dir.filePath(QStringLiteral("ecdf.svg"));
+    Result r = run("chart",
+        { samples, QStringLiteral("--filter"), QStringLiteral("channels=256"), QStringLiteral("--kind=quantiles"),
+            QStringLiteral("--view=ecdf"), QStringLiteral("--out"), path });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(f.readAll());
+    QVERIFY(svg.contains(QStringLiteral("Latency distribution")));
+    QVERIFY(svg.contains(QStringLiteral("liger · B200 vs huggingface · B200: ")));
+    // Runs without samples: the boxes, and a note that says why.
+    r = run("chart",
+        { kixtest::uiData(QStringLiteral("groupnorm-sweep.json")), QStringLiteral("--kind=quantiles"),
+            QStringLiteral("--view=histogram"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("boxes.svg")) });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("note: Histogram not drawn, boxes instead: ")), qPrintable(r.err));
+    r = run("chart",
+        { samples, QStringLiteral("--kind=quantiles"), QStringLiteral("--view=violin"), QStringLiteral("--out"),
+            path });
+    QCOMPARE(r.code, 2);
 }
 
 KIX_TEST_MAIN(TestCommands)

@@ -10,6 +10,7 @@
 #include "model/compare/comparison.h"
 #include "model/compare/toolcomparison.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/distributionchart.h"
 #include "ui/charts/historychart.h"
 #include "ui/charts/quantilechart.h"
 #include "ui/charts/rankchart.h"
@@ -24,6 +25,36 @@
 #include <optional>
 
 namespace kix {
+
+namespace {
+
+// Boxes, or two to four runs' samples overlaid (Histogram, ECDF) when the runs carry them; the boxes when they do
+// not, with a note that says why.
+void prepareQuantiles(PreparedChart& p, const ChartOptions& options)
+{
+    ChartInfo& out = p.info;
+    const RunList& runs = p.scope.runs;
+    p.distribution = buildDistributionData(runs); // at most four runs' samples: its availability shows on the chooser
+    out.distributionUnavailable = p.distribution.unavailable;
+    if (options.quantileView != QuantileView::Box && !p.distribution.isEmpty()) {
+        out.quantileView = options.quantileView;
+        out.title = p.distribution.title;
+        out.notes = p.distribution.notes;
+        out.warnings = p.distribution.warnings;
+        out.isEmpty = false;
+        return;
+    }
+    p.quantiles = buildQuantileData(runs, options.maxGroups, options.maxSeries);
+    out.title = p.quantiles.title;
+    out.notes = p.quantiles.notes;
+    out.warnings = p.quantiles.warnings;
+    out.isEmpty = p.quantiles.isEmpty();
+    if (options.quantileView != QuantileView::Box)
+        out.notes.prepend(QStringLiteral("%1 not drawn, boxes instead: %2")
+                              .arg(quantileViewTitle(options.quantileView), p.distribution.unavailable));
+}
+
+} // namespace
 
 PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options)
 {
@@ -70,11 +101,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
 
     switch (kind) {
     case ChartKind::Quantiles:
-        p.quantiles = buildQuantileData(runs, options.maxGroups, options.maxSeries);
-        out.title = p.quantiles.title;
-        out.notes = p.quantiles.notes;
-        out.warnings = p.quantiles.warnings;
-        out.isEmpty = p.quantiles.isEmpty();
+        prepareQuantiles(p, options);
         break;
     case ChartKind::Sweep:
         p.sweep = buildSweep(runs, options.xParam, options.maxSeries);
@@ -207,7 +234,10 @@ std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options
     std::unique_ptr<QChart> chart;
     switch (p.kind) {
     case ChartKind::Quantiles:
-        chart = std::make_unique<QuantileChart>(std::move(p.quantiles), options);
+        if (out.quantileView != QuantileView::Box)
+            chart = std::make_unique<DistributionChart>(std::move(p.distribution), out.quantileView, options);
+        else
+            chart = std::make_unique<QuantileChart>(std::move(p.quantiles), options);
         break;
     case ChartKind::Sweep:
         chart = std::make_unique<SweepChart>(std::move(p.sweep), options);

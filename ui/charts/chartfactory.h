@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/chartdata/chartscope.h"
+#include "model/chartdata/distributiondata.h"
 #include "model/chartdata/historydata.h"
 #include "model/chartdata/overviewdata.h"
 #include "model/chartdata/quantiledata.h"
@@ -35,6 +36,7 @@ struct PreparedChart
     ChartInfo info;
     Baseline defaultBaseline; // of the runs in scope, for the baseline chooser
     QuantileData quantiles;
+    DistributionData distribution; // quantiles as a histogram or ECDF: the runs' samples overlaid
     SweepData sweep;
     SpeedupData speedup;
     QStringList pairWorkloadKeys; // speed-up: the pairs table's Workload column (ComparisonModel::workloadKeys)

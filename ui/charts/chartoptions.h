@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/chartdata/buildcancel.h"
+#include "model/chartdata/distributiondata.h"
 #include "model/compare/comparison.h"
 
 #include <QString>
@@ -26,6 +27,7 @@ std::optional<ChartKind> chartKindFromName(const QString& name); // the charts o
 struct ChartOptions
 {
     bool logY = false; // quantiles and sweep
+    QuantileView quantileView = QuantileView::Box; // quantiles: boxes, or 2 to 4 runs' samples overlaid
     QString xParam; // sweep; empty = the parameter with the most values. History: "time" or "label"
     Baseline baseline; // speed-up; empty = Baseline::defaultFor(runs)
     bool dark = false; // follow a dark palette
@@ -57,6 +59,8 @@ struct ChartInfo
     QStringList cohortIds; // rank and records: the cohorts in scope (CohortKey::id), largest first
     QStringList cohorts; // rank and records: their descriptions, for the chooser
     QString cohort; // rank and records: the id of the cohort drawn
+    QuantileView quantileView = QuantileView::Box; // quantiles: the view drawn
+    QString distributionUnavailable; // quantiles: why Histogram and ECDF cannot be drawn; empty when they can
 };
 
 } // namespace kix

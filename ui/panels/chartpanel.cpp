@@ -16,6 +16,7 @@
 #include "ui/models/overviewmodel.h"
 #include "ui/panels/compareview.h"
 #include "ui/panels/overviewtable.h"
+#include "ui/panels/quantileviewchooser.h"
 
 #include <QAction>
 #include <QBarCategoryAxis>
@@ -116,6 +117,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_baselineLabel(new QLabel(QStringLiteral("vs"), this))
     , m_baselineBox(new QComboBox(this))
     , m_cohortBox(new QComboBox(this))
+    , m_quantileViewBox(new QuantileViewChooser(this))
     , m_scopeLabel(new ScopeLabel(this))
     , m_banner(new QLabel(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
@@ -196,6 +198,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     controls->addWidget(m_tabs);
     controls->addSpacing(12);
     controls->addWidget(m_log);
+    controls->addWidget(m_quantileViewBox);
     controls->addWidget(m_xLabel);
     controls->addWidget(m_x);
     controls->addWidget(m_baselineLabel);
@@ -285,6 +288,7 @@ ChartPanel::ChartPanel(QWidget* parent)
         m_logY = on;
         rebuildNow();
     });
+    connect(m_quantileViewBox, &QComboBox::activated, this, [this] { rebuildNow(); });
     connect(m_x, &QComboBox::activated, this, [this] {
         m_xParam = m_x->currentText();
         rebuildNow();
@@ -443,6 +447,7 @@ ChartOptions ChartPanel::optionsFor(ChartKind kind) const
 {
     ChartOptions options;
     options.logY = m_logY;
+    options.quantileView = static_cast<QuantileViewChooser*>(m_quantileViewBox)->choice();
     options.xParam = m_xParam;
     options.baseline = m_baseline;
     options.cohort = m_cohort;
@@ -814,7 +819,12 @@ QChart* ChartPanel::chart() const
 
 void ChartPanel::updateChoosers()
 {
-    m_log->setVisible(m_kind == ChartKind::Quantiles || m_kind == ChartKind::Sweep || m_kind == ChartKind::History);
+    const bool quantiles = m_kind == ChartKind::Quantiles;
+    const bool boxes = quantiles && m_info.quantileView == QuantileView::Box; // distributions: always a log axis
+    m_log->setVisible(boxes || m_kind == ChartKind::Sweep || m_kind == ChartKind::History);
+    static_cast<QuantileViewChooser*>(m_quantileViewBox)
+        ->showDrawn(m_info.quantileView, m_info.distributionUnavailable);
+    m_quantileViewBox->setVisible(quantiles);
     m_cohortBox->clear();
     for (int i = 0; i < m_info.cohortIds.size(); ++i) {
         m_cohortBox->addItem(m_info.cohorts.value(i), m_info.cohortIds[i]);

@@ -76,6 +76,10 @@ public:
     // Rank and Records: the cohort drawn (CohortKey::id), chosen in cohortChooser(); empty = the current run's cohort,
     // else the largest in scope (Records: the one with the most records).
     QComboBox* cohortChooser() const { return m_cohortBox; }
+    // Quantiles: Box, Histogram or ECDF (QuantileView as item data). Histogram and ECDF are enabled when 2 to 4 runs
+    // in scope carry raw samples; else their items are disabled and the chooser's tooltip says why. The choice is
+    // remembered across sessions (QSettings).
+    QComboBox* quantileViewChooser() const { return m_quantileViewBox; }
 
     // Builds now instead of after the coalescing delay (tests, export); over asyncThreshold() runs, starts the build
     // off the GUI thread (isRebuildPending() until it is drawn).
@@ -178,6 +182,7 @@ private:
     QLabel* m_baselineLabel;
     QComboBox* m_baselineBox;
     QComboBox* m_cohortBox;
+    QComboBox* m_quantileViewBox;
     QString m_cohort;
     QLabel* m_scopeLabel;
     QLabel* m_banner;
