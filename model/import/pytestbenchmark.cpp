@@ -57,6 +57,256 @@ std::optional<SavedRun> savedRunOf(const QString& file)
     return SavedRun { m.captured(1).toStdString(), a.hasMatch() ? a.captured(1).toStdString() : std::string() };
 }
 
+// What every run of the file shares: its date, machine, software, commit labels and protocol.
+struct FileContext
+{
+    QDateTime date;
+    std::string node; // the host's name
+    std::string cpuName;
+    json software = json::object();
+    json labels = json::object();
+    std::optional<SavedRun> saved;
+    json protocol;
+    std::string timestamp;
+};
+
+// In the environment schema's terms: system and release are the operating system and its kernel; Python and
+// pytest-benchmark are libraries with their versions; the rest becomes labels.
+json softwareOf(const json& info, const json& value)
+{
+    json software = json::object();
+    for (const auto& [key, to] : { std::pair { "python_implementation", "python_implementation" },
+             std::pair { "system", "operatingSystem" }, std::pair { "release", "kernel" } }) {
+        if (const auto it = info.find(key); it != info.end() && it->is_string())
+            software[to] = *it;
+    }
+    if (const auto it = info.find("python_version"); it != info.end() && it->is_string())
+        software["libraries"]["python"] = *it;
+    if (const auto it = value.find("version"); it != value.end() && it->is_string())
+        software["libraries"]["pytest_benchmark"] = *it;
+    return software;
+}
+
+// commit_info as labels, and the label a history shows for each run: the commit (abbreviated as git does),
+// "-dirty" with uncommitted changes, as pytest-benchmark's own compare names saved runs by number and commit.
+json commitLabels(const json* commit, const std::optional<SavedRun>& saved)
+{
+    json labels = json::object();
+    if (commit) {
+        for (const char* key : { "id", "branch", "project", "dirty" }) {
+            if (const auto it = commit->find(key); it != commit->end() && !it->is_null())
+                labels[std::string("commit_") + key] = it->is_string() ? it->get<std::string>() : it->dump();
+        }
+    }
+    std::string commitId = labels.value("commit_id", std::string());
+    if (commitId.empty() && saved && !saved->commit.empty() && saved->commit != "unversioned")
+        commitId = saved->commit;
+    if (!commitId.empty())
+        labels["commit"]
+            = commitId.substr(0, 7) + (labels.value("commit_dirty", std::string()) == "true" ? "-dirty" : "");
+    if (saved)
+        labels["saved_run"] = saved->number;
+    return labels;
+}
+
+FileContext readContext(const json& value, const json* machine, const json* commit, const QString& file, Schema& schema)
+{
+    FileContext c;
+    if (const json* d = schema.optional(value, "datetime", {}, Kind::String)) {
+        c.date = parseTime(d->get<std::string>());
+        if (!c.date.isValid())
+            schema.warning(QStringLiteral("/datetime"),
+                QStringLiteral("\"%1\" is not an ISO-8601 time").arg(QString::fromStdString(d->get<std::string>())));
+    }
+    const json info = machine ? *machine : json::object();
+    const json cpu = info.value("cpu", json::object());
+    c.node = info.value("node", std::string("unknown host"));
+    c.cpuName = cpu.is_object() ? cpu.value("brand_raw", std::string()) : std::string();
+    if (c.cpuName.empty())
+        c.cpuName = info.value("processor", std::string());
+    c.software = softwareOf(info, value);
+    c.saved = savedRunOf(file);
+    c.labels = commitLabels(commit, c.saved);
+    c.protocol = protocolDocument(familyOf(Format::PytestBenchmark).toStdString(), "pytest-benchmark-rounds",
+        "pytest-benchmark · time per call", "pytest-benchmark", "https://github.com/ionelmc/pytest-benchmark",
+        "host_timer", "median", kNotes);
+    c.timestamp = c.date.isValid()
+        ? timestampPart(c.date)
+        : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
+    return c;
+}
+
+// One benchmark's members, checked: its name and stats (in seconds), its parameters and extra_info, and its raw
+// round times in ns (stats.data).
+struct Benchmark
+{
+    const json* name = nullptr;
+    const json* stats = nullptr;
+    const json* params = nullptr;
+    const json* extra = nullptr;
+    const json* q1 = nullptr;
+    const json* q3 = nullptr;
+    const json* stddev = nullptr;
+    std::vector<double> samples;
+};
+
+// The benchmark at `bp`, or nothing when it has a schema error.
+std::optional<Benchmark> readBenchmark(const json& b, const QString& bp, Schema& schema)
+{
+    const int errorsBefore = schema.errors();
+    Benchmark out;
+    out.name = schema.require(b, "name", bp, Kind::String);
+    out.stats = schema.require(b, "stats", bp, Kind::Object);
+    out.params = schema.optional(b, "params", bp, Kind::Object);
+    out.extra = schema.optional(b, "extra_info", bp, Kind::Object);
+    if (!out.name || !out.stats)
+        return std::nullopt;
+    const json& stats = *out.stats;
+    const QString sp = join(bp, "stats");
+    const char* required[] = { "min", "max", "mean", "median", "rounds" };
+    for (const char* key : required)
+        schema.require(stats, key, sp, Kind::Number);
+    out.q1 = schema.optional(stats, "q1", sp, Kind::Number);
+    out.q3 = schema.optional(stats, "q3", sp, Kind::Number);
+    out.stddev = schema.optional(stats, "stddev", sp, Kind::Number);
+    if (const json* data = schema.optional(stats, "data", sp, Kind::Array)) {
+        for (std::size_t k = 0; k < data->size(); ++k) {
+            const json& x = (*data)[k];
+            if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0) {
+                schema.error(join(join(sp, "data"), k),
+                    QStringLiteral("expected a round time in seconds, found %1").arg(typeName(x)));
+                break;
+            }
+            out.samples.push_back(x.get<double>() * 1e9);
+        }
+    }
+    for (const char* key : required) {
+        const auto it = stats.find(key);
+        if (it != stats.end() && it->is_number() && (it->get<double>() < 0 || !std::isfinite(it->get<double>())))
+            schema.error(join(sp, key), QStringLiteral("%1 is not a time").arg(it->get<double>()));
+    }
+    if (schema.errors() > errorsBefore)
+        return std::nullopt;
+    return out;
+}
+
+// The test's parameters: the provider (a parameter that names the implementation), the dtype and the workload's.
+struct Parameters
+{
+    std::string provider;
+    std::string dtype;
+    std::vector<std::pair<std::string, std::string>> workloadParams;
+    json workload;
+};
+
+Parameters parametersOf(
+    const json& b, const Benchmark& bench, const std::string& testName, const FileContext& context, const QString& file)
+{
+    Parameters p;
+    p.provider = context.saved ? std::string("pytest") : providerFromFile(file, "pytest");
+    p.workload = { { "test", b.value("fullname", testName) } };
+    if (bench.params) {
+        for (auto it = bench.params->begin(); it != bench.params->end(); ++it) {
+            const std::string text = scalarText(*it);
+            if (isProviderKey(it.key())) {
+                p.provider = slugValue(text);
+                continue;
+            }
+            p.workload["params"][it.key()] = *it;
+            if (p.dtype.empty() && !knownDtype(text).empty() && (it.key() == "dtype" || it.key() == "type"))
+                p.dtype = knownDtype(text);
+            else
+                p.workloadParams.emplace_back(it.key(), text);
+        }
+    } else if (const auto param = b.find("param"); param != b.end() && param->is_string()) {
+        p.workloadParams.emplace_back("param", param->get<std::string>());
+        p.workload["param"] = *param;
+    }
+    return p;
+}
+
+// The device the benchmark ran on: extra_info's GPU when it names one, else the host's CPU.
+std::string productOf(const Benchmark& bench, const FileContext& context)
+{
+    std::string product = context.cpuName.empty() ? "CPU · " + context.node : context.cpuName;
+    if (bench.extra) {
+        for (const char* key : { "gpu", "device_name", "device" }) {
+            if (const auto it = bench.extra->find(key); it != bench.extra->end() && it->is_string())
+                return it->get<std::string>();
+        }
+    }
+    return product;
+}
+
+json hardwareOf(const std::string& product, const std::string& cpuName)
+{
+    const bool gpu = product.find("NVIDIA") != std::string::npos || product.find("AMD Instinct") != std::string::npos;
+    json hardware = { { "vendor", gpu ? (product.find("NVIDIA") != std::string::npos ? "nvidia" : "amd") : "cpu" },
+        { "product", product } };
+    if (gpu && !cpuName.empty())
+        hardware["hostCpu"] = cpuName;
+    if (const std::string arch = liger::architectureOf(product); !arch.empty())
+        hardware["architecture"] = arch;
+    return hardware;
+}
+
+// The run of one benchmark before its timings: names, labels, workload, implementation, protocol, environment.
+RunParts benchmarkParts(const json& b, const Benchmark& bench, const FileContext& context, const QString& file)
+{
+    const std::string testName = bench.name->get<std::string>();
+    const std::string kernel = testName.substr(0, testName.find('['));
+    const Parameters p = parametersOf(b, bench, testName, context, file);
+    const std::string product = productOf(bench, context);
+    const json hardware = hardwareOf(product, context.cpuName);
+    RunParts parts;
+    parts.file = file;
+    parts.kernel = slugValue(kernel);
+    parts.pass = "call";
+    parts.provider = p.provider;
+    parts.gpuSlug = liger::slugify(product);
+    parts.workloadSlug = workloadSlug(p.workloadParams, p.dtype);
+    parts.timestamp = context.timestamp;
+    if (context.date.isValid())
+        parts.observedAt = isoUtcMs(context.date);
+    parts.title = testName;
+    parts.labels = context.labels;
+    if (const auto group = b.find("group"); group != b.end() && group->is_string())
+        parts.labels["group"] = *group;
+    parts.workload = p.workload;
+    parts.implementation
+        = { { "tool", "pytest-benchmark" }, { "test", b.value("fullname", testName) }, { "provider", p.provider } };
+    parts.protocol = context.protocol;
+    parts.environment = resource("ExecutionEnvironment", "pytest-benchmark-" + liger::slugify(context.node),
+        "pytest-benchmark host · " + context.node, { { "hardware", hardware }, { "software", context.software } });
+    parts.sourceNative = { { "source", "pytest-benchmark" }, { "fullname", b.value("fullname", testName) } };
+    if (bench.extra && !bench.extra->empty())
+        parts.sourceNative["extra_info"] = *bench.extra;
+    if (const auto options = b.find("options"); options != b.end() && options->is_object())
+        parts.sourceNative["options"] = *options;
+    return parts;
+}
+
+// The stats (seconds) as the run's latencies in ns: the median headline, mean, min and max, the quartiles and
+// standard deviation, the rounds and iterations.
+void addStats(RunParts& parts, const Benchmark& bench)
+{
+    const json& stats = *bench.stats;
+    parts.primaryStatistic = "median";
+    parts.latencyNs
+        = { { "median", stats["median"].get<double>() * 1e9 }, { "mean", stats["mean"].get<double>() * 1e9 },
+              { "min", stats["min"].get<double>() * 1e9 }, { "max", stats["max"].get<double>() * 1e9 } };
+    parts.samplesNs = bench.samples;
+    if (bench.q1)
+        parts.measurements.push_back(measurement("latency", "q1", "ns", bench.q1->get<double>() * 1e9));
+    if (bench.q3)
+        parts.measurements.push_back(measurement("latency", "q3", "ns", bench.q3->get<double>() * 1e9));
+    if (bench.stddev)
+        parts.measurements.push_back(measurement("latency", "stdev", "ns", bench.stddev->get<double>() * 1e9));
+    parts.measurements.push_back(measurement("latency", "rounds", "count", stats["rounds"].get<double>()));
+    if (const auto it = stats.find("iterations"); it != stats.end() && it->is_number())
+        parts.measurements.push_back(measurement("iterations", "per_round", "count", it->get<double>()));
+}
+
 } // namespace
 
 ImportResult importPytestBenchmark(const json& value, const QString& file)
@@ -73,56 +323,7 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
     const json* commit = schema.optional(value, "commit_info", {}, Kind::Object);
     if (!benchmarks)
         return result;
-
-    QDateTime date;
-    if (const json* d = schema.optional(value, "datetime", {}, Kind::String)) {
-        date = parseTime(d->get<std::string>());
-        if (!date.isValid())
-            schema.warning(QStringLiteral("/datetime"),
-                QStringLiteral("\"%1\" is not an ISO-8601 time").arg(QString::fromStdString(d->get<std::string>())));
-    }
-    const json info = machine ? *machine : json::object();
-    const json cpu = info.value("cpu", json::object());
-    const std::string node = info.value("node", std::string("unknown host"));
-    std::string cpuName = cpu.is_object() ? cpu.value("brand_raw", std::string()) : std::string();
-    if (cpuName.empty())
-        cpuName = info.value("processor", std::string());
-    // In the environment schema's terms: system and release are the operating system and its kernel; Python and
-    // pytest-benchmark are libraries with their versions; the rest becomes labels.
-    json software = json::object();
-    for (const auto& [key, to] : { std::pair { "python_implementation", "python_implementation" },
-             std::pair { "system", "operatingSystem" }, std::pair { "release", "kernel" } }) {
-        if (const auto it = info.find(key); it != info.end() && it->is_string())
-            software[to] = *it;
-    }
-    if (const auto it = info.find("python_version"); it != info.end() && it->is_string())
-        software["libraries"]["python"] = *it;
-    if (const auto it = value.find("version"); it != value.end() && it->is_string())
-        software["libraries"]["pytest_benchmark"] = *it;
-    json labels = json::object();
-    if (commit) {
-        for (const char* key : { "id", "branch", "project", "dirty" }) {
-            if (const auto it = commit->find(key); it != commit->end() && !it->is_null())
-                labels[std::string("commit_") + key] = it->is_string() ? it->get<std::string>() : it->dump();
-        }
-    }
-    // The label a history shows for each run: the commit (abbreviated as git does), "-dirty" with uncommitted
-    // changes, as pytest-benchmark's own compare names saved runs by number and commit.
-    const std::optional<SavedRun> saved = savedRunOf(file);
-    std::string commitId = labels.value("commit_id", std::string());
-    if (commitId.empty() && saved && !saved->commit.empty() && saved->commit != "unversioned")
-        commitId = saved->commit;
-    if (!commitId.empty())
-        labels["commit"]
-            = commitId.substr(0, 7) + (labels.value("commit_dirty", std::string()) == "true" ? "-dirty" : "");
-    if (saved)
-        labels["saved_run"] = saved->number;
-    const json protocol = protocolDocument(familyOf(Format::PytestBenchmark).toStdString(), "pytest-benchmark-rounds",
-        "pytest-benchmark · time per call", "pytest-benchmark", "https://github.com/ionelmc/pytest-benchmark",
-        "host_timer", "median", kNotes);
-    const std::string timestamp = date.isValid()
-        ? timestampPart(date)
-        : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
+    const FileContext context = readContext(value, machine, commit, file, schema);
 
     for (std::size_t i = 0; i < benchmarks->size(); ++i) {
         const QString bp = join(QStringLiteral("/benchmarks"), i);
@@ -131,121 +332,11 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
             schema.error(bp, QStringLiteral("expected a benchmark object, found %1").arg(typeName(b)));
             continue;
         }
-        const int errorsBefore = schema.errors();
-        const json* name = schema.require(b, "name", bp, Kind::String);
-        const json* stats = schema.require(b, "stats", bp, Kind::Object);
-        const json* params = schema.optional(b, "params", bp, Kind::Object);
-        const json* extra = schema.optional(b, "extra_info", bp, Kind::Object);
-        if (!name || !stats)
+        const std::optional<Benchmark> bench = readBenchmark(b, bp, schema);
+        if (!bench)
             continue;
-        const QString sp = join(bp, "stats");
-        const char* required[] = { "min", "max", "mean", "median", "rounds" };
-        for (const char* key : required)
-            schema.require(*stats, key, sp, Kind::Number);
-        const json* q1 = schema.optional(*stats, "q1", sp, Kind::Number);
-        const json* q3 = schema.optional(*stats, "q3", sp, Kind::Number);
-        const json* stddev = schema.optional(*stats, "stddev", sp, Kind::Number);
-        const json* data = schema.optional(*stats, "data", sp, Kind::Array);
-        std::vector<double> samples;
-        if (data) {
-            for (std::size_t k = 0; k < data->size(); ++k) {
-                const json& x = (*data)[k];
-                if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0) {
-                    schema.error(join(join(sp, "data"), k),
-                        QStringLiteral("expected a round time in seconds, found %1").arg(typeName(x)));
-                    break;
-                }
-                samples.push_back(x.get<double>() * 1e9);
-            }
-        }
-        for (const char* key : required) {
-            const auto it = stats->find(key);
-            if (it != stats->end() && it->is_number() && (it->get<double>() < 0 || !std::isfinite(it->get<double>())))
-                schema.error(join(sp, key), QStringLiteral("%1 is not a time").arg(it->get<double>()));
-        }
-        if (schema.errors() > errorsBefore)
-            continue;
-
-        const std::string testName = name->get<std::string>();
-        const std::string kernel = testName.substr(0, testName.find('['));
-        std::vector<std::pair<std::string, std::string>> workloadParams;
-        std::string dtype;
-        std::string provider = saved ? std::string("pytest") : providerFromFile(file, "pytest");
-        json workload = { { "test", b.value("fullname", testName) } };
-        if (params) {
-            for (auto it = params->begin(); it != params->end(); ++it) {
-                const std::string text = scalarText(*it);
-                if (isProviderKey(it.key())) {
-                    provider = slugValue(text);
-                    continue;
-                }
-                workload["params"][it.key()] = *it;
-                if (dtype.empty() && !knownDtype(text).empty() && (it.key() == "dtype" || it.key() == "type"))
-                    dtype = knownDtype(text);
-                else
-                    workloadParams.emplace_back(it.key(), text);
-            }
-        } else if (const auto param = b.find("param"); param != b.end() && param->is_string()) {
-            workloadParams.emplace_back("param", param->get<std::string>());
-            workload["param"] = *param;
-        }
-        std::string product = cpuName.empty() ? "CPU · " + node : cpuName;
-        if (extra) {
-            for (const char* key : { "gpu", "device_name", "device" }) {
-                if (const auto it = extra->find(key); it != extra->end() && it->is_string()) {
-                    product = it->get<std::string>();
-                    break;
-                }
-            }
-        }
-        const bool gpu
-            = product.find("NVIDIA") != std::string::npos || product.find("AMD Instinct") != std::string::npos;
-        json hardware = { { "vendor", gpu ? (product.find("NVIDIA") != std::string::npos ? "nvidia" : "amd") : "cpu" },
-            { "product", product } };
-        if (gpu && !cpuName.empty())
-            hardware["hostCpu"] = cpuName;
-        if (const std::string arch = liger::architectureOf(product); !arch.empty())
-            hardware["architecture"] = arch;
-
-        RunParts parts;
-        parts.file = file;
-        parts.kernel = slugValue(kernel);
-        parts.pass = "call";
-        parts.provider = provider;
-        parts.gpuSlug = liger::slugify(product);
-        parts.workloadSlug = workloadSlug(workloadParams, dtype);
-        parts.timestamp = timestamp;
-        if (date.isValid())
-            parts.observedAt = isoUtcMs(date);
-        parts.title = testName;
-        parts.labels = labels;
-        if (const auto group = b.find("group"); group != b.end() && group->is_string())
-            parts.labels["group"] = *group;
-        parts.workload = workload;
-        parts.implementation
-            = { { "tool", "pytest-benchmark" }, { "test", b.value("fullname", testName) }, { "provider", provider } };
-        parts.protocol = protocol;
-        parts.environment = resource("ExecutionEnvironment", "pytest-benchmark-" + liger::slugify(node),
-            "pytest-benchmark host · " + node, { { "hardware", hardware }, { "software", software } });
-        parts.sourceNative = { { "source", "pytest-benchmark" }, { "fullname", b.value("fullname", testName) } };
-        if (extra && !extra->empty())
-            parts.sourceNative["extra_info"] = *extra;
-        if (const auto options = b.find("options"); options != b.end() && options->is_object())
-            parts.sourceNative["options"] = *options;
-        parts.primaryStatistic = "median";
-        parts.latencyNs
-            = { { "median", (*stats)["median"].get<double>() * 1e9 }, { "mean", (*stats)["mean"].get<double>() * 1e9 },
-                  { "min", (*stats)["min"].get<double>() * 1e9 }, { "max", (*stats)["max"].get<double>() * 1e9 } };
-        parts.samplesNs = samples;
-        if (q1)
-            parts.measurements.push_back(measurement("latency", "q1", "ns", q1->get<double>() * 1e9));
-        if (q3)
-            parts.measurements.push_back(measurement("latency", "q3", "ns", q3->get<double>() * 1e9));
-        if (stddev)
-            parts.measurements.push_back(measurement("latency", "stdev", "ns", stddev->get<double>() * 1e9));
-        parts.measurements.push_back(measurement("latency", "rounds", "count", (*stats)["rounds"].get<double>()));
-        if (const auto it = stats->find("iterations"); it != stats->end() && it->is_number())
-            parts.measurements.push_back(measurement("iterations", "per_round", "count", it->get<double>()));
+        RunParts parts = benchmarkParts(b, *bench, context, file);
+        addStats(parts, *bench);
         addDocument(result, parts);
         result.pointers.push_back(bp);
     }
