@@ -59,20 +59,33 @@ void tuneAllocator()
 
 } // namespace
 
+void installMappedFaultHandler()
+{
+    struct sigaction current
+    {
+    };
+    if (::sigaction(SIGBUS, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO)
+        && current.sa_sigaction == onSigbus) {
+        allowMappedReads(); // ours already
+        return;
+    }
+    struct sigaction action
+    {
+    };
+    action.sa_sigaction = onSigbus;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    if (::sigaction(SIGBUS, &action, &g_previous) == 0)
+        allowMappedReads();
+}
+
 void applyProcessPolicy()
 {
     static std::once_flag once;
     std::call_once(once, []() {
         if (!std::getenv("KIX_DEFAULT_ALLOCATOR")) // glibc's defaults, for docs/benchmarks.md's comparison
             tuneAllocator();
-        struct sigaction action
-        {
-        };
-        action.sa_sigaction = onSigbus;
-        action.sa_flags = SA_SIGINFO;
-        sigemptyset(&action.sa_mask);
-        if (::sigaction(SIGBUS, &action, &g_previous) == 0)
-            allowMappedReads();
+        installMappedFaultHandler();
     });
 }
 

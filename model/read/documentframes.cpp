@@ -80,4 +80,25 @@ int findRecordEnds(const char* begin, const char* end, std::vector<std::size_t>&
     return newlines;
 }
 
+bool holdsDocumentsOverLines(const char* begin, const char* end)
+{
+    if (!firstDocumentSpansLines(begin, end))
+        return false;
+    std::vector<std::size_t> ends;
+    findRecordEnds(begin, end, ends);
+    int documents = 0;
+    const char* from = begin;
+    for (std::size_t i = 0; i <= ends.size(); ++i) {
+        const char* const to = i < ends.size() ? begin + ends[i] : end;
+        const char* p = from;
+        while (p < to && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+            ++p;
+        if (p < to && *p != '{')
+            return false; // something else between them: one document with trailing text, not documents
+        documents += p < to ? 1 : 0;
+        from = to + 1;
+    }
+    return documents >= 2;
+}
+
 } // namespace kix

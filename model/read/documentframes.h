@@ -14,6 +14,10 @@ namespace kix {
 // first line (then nothing tells).
 bool firstDocumentSpansLines(const char* begin, const char* end);
 
+// Whether [begin, end) holds two or more records, each an object, and its first document spans lines: documents
+// one after another, not one document followed by other text (what a .json file of `jq . a.json b.json` holds).
+bool holdsDocumentsOverLines(const char* begin, const char* end);
+
 // Appends to `ends` the offset from `begin` of each newline in [begin, end) that ends a record: one outside any
 // object, array or string, or one before a '{' at the start of a line (a document left open by a broken one
 // before it ends there, so that one bad document does not take the rest of the file with it). A newline inside a

@@ -513,9 +513,7 @@ void parseText(std::string_view input, bool padded, const QString& file, const P
     if (error) {
         const JsonReadResult read = readJson(begin, end, limits.maxDepth);
         // JSON Lines without the extension, or whole documents one after another (`jq . a.json b.json`)
-        if (!read.ok && !read.tooDeep
-            && (looksLikeJsonLines(begin, end)
-                || (error == simdjson::TRAILING_CONTENT && firstDocumentSpansLines(begin, end))))
+        if (!read.ok && !read.tooDeep && (looksLikeJsonLines(begin, end) || holdsDocumentsOverLines(begin, end)))
             parseJsonLines(begin, end, file, limits, result);
         else
             reportRefusedText(error, begin, end, file, {}, 0, limits, result.diagnostics);

@@ -49,6 +49,7 @@ private slots:
     void structureInsideStringsIsText();
     void aBrokenDocumentEndsAtTheNextDocument();
     void jsonLinesAreNotSpanningLines();
+    void oneDocumentWithTrailingTextIsNotDocuments();
     void indentedDocumentsLoadUnderEitherSuffix_data();
     void indentedDocumentsLoadUnderEitherSuffix();
 };
@@ -56,8 +57,9 @@ private slots:
 void TestDocumentFrames::recordsEndAtNewlinesOutsideValues()
 {
     const std::string text = "{\n  \"a\": [\n    1\n  ]\n}\n\n[\n 2\n]";
-    // the newline after the first '}' (offset 20) and the blank line's (21); none inside the values
-    QCOMPARE(ends(text), (std::vector<std::size_t> { 20, 21 }));
+    // the newline after the first '}' (offset 22) and the blank line's (23); none inside the values
+    QCOMPARE(ends(text), (std::vector<std::size_t> { 22, 23 }));
+    QCOMPARE(text[21], '}');
     QVERIFY(firstDocumentSpansLines(text.data(), text.data() + text.size()));
 }
 
@@ -88,6 +90,16 @@ void TestDocumentFrames::jsonLinesAreNotSpanningLines()
     QVERIFY(!firstDocumentSpansLines(lines.data(), lines.data() + lines.size()));
     const std::string notJson = "name,value\n1,2\n";
     QVERIFY(!firstDocumentSpansLines(notJson.data(), notJson.data() + notJson.size()));
+}
+
+void TestDocumentFrames::oneDocumentWithTrailingTextIsNotDocuments()
+{
+    // refused as one broken document, as nlohmann refuses it, not read as documents
+    const std::string trailing = "{\n  \"a\": 1\n}\n}\n";
+    QVERIFY(!holdsDocumentsOverLines(trailing.data(), trailing.data() + trailing.size()));
+    QVERIFY(parseBytes(QByteArray::fromStdString(trailing), QStringLiteral("one.json")).hasErrors());
+    const std::string two = "{\n  \"a\": 1\n}\n\n{\n  \"b\": 2\n}\n";
+    QVERIFY(holdsDocumentsOverLines(two.data(), two.data() + two.size()));
 }
 
 void TestDocumentFrames::indentedDocumentsLoadUnderEitherSuffix_data()
