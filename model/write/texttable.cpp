@@ -72,6 +72,31 @@ void appendCsvField(std::string& out, std::string_view field)
 
 constexpr std::size_t kChunk = std::size_t(64) << 10;
 
+constexpr std::size_t kHeaderRow = std::size_t(-1);
+
+// The header line, then each row's, every cell through `appendCell(chunk, column, text)`; handed to `sink` in
+// chunks of about kChunk bytes. `textAt(kHeaderRow, column)` is the header's cell.
+template<class TextAt, class AppendCell>
+void writeLines(const TextTable::Sink& sink, int columns, std::size_t rows, TextAt&& textAt, AppendCell&& appendCell)
+{
+    std::string chunk;
+    chunk.reserve(kChunk + 4096);
+    auto line = [&](std::size_t row) {
+        for (int c = 0; c < columns; ++c)
+            appendCell(chunk, c, textAt(row, c));
+        chunk.push_back('\n');
+        if (chunk.size() >= kChunk) {
+            sink(chunk);
+            chunk.clear();
+        }
+    };
+    line(kHeaderRow);
+    for (std::size_t r = 0; r < rows; ++r)
+        line(r);
+    if (!chunk.empty())
+        sink(chunk);
+}
+
 } // namespace
 
 TextTable::TextTable(QStringList columns)
@@ -149,53 +174,29 @@ std::string_view TextTable::cell(std::size_t row, int column) const
 
 void TextTable::writeAligned(const Sink& sink) const
 {
-    std::string chunk;
-    chunk.reserve(kChunk + 4096);
-    const int columns = columnCount();
-    auto line = [&](auto&& cellAt) {
-        for (int c = 0; c < columns; ++c) {
+    writeLines(
+        sink, columnCount(), rowCount(),
+        [&](std::size_t r, int c) { return r == kHeaderRow ? std::string_view(m_header[std::size_t(c)]) : cell(r, c); },
+        [&](std::string& chunk, int c, std::string_view text) {
             if (c > 0)
                 chunk.append("  ");
-            if (c + 1 == columns)
-                chunk.append(cellAt(c));
+            if (c + 1 == columnCount())
+                chunk.append(text);
             else
-                appendPadded(chunk, cellAt(c), m_widths[std::size_t(c)]);
-        }
-        chunk.push_back('\n');
-        if (chunk.size() >= kChunk) {
-            sink(chunk);
-            chunk.clear();
-        }
-    };
-    line([&](int c) { return std::string_view(m_header[std::size_t(c)]); });
-    for (std::size_t r = 0; r < rowCount(); ++r)
-        line([&](int c) { return cell(r, c); });
-    if (!chunk.empty())
-        sink(chunk);
+                appendPadded(chunk, text, m_widths[std::size_t(c)]);
+        });
 }
 
 void TextTable::writeCsv(const Sink& sink) const
 {
-    std::string chunk;
-    chunk.reserve(kChunk + 4096);
-    const int columns = columnCount();
-    auto line = [&](auto&& cellAt) {
-        for (int c = 0; c < columns; ++c) {
+    writeLines(
+        sink, columnCount(), rowCount(),
+        [&](std::size_t r, int c) { return r == kHeaderRow ? std::string_view(m_header[std::size_t(c)]) : cell(r, c); },
+        [](std::string& chunk, int c, std::string_view text) {
             if (c > 0)
                 chunk.push_back(',');
-            appendCsvField(chunk, cellAt(c));
-        }
-        chunk.push_back('\n');
-        if (chunk.size() >= kChunk) {
-            sink(chunk);
-            chunk.clear();
-        }
-    };
-    line([&](int c) { return std::string_view(m_header[std::size_t(c)]); });
-    for (std::size_t r = 0; r < rowCount(); ++r)
-        line([&](int c) { return cell(r, c); });
-    if (!chunk.empty())
-        sink(chunk);
+            appendCsvField(chunk, text);
+        });
 }
 
 QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent)
