@@ -13,6 +13,7 @@ namespace {
 // An array of more scalars than this is one row (its length and a hash of its text), not one row per element:
 // inline samples would otherwise bury the fields.
 constexpr std::size_t kMaxArrayRows = 32;
+
 QString number(double v)
 {
     return QString::number(v, 'g', 12);
