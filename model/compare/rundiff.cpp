@@ -2,6 +2,7 @@
 #include "model/compare/rundiff.h"
 
 #include "model/compare/rank.h"
+#include "model/compare/rundifffields.h"
 #include "model/write/csvwriter.h"
 
 #include <QFileInfo>
@@ -18,150 +19,119 @@ namespace kix {
 
 namespace {
 
-// An array of more scalars than this is one row (its length and a hash of its text), not one row per element:
-// inline samples would otherwise bury the fields.
-constexpr std::size_t kMaxArrayRows = 32;
 // Table cells longer than this are cut (Markdown, CSV and JSON keep every character).
 constexpr int kMaxTableCell = 40;
 
-QString number(double v)
+// Rows in the order the runs list them: a field only a later run has goes after that run's previous field.
+struct Key
 {
-    return QString::number(v, 'g', 12);
-}
-
-class FieldList
-{
-public:
-    explicit FieldList(QVector<DiffField>& out)
-        : m_out(out)
-    {
-    }
-    void add(const QString& section, const QString& path, const QString& value)
-    {
-        if (!value.isEmpty())
-            m_out.append({ section, path, value });
-    }
-    void add(const QString& section, const QString& path, double value)
-    {
-        if (!std::isnan(value))
-            m_out.append({ section, path, number(value) });
-    }
-
-private:
-    QVector<DiffField>& m_out;
+    QString section;
+    QString path;
 };
+using Values = QHash<QString, std::vector<std::optional<QString>>>; // by section + U+001F + path, one a run
 
-QString pointerToken(const std::string& key)
+void collectFields(const RunList& runs, RunDiff& diff, std::list<Key>& order, Values& values)
 {
-    QString token = QString::fromStdString(key);
-    token.replace(QLatin1Char('~'), QLatin1String("~0"));
-    token.replace(QLatin1Char('/'), QLatin1String("~1"));
-    return token;
-}
-
-QString scalarText(const nlohmann::ordered_json& v)
-{
-    if (v.is_string())
-        return QString::fromStdString(v.get<std::string>());
-    return QString::fromStdString(v.dump());
-}
-
-void flattenJson(const nlohmann::ordered_json& v, const QString& pointer, QVector<DiffField>& out)
-{
-    if (v.is_object()) {
-        if (v.empty())
-            out.append({ QStringLiteral("json"), pointer, QStringLiteral("{}") });
-        for (auto it = v.begin(); it != v.end(); ++it)
-            flattenJson(it.value(), pointer + QLatin1Char('/') + pointerToken(it.key()), out);
-        return;
-    }
-    if (v.is_array()) {
-        if (v.empty()) {
-            out.append({ QStringLiteral("json"), pointer, QStringLiteral("[]") });
-            return;
+    const int n = int(runs.size());
+    QHash<QString, std::list<Key>::iterator> where;
+    for (int i = 0; i < n; ++i) {
+        QString error;
+        const QVector<DiffField> fields = runDiffFields(*runs[i], &error);
+        if (!error.isEmpty())
+            diff.notes << QStringLiteral("%1: document not read: %2").arg(diff.headers[i], error);
+        QHash<QString, int> seen; // a path a run lists twice (a label key repeated) gets "#2", "#3", ...
+        auto previous = order.begin();
+        bool first = true;
+        for (const DiffField& field : fields) {
+            QString path = field.path;
+            const QString base = field.section + QChar(0x1f) + path;
+            if (const int count = ++seen[base]; count > 1)
+                path += QStringLiteral("#%1").arg(count);
+            const QString key = field.section + QChar(0x1f) + path;
+            auto it = where.find(key);
+            if (it == where.end()) {
+                const auto at = first ? order.begin() : std::next(previous);
+                it = where.insert(key, order.insert(at, Key { field.section, path }));
+                values[key].resize(std::size_t(n));
+            }
+            values[key][std::size_t(i)] = field.value;
+            previous = it.value();
+            first = false;
         }
-        const bool scalars = std::all_of(v.begin(), v.end(), [](const auto& e) { return e.is_primitive(); });
-        if (scalars && v.size() > kMaxArrayRows) {
-            const std::string text = v.dump();
-            out.append({ QStringLiteral("json"), pointer,
-                QStringLiteral("[%1 values, hash %2]")
-                    .arg(v.size())
-                    .arg(RawSource::hashOf(text) & 0xffffffffffffull, 12, 16, QLatin1Char('0')) });
-            return;
+    }
+}
+
+// The rows, classified: the differing ones by kind (material, measurement, cosmetic), then the equal ones.
+void classifyRows(const std::list<Key>& order, const Values& values, RunDiff& diff)
+{
+    QVector<DiffRow> differing[3];
+    QVector<DiffRow> equal;
+    for (const Key& k : order) {
+        DiffRow row;
+        row.section = k.section;
+        row.path = k.path;
+        row.kind = classifyDiffField(k.section, k.path);
+        row.values = values.value(k.section + QChar(0x1f) + k.path);
+        row.equal = std::all_of(row.values.begin(), row.values.end(),
+            [&](const std::optional<QString>& v) { return v.has_value() && v == row.values.front(); });
+        if (row.equal)
+            equal.append(std::move(row));
+        else
+            differing[int(row.kind)].append(std::move(row));
+    }
+    diff.material = int(differing[0].size());
+    diff.measurement = int(differing[1].size());
+    diff.cosmetic = int(differing[2].size());
+    diff.equal = int(equal.size());
+    for (auto& rows : differing)
+        diff.rows += rows;
+    diff.rows += equal;
+}
+
+// The verdict: the strict comparison key, and how the runs differ from the first in its parts.
+void judgeComparability(const RunList& runs, RunDiff& diff)
+{
+    const int n = int(runs.size());
+    const Run& first = *runs[0];
+    QStringList parts;
+    QStringList missing; // "run 2 (no workload document (operation, correctness))"
+    bool sameKey = true;
+    for (int i = 0; i < n; ++i) {
+        const Run& run = *runs[i];
+        if (run.links().comparisonKey.isEmpty())
+            missing
+                << QStringLiteral("run %1 (no %2)").arg(i + 1).arg(run.strictKeyMissing().join(QStringLiteral(", ")));
+        if (i == 0)
+            continue;
+        sameKey = sameKey && run.links().comparisonKey == first.links().comparisonKey;
+        const bool bothKeyed = !run.links().comparisonKey.isEmpty() && !first.links().comparisonKey.isEmpty();
+        for (const QString& d : strictKeyDifferences(first, run)) {
+            const bool keyOnly = d == QLatin1String("correctness or metric");
+            if (keyOnly && !bothKeyed)
+                continue; // a missing key differs from any key: no part of it is known to differ
+            const QString part = keyOnly ? d : d.section(QLatin1Char(' '), 0, 0);
+            if (!parts.contains(part))
+                parts << part;
         }
-        for (std::size_t i = 0; i < v.size(); ++i)
-            flattenJson(v[i], pointer + QLatin1Char('/') + QString::number(i), out);
-        return;
     }
-    out.append({ QStringLiteral("json"), pointer, scalarText(v) });
-}
-
-QString checkText(DigestCheck check)
-{
-    switch (check) {
-    case DigestCheck::NotCarried:
-        return {}; // absent: the run carries only the digest
-    case DigestCheck::Verified:
-        return QStringLiteral("verified");
-    case DigestCheck::Mismatch:
-        return QStringLiteral("does not match");
-    case DigestCheck::VerifiedKix010:
-        return QStringLiteral("verified (kix 0.1.0)");
-    }
-    return {};
-}
-
-bool isMetricName(const QString& last)
-{
-    static const QStringList names = { QStringLiteral("metric"), QStringLiteral("unit"), QStringLiteral("statistic"),
-        QStringLiteral("primaryStatistic"), QStringLiteral("primaryMetric"), QStringLiteral("primaryUnit") };
-    return names.contains(last);
-}
-
-// The classification of a leaf of the document, at `pointer`.
-DiffKind classifyJson(const QString& pointer)
-{
-    static const QStringList resources = { QStringLiteral("run"), QStringLiteral("protocol"),
-        QStringLiteral("environment"), QStringLiteral("workload"), QStringLiteral("operation"),
-        QStringLiteral("implementation"), QStringLiteral("project") };
-    static const QStringList envelope
-        = { QStringLiteral("apiVersion"), QStringLiteral("kind"), QStringLiteral("metadata"), QStringLiteral("spec") };
-    const QStringList parts = pointer.split(QLatin1Char('/')).mid(1);
-    if (parts.isEmpty())
-        return DiffKind::Cosmetic;
-    QString resource;
-    QStringList rest;
-    if (resources.contains(parts[0])) {
-        resource = parts[0];
-        rest = parts.mid(1);
-    } else if (envelope.contains(parts[0])) {
-        resource = QStringLiteral("run"); // a document that is the run resource alone
-        rest = parts;
+    diff.comparable = missing.isEmpty() && sameKey;
+    if (diff.comparable) {
+        diff.verdict = QStringLiteral("comparable: same strict comparison key");
     } else {
-        return isMetricName(parts.last()) ? DiffKind::Material : DiffKind::Cosmetic; // a member kix does not know
+        QStringList why;
+        if (!parts.isEmpty())
+            why << QStringLiteral("differs in ") + parts.join(QStringLiteral(", "));
+        if (!missing.isEmpty()) {
+            // The same reason for every run is said once.
+            QString reason = missing.front().section(QLatin1Char(' '), 2);
+            const bool one = missing.size() == n && std::all_of(missing.begin(), missing.end(), [&](const QString& m) {
+                return m.section(QLatin1Char(' '), 2) == reason;
+            });
+            why << (one ? QStringLiteral("no run has a strict comparison key %1").arg(reason)
+                        : QStringLiteral("no strict comparison key for ") + missing.join(QStringLiteral(", ")));
+        }
+        diff.verdict = QStringLiteral("not comparable: ") + why.join(QStringLiteral("; "));
     }
-    const QString top = rest.value(0);
-    if (top == QLatin1String("metadata"))
-        return DiffKind::Cosmetic;
-    if (resource == QLatin1String("implementation") || resource == QLatin1String("project"))
-        return DiffKind::Cosmetic;
-    if (resource != QLatin1String("run"))
-        return DiffKind::Material; // protocol, environment, workload, operation: their spec, apiVersion, kind
-    if (top != QLatin1String("spec"))
-        return DiffKind::Material; // apiVersion, kind
-    const QString field = rest.value(1);
-    if (field == QLatin1String("protocolDigest") || field == QLatin1String("environmentDigest")
-        || field == QLatin1String("workloadDigest") || field == QLatin1String("status")
-        || field == QLatin1String("correctness"))
-        return DiffKind::Material;
-    if (field == QLatin1String("implementationDigest") || field == QLatin1String("observedAt")
-        || field == QLatin1String("evidence"))
-        return DiffKind::Cosmetic;
-    if (field == QLatin1String("sourceNative"))
-        return rest.value(2) == QLatin1String("metrics") ? DiffKind::Measurement : DiffKind::Cosmetic;
-    if (isMetricName(rest.last()))
-        return DiffKind::Material;
-    return DiffKind::Measurement; // timing, measurements' values, any other result the run records
 }
 
 } // namespace
@@ -169,101 +139,8 @@ DiffKind classifyJson(const QString& pointer)
 QVector<DiffField> runDiffFields(const Run& run, QString* error)
 {
     QVector<DiffField> out;
-    FieldList f(out);
-    const QString r = QStringLiteral("run");
-    f.add(r, QStringLiteral("file"), run.file);
-    f.add(r, QStringLiteral("pointer"), run.pointer);
-    f.add(r, QStringLiteral("externalId"), run.externalId);
-    f.add(r, QStringLiteral("name"), run.name);
-    f.add(r, QStringLiteral("title"), run.title);
-    f.add(r, QStringLiteral("apiVersion"), run.apiVersion);
-    f.add(r, QStringLiteral("status"), run.status);
-    if (run.observedAt.isValid())
-        f.add(r, QStringLiteral("observedAt"), run.observedAt.toString(Qt::ISODateWithMs));
-    f.add(r, QStringLiteral("kernel"), run.kernel);
-    f.add(r, QStringLiteral("pass"), run.pass);
-    f.add(r, QStringLiteral("provider"), run.provider);
-    f.add(r, QStringLiteral("source"), run.source);
-    f.add(r, QStringLiteral("benchmark"), run.benchmark);
-    if (run.writtenByKix010)
-        f.add(r, QStringLiteral("dialect"), QStringLiteral("kix 0.1.0"));
-    for (const KeyValue& kv : run.labels)
-        f.add(r, QStringLiteral("labels/") + kv.key, kv.value);
-
-    const RunLinks& l = run.links();
-    const QString links = QStringLiteral("links");
-    f.add(links, QStringLiteral("operationTitle"), l.operationTitle);
-    f.add(links, QStringLiteral("operationAliases"), l.operationAliases.join(QStringLiteral(", ")));
-    f.add(links, QStringLiteral("implementationTitle"), l.implementationTitle);
-    f.add(links, QStringLiteral("implementationLabel"), run.implementationLabel());
-    f.add(links, QStringLiteral("authors"), l.authors.join(QStringLiteral(", ")));
-    f.add(links, QStringLiteral("project"), l.project);
-    f.add(links, QStringLiteral("workloadTitle"), l.workloadTitle);
-
-    const QString d = QStringLiteral("digests");
-    f.add(d, QStringLiteral("comparisonKey"), l.comparisonKey.toString());
-    f.add(d, QStringLiteral("protocolDigest"), run.protocolDigest);
-    f.add(d, QStringLiteral("protocolCheck"), checkText(run.protocolCheck));
-    f.add(d, QStringLiteral("environmentDigest"), run.environmentDigest);
-    f.add(d, QStringLiteral("environmentCheck"), checkText(run.environmentCheck));
-    f.add(d, QStringLiteral("workloadDigest"), run.workloadDigest);
-    f.add(d, QStringLiteral("workloadCheck"), checkText(run.workloadCheck));
-    f.add(d, QStringLiteral("operationDigest"), run.operationDigest);
-    f.add(d, QStringLiteral("operationCheck"), checkText(run.operationCheck));
-    f.add(d, QStringLiteral("implementationDigest"), run.implementationDigest);
-    f.add(d, QStringLiteral("implementationCheck"), checkText(run.implementationCheck));
-    f.add(d, QStringLiteral("runDigest"), run.runDigest.toString());
-
-    const QString p = QStringLiteral("protocol");
-    f.add(p, QStringLiteral("name"), l.protocolName);
-    f.add(p, QStringLiteral("family"), run.protocolFamily);
-    f.add(p, QStringLiteral("timer"), l.timer);
-    f.add(p, QStringLiteral("notes"), run.protocolNotes);
-
-    const QString e = QStringLiteral("environment");
-    f.add(e, QStringLiteral("gpuVendor"), run.gpuVendor);
-    f.add(e, QStringLiteral("gpuProduct"), run.gpuProduct);
-    f.add(e, QStringLiteral("gpuArchitecture"), run.gpuArchitecture);
-    f.add(e, QStringLiteral("gpuSlug"), run.gpuSlug);
-    for (const KeyValue& kv : run.software)
-        f.add(e, QStringLiteral("software/") + kv.key, kv.value);
-
-    const QString w = QStringLiteral("workload");
-    f.add(w, QStringLiteral("slug"), run.workloadSlug);
-    f.add(w, QStringLiteral("dtype"), run.dtype);
-    for (const WorkloadParam& param : run.workload)
-        f.add(w, QStringLiteral("params/") + param.key, param.value);
-
-    const QString h = QStringLiteral("headline");
-    f.add(h, QStringLiteral("metric"), run.metricName());
-    f.add(h, QStringLiteral("statistic"), run.headlineStatistic);
-    f.add(h, QStringLiteral("unit"), run.unit);
-    f.add(h, QStringLiteral("value"), run.median);
-    f.add(h, QStringLiteral("p20"), run.p20);
-    f.add(h, QStringLiteral("p80"), run.p80);
-    for (const Measurement& m : run.statistics)
-        f.add(h, QStringLiteral("statistics/") + m.statistic, m.value);
-    if (!run.samples.empty())
-        f.add(h, QStringLiteral("samples"), QStringLiteral("%1 values").arg(run.samples.size()));
-    if (!run.cpuSamples.empty())
-        f.add(h, QStringLiteral("cpuSamples"), QStringLiteral("%1 values").arg(run.cpuSamples.size()));
-    for (const Measurement& m : run.measurements)
-        f.add(h, QStringLiteral("measurements/%1:%2:%3").arg(m.metric, m.statistic, m.unit), m.value);
-
-    QString unread;
-    if (!run.raw.empty() || run.raw.source()) {
-        if (!run.raw.load(&unread)) {
-            if (error)
-                *error = unread;
-        } else {
-            try {
-                flattenJson(nlohmann::ordered_json::parse(run.raw.view()), QString(), out);
-            } catch (const nlohmann::json::exception& ex) {
-                if (error)
-                    *error = QStringLiteral("the document is not JSON: %1").arg(QString::fromUtf8(ex.what()));
-            }
-        }
-    }
+    rundiff::addRecordFields(run, out);
+    rundiff::addDocumentFields(run, out, error);
     return out;
 }
 
@@ -283,7 +160,7 @@ QString diffKindName(DiffKind kind)
 DiffKind classifyDiffField(const QString& section, const QString& path)
 {
     if (section == QLatin1String("json"))
-        return classifyJson(path);
+        return rundiff::classifyJson(path);
     if (section == QLatin1String("protocol") || section == QLatin1String("environment")
         || section == QLatin1String("workload"))
         return DiffKind::Material;
@@ -349,107 +226,13 @@ RunDiff diffRuns(const RunList& runs)
         diff.headers << label;
     }
 
-    // Rows in the order the runs list them: a field only a later run has goes after that run's previous field.
-    struct Key
-    {
-        QString section;
-        QString path;
-    };
     std::list<Key> order;
-    QHash<QString, std::list<Key>::iterator> where;
-    QHash<QString, std::vector<std::optional<QString>>> values;
-    for (int i = 0; i < n; ++i) {
-        QString error;
-        const QVector<DiffField> fields = runDiffFields(*runs[i], &error);
-        if (!error.isEmpty())
-            diff.notes << QStringLiteral("%1: document not read: %2").arg(diff.headers[i], error);
-        QHash<QString, int> seen; // a path a run lists twice (a label key repeated) gets "#2", "#3", ...
-        auto previous = order.begin();
-        bool first = true;
-        for (const DiffField& field : fields) {
-            QString path = field.path;
-            const QString base = field.section + QChar(0x1f) + path;
-            if (const int count = ++seen[base]; count > 1)
-                path += QStringLiteral("#%1").arg(count);
-            const QString key = field.section + QChar(0x1f) + path;
-            auto it = where.find(key);
-            if (it == where.end()) {
-                const auto at = first ? order.begin() : std::next(previous);
-                it = where.insert(key, order.insert(at, Key { field.section, path }));
-                values[key].resize(std::size_t(n));
-            }
-            values[key][std::size_t(i)] = field.value;
-            previous = it.value();
-            first = false;
-        }
-    }
-
-    QVector<DiffRow> differing[3];
-    QVector<DiffRow> equal;
-    for (const Key& k : order) {
-        DiffRow row;
-        row.section = k.section;
-        row.path = k.path;
-        row.kind = classifyDiffField(k.section, k.path);
-        row.values = values.value(k.section + QChar(0x1f) + k.path);
-        row.equal = std::all_of(row.values.begin(), row.values.end(),
-            [&](const std::optional<QString>& v) { return v.has_value() && v == row.values.front(); });
-        if (row.equal)
-            equal.append(std::move(row));
-        else
-            differing[int(row.kind)].append(std::move(row));
-    }
-    diff.material = int(differing[0].size());
-    diff.measurement = int(differing[1].size());
-    diff.cosmetic = int(differing[2].size());
-    diff.equal = int(equal.size());
-    for (auto& rows : differing)
-        diff.rows += rows;
-    diff.rows += equal;
-
-    // The verdict: the strict comparison key, and how the runs differ from the first in its parts.
+    Values values;
+    collectFields(runs, diff, order, values);
+    classifyRows(order, values, diff);
     if (n == 0)
         return diff;
-    const Run& first = *runs[0];
-    QStringList parts;
-    QStringList missing; // "run 2 (no workload document (operation, correctness))"
-    bool sameKey = true;
-    for (int i = 0; i < n; ++i) {
-        const Run& run = *runs[i];
-        if (run.links().comparisonKey.isEmpty())
-            missing
-                << QStringLiteral("run %1 (no %2)").arg(i + 1).arg(run.strictKeyMissing().join(QStringLiteral(", ")));
-        if (i == 0)
-            continue;
-        sameKey = sameKey && run.links().comparisonKey == first.links().comparisonKey;
-        const bool bothKeyed = !run.links().comparisonKey.isEmpty() && !first.links().comparisonKey.isEmpty();
-        for (const QString& d : strictKeyDifferences(first, run)) {
-            const bool keyOnly = d == QLatin1String("correctness or metric");
-            if (keyOnly && !bothKeyed)
-                continue; // a missing key differs from any key: no part of it is known to differ
-            const QString part = keyOnly ? d : d.section(QLatin1Char(' '), 0, 0);
-            if (!parts.contains(part))
-                parts << part;
-        }
-    }
-    diff.comparable = missing.isEmpty() && sameKey;
-    if (diff.comparable) {
-        diff.verdict = QStringLiteral("comparable: same strict comparison key");
-    } else {
-        QStringList why;
-        if (!parts.isEmpty())
-            why << QStringLiteral("differs in ") + parts.join(QStringLiteral(", "));
-        if (!missing.isEmpty()) {
-            // The same reason for every run is said once.
-            QString reason = missing.front().section(QLatin1Char(' '), 2);
-            const bool one = missing.size() == n && std::all_of(missing.begin(), missing.end(), [&](const QString& m) {
-                return m.section(QLatin1Char(' '), 2) == reason;
-            });
-            why << (one ? QStringLiteral("no run has a strict comparison key %1").arg(reason)
-                        : QStringLiteral("no strict comparison key for ") + missing.join(QStringLiteral(", ")));
-        }
-        diff.verdict = QStringLiteral("not comparable: ") + why.join(QStringLiteral("; "));
-    }
+    judgeComparability(runs, diff);
     return diff;
 }
 

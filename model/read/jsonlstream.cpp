@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/jsonlstream.h"
 
-#include "model/read/catalogreader.h"
 #include "model/read/documentframes.h"
 #include "model/read/documentparser.h"
-#include "model/read/inputformats.h"
+#include "model/read/jsonlmapped.h"
 #include "model/read/mappedfile.h"
 
 #include <simdjson.h>
@@ -16,25 +15,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace kix {
 
+using namespace jsonl;
+
 namespace {
-
-// Windows are parsed on a pool of their own: the loader reads files on its file pool, and a file's task that
-// waited there for its windows could wait forever once every thread of that pool is such a task.
-Q_GLOBAL_STATIC(QThreadPool, windowPool)
-
-constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
 
 bool isJsonLinesName(const QString& path)
 {
@@ -45,34 +38,6 @@ bool isJsonLinesName(const QString& path)
     const QStringView suffix = QStringView(path).mid(dot + 1);
     return suffix.compare(QLatin1String("jsonl"), Qt::CaseInsensitive) == 0
         || suffix.compare(QLatin1String("ndjson"), Qt::CaseInsensitive) == 0;
-}
-
-// The first bytes are those of kernelindex JSON Lines: an object first, no binary data, not a catalog export, and
-// no other format claims them. Anything else is read whole, by the reader that knows it.
-bool streamable(const char* begin, const char* end)
-{
-    const char* p = begin;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-        ++p;
-    if (p == end || *p != '{')
-        return false;
-    if (std::memchr(begin, 0, std::size_t(std::min<std::ptrdiff_t>(end - begin, 4096))))
-        return false;
-    if (looksLikeCatalog(begin, end))
-        return false;
-    for (const InputFormat& format : importedFormats()) {
-        if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(QStringLiteral("jsonl"), begin, end))
-            return false;
-    }
-    return true;
-}
-
-int countNewlines(const char* from, const char* to)
-{
-    int n = 0;
-    for (const char* q = from; (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(to - q)))); ++q)
-        ++n;
-    return n;
 }
 
 // Reads up to `want` bytes at `at` of `bytes`; fewer only at the end of the file.
@@ -141,197 +106,222 @@ struct Window
     std::vector<std::size_t> newlines; // offsets from begin of each '\n' in [begin, end)
 };
 
-// Where the lines of a window of a mapped file are: [begin, end) of the file, line `firstLine` first.
-struct MappedWindow
+// A file that cannot be mapped, read a window at a time: one batch of windows is parsed on the pool while the next
+// is read; buffers are used again, not given back.
+class ReadStream
 {
-    std::size_t begin = 0;
-    std::size_t end = 0;
-    int firstLine = 0;
-    bool padded = false; // simdjson::SIMDJSON_PADDING readable bytes follow `end` in the mapping
-    std::vector<std::size_t> newlines; // offsets from begin of each '\n' in [begin, end) (of each record's end)
+public:
+    ReadStream(int fd, const QString& path, const std::shared_ptr<const RawSource>& shared, qint64 window,
+        const ParseLimits& limits, ParseResult& result)
+        : m_fd(fd)
+        , m_path(path)
+        , m_shared(shared)
+        , m_window(window)
+        , m_limits(limits)
+        , m_result(result)
+        , m_threads(std::max(1, QThreadPool::globalInstance()->maxThreadCount()))
+    {
+    }
+
+    // False when the first window is not one to stream (nothing is read then).
+    bool run();
+    const QString& error() const { return m_error; }
+
+private:
+    ParseResult parse(const Window& w) const
+    {
+        ParseResult part;
+        const LineOrigin origin { m_shared, w.fileOffset + qint64(w.begin) };
+        parseDocumentLines(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, m_path, m_limits, part,
+            &origin, true, &w.newlines, m_multiLine);
+        return part;
+    }
+    void finish();
+    void flush();
+    Window fill(std::size_t& have, bool& atEnd);
+    bool skipLongLine(Window& w, std::size_t have);
+    void cut(Window& w, std::size_t have, bool atEnd);
+
+    const int m_fd;
+    const QString& m_path;
+    const std::shared_ptr<const RawSource>& m_shared;
+    const qint64 m_window;
+    const ParseLimits& m_limits;
+    ParseResult& m_result;
+    const int m_threads;
+    std::vector<Window> m_batch;
+    std::vector<Window> m_inFlight;
+    std::vector<Buffer> m_spare;
+    QFuture<ParseResult> m_parsing;
+    bool m_running = false;
+    bool m_multiLine = false; // documents over several lines, found in the first window
+    Buffer m_carry; // the start of a line that the last window cut
+    qint64 m_carryOffset = 0; // its place in the file
+    qint64 m_readTotal = 0;
+    int m_line = 0;
+    bool m_skipping = false; // inside a line past maxLineBytes
+    QString m_error;
 };
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
-enum class Mapped { NotStreamable, Streamed };
-
-// The file mapped (no copy into a buffer: read() copying every byte was a tenth of the loader's time): its windows
-// are parsed as the read ones are, the pages of those parsed given back to the page cache, so that the process
-// holds a few windows of the file at a time, as with read().
-Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const std::shared_ptr<const RawSource>& shared,
-    const ParseLimits& limits, ParseResult& result)
+void ReadStream::finish()
 {
-    const char* const base = file.data();
-    std::size_t size = file.size();
-    const std::size_t window = std::size_t(std::max<qint64>(limits.streamWindowBytes, 64));
-    const std::size_t page = std::size_t(std::max(4096L, ::sysconf(_SC_PAGESIZE)));
-    const std::size_t readable = (size + page - 1) / page * page; // the last page is zero-filled past the end
-    char* const mapping = const_cast<char*>(base);
-    auto populate = [&](std::size_t from, std::size_t to) {
-        from = from / page * page;
-        if (to > from)
-            ::madvise(mapping + from, to - from, MADV_POPULATE_READ); // one call, not a fault per page; may fail
-    };
-    std::size_t released = 0; // the pages before it are given back
-    auto release = [&](std::size_t upTo) {
-        upTo = upTo / page * page;
-        if (upTo > released) {
-            ::madvise(mapping + released, upTo - released, MADV_DONTNEED); // read again from the cache if touched
-            released = upTo;
+    if (!m_running)
+        return;
+    m_running = false;
+    m_parsing.waitForFinished();
+    for (const ParseResult& part : m_parsing.results()) {
+        m_result.runs += part.runs;
+        m_result.diagnostics += part.diagnostics;
+    }
+    m_parsing = QFuture<ParseResult>();
+    for (Window& w : m_inFlight)
+        m_spare.push_back(w.bytes.take());
+    m_inFlight.clear();
+}
+
+void ReadStream::flush()
+{
+    finish();
+    if (m_batch.empty())
+        return;
+    m_inFlight.swap(m_batch);
+    m_parsing = QtConcurrent::mapped(
+        windowPool(), m_inFlight.cbegin(), m_inFlight.cend(), [this](const Window& w) { return parse(w); });
+    m_running = true;
+}
+
+// The next window: the carried start of a line, then up to a window of the file (`have` bytes in all).
+Window ReadStream::fill(std::size_t& have, bool& atEnd)
+{
+    Window w;
+    if (!m_spare.empty()) {
+        w.bytes = m_spare.back().take();
+        m_spare.pop_back();
+        w.bytes.assign(m_carry.data(), m_carry.size);
+    } else {
+        w.bytes = m_carry.take();
+    }
+    m_carry.size = 0;
+    w.fileOffset = m_carryOffset;
+    have = w.bytes.size;
+    w.bytes.reserve(have + std::size_t(m_window) + kPad);
+    const qint64 n = readFully(m_fd, w.bytes.data() + have, m_window, m_error);
+    m_readTotal += n;
+    have += std::size_t(n);
+    atEnd = n < m_window;
+    std::memset(w.bytes.data() + have, 0, kPad);
+    return w;
+}
+
+// Inside a line past maxLineBytes: false when the window holds no end of it.
+bool ReadStream::skipLongLine(Window& w, std::size_t have)
+{
+    const char* nl = static_cast<const char*>(std::memchr(w.bytes.data(), '\n', have));
+    if (!nl) {
+        m_carryOffset = w.fileOffset + qint64(have);
+        return false;
+    }
+    m_skipping = false;
+    ++m_line;
+    w.begin = std::size_t(nl - w.bytes.data()) + 1;
+    return true;
+}
+
+// The window's whole lines (or records) into the batch, the cut one carried to the next window.
+void ReadStream::cut(Window& w, std::size_t have, bool atEnd)
+{
+    const char* base = w.bytes.data();
+    const char* last = nullptr; // the end of the last whole record
+    w.newlines.clear();
+    if (m_multiLine && have > w.begin) {
+        findRecordEnds(base + w.begin, base + have, w.newlines);
+        last = w.newlines.empty() ? nullptr : base + w.begin + w.newlines.back();
+    } else if (have > w.begin) {
+        last = static_cast<const char*>(::memrchr(base + w.begin, '\n', have - w.begin));
+    }
+    if (last || atEnd) {
+        w.end = last && !atEnd ? std::size_t(last - base) + 1 : have;
+        if (w.end < have) {
+            m_carry.assign(base + w.end, have - w.end);
+            m_carryOffset = w.fileOffset + qint64(w.end);
         }
-    };
-    populate(0, std::min(window, size));
-    if (!streamable(base, base + std::min(window, size)))
-        return Mapped::NotStreamable;
-    const bool multiLine = firstDocumentSpansLines(base, base + std::min(window, size));
-    const int threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
-    // Windows are parsed in batches of 2 x threads (QtConcurrent::mapped), two batches in flight: a thread done
-    // with its part of the older batch goes on with the newer one, so none waits at a batch's end. The older
-    // batch's runs are taken, in file order, before a third is started.
-    struct Flight
-    {
-        std::vector<MappedWindow> windows;
-        QFuture<ParseResult> parsed;
-    };
-    std::deque<Flight> flight; // a deque: a batch in flight keeps its place while another is added
-    std::vector<MappedWindow> batch; // found, not yet started
-    auto parse = [&](const MappedWindow& w) {
-        ParseResult part;
-        const LineOrigin origin { shared, qint64(w.begin), true };
-        parseDocumentLines(
-            base + w.begin, base + w.end, w.firstLine, path, limits, part, &origin, w.padded, &w.newlines, multiLine);
-        return part;
-    };
-    auto oldestInFlight = [&](std::size_t otherwise) {
-        if (!flight.empty())
-            return flight.front().windows.front().begin;
-        return batch.empty() ? otherwise : batch.front().begin;
-    };
-    auto takeOldest = [&](std::size_t next) {
-        Flight& f = flight.front();
-        f.parsed.waitForFinished();
-        for (const ParseResult& part : f.parsed.results()) {
-            result.runs += part.runs;
-            result.diagnostics += part.diagnostics;
-        }
-        flight.pop_front();
-        release(oldestInFlight(next));
-    };
-    auto submit = [&](std::size_t next) {
-        if (batch.empty())
-            return;
-        flight.push_back(Flight { std::move(batch), {} });
-        batch.clear();
-        Flight& f = flight.back();
-        f.parsed = QtConcurrent::mapped(windowPool(), f.windows.cbegin(), f.windows.cend(), parse);
-        while (flight.size() > 2)
-            takeOldest(next);
-    };
-    std::size_t pos = size >= 3 && std::memcmp(base, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    int line = 0;
-    while (pos < size) {
-        if (limits.cancel && limits.cancel->load(std::memory_order_relaxed))
-            break;
-        if (file.shrank()) { // read no further than its end now (what was past it reads as zeros)
-            struct stat now
-            {
-            };
-            if (::fstat(fd, &now) == 0 && std::size_t(now.st_size) < size)
-                size = std::max(pos, std::size_t(now.st_size));
-            if (pos >= size)
-                break;
-        }
-        if (multiLine) { // documents over several lines: the window ends after its last whole one
-            MappedWindow w;
-            std::size_t reach = std::min(pos + window, size);
-            while (true) {
-                populate(pos, reach);
-                w.newlines.clear();
-                findRecordEnds(base + pos, base + reach, w.newlines);
-                if (reach == size || !w.newlines.empty() || qint64(reach - pos) > limits.maxLineBytes)
-                    break;
-                reach = std::min(size, pos + 2 * (reach - pos)); // one document longer than the window
-            }
-            if (reach < size && w.newlines.empty()) {
-                result.diagnostics.append(makeError(path, QLatin1Char('/') + QString::number(line),
-                    QStringLiteral("a document longer than the limit of %1 bytes: not read").arg(limits.maxLineBytes)));
-                line += countNewlines(base + pos, base + reach);
-                pos = reach;
-                continue;
-            }
-            w.begin = pos;
-            w.end = reach == size ? size : pos + w.newlines.back() + 1;
-            w.firstLine = line;
-            w.padded = readable - w.end >= kPad;
-            line += countNewlines(base + w.begin, base + w.end);
-            batch.push_back(std::move(w));
-            pos = batch.back().end;
-            if (int(batch.size()) >= 2 * threads || pos >= size) {
-                submit(pos);
-                if (limits.fileProgress)
-                    limits.fileProgress(qint64(pos), qint64(size));
-            }
-            continue;
-        }
-        const std::size_t stop = std::min(pos + window, size);
-        populate(pos, stop);
-        std::size_t end = size;
-        if (stop < size) {
-            const char* last = static_cast<const char*>(::memrchr(base + pos, '\n', stop - pos));
-            if (last) {
-                end = std::size_t(last - base) + 1;
-            } else { // a line longer than the window: its end, a window at a time
-                const char* nl = nullptr;
-                std::size_t at = stop;
-                while (!nl && at < size) {
-                    const std::size_t next = std::min(at + window, size);
-                    populate(at, next);
-                    nl = static_cast<const char*>(std::memchr(base + at, '\n', next - at));
-                    at = next;
-                    if (!nl && qint64(at - pos) > limits.maxLineBytes) // not kept: no need to hold it
-                        release(std::min(at, oldestInFlight(at)));
-                }
-                const std::size_t lineEnd = nl ? std::size_t(nl - base) : size;
-                if (qint64(lineEnd - pos) > limits.maxLineBytes) {
-                    result.diagnostics.append(makeError(path, QLatin1Char('/') + QString::number(line),
-                        QStringLiteral("the line is longer than the limit of %1 bytes: not read")
-                            .arg(limits.maxLineBytes)));
-                    ++line;
-                    pos = nl ? lineEnd + 1 : size;
-                    continue;
-                }
-                end = nl ? lineEnd + 1 : size;
+        w.firstLine = m_line;
+        if (m_multiLine) {
+            m_line += countNewlines(base + w.begin, base + w.end);
+        } else {
+            for (const char* q = base + w.begin;
+                 (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(base + w.end - q))));) {
+                w.newlines.push_back(std::size_t(q - (base + w.begin)));
+                ++m_line;
+                ++q;
             }
         }
-        MappedWindow w;
-        w.begin = pos;
-        w.end = end;
-        w.firstLine = line;
-        w.padded = readable - end >= kPad;
-        for (const char* q = base + pos;
-             (q = static_cast<const char*>(std::memchr(q, '\n', end - std::size_t(q - base))));) {
-            w.newlines.push_back(std::size_t(q - (base + pos)));
-            ++line;
-            ++q;
-        }
-        batch.push_back(std::move(w));
-        pos = end;
-        if (int(batch.size()) >= 2 * threads || pos >= size) {
-            submit(pos); // parsed while the next batch is found
-            if (limits.fileProgress)
-                limits.fileProgress(qint64(pos), qint64(size));
+        m_batch.push_back(std::move(w));
+    } else if (qint64(have - w.begin) > m_limits.maxLineBytes) {
+        m_result.diagnostics.append(makeError(m_path, QLatin1Char('/') + QString::number(m_line),
+            QStringLiteral("the line is longer than the limit of %1 bytes: not read").arg(m_limits.maxLineBytes)));
+        m_skipping = true;
+        m_carryOffset = w.fileOffset + qint64(have);
+    } else { // a line longer than the window: read on
+        w.bytes.size = have;
+        m_carry = w.bytes.take();
+        m_carryOffset = w.fileOffset;
+        if (w.begin > 0) {
+            std::memmove(m_carry.data(), m_carry.data() + w.begin, have - w.begin);
+            m_carry.size -= w.begin;
+            m_carryOffset += qint64(w.begin);
         }
     }
-    submit(pos);
-    while (!flight.empty())
-        takeOldest(pos);
-    if (file.shrank())
-        result.diagnostics.append(makeError(path, {},
-            QStringLiteral(
-                "the file shrank while it was read: what was past its new end is not read (load it again)")));
-    return Mapped::Streamed;
+}
+
+bool ReadStream::run()
+{
+    bool first = true;
+    while (true) {
+        if (m_limits.cancel && m_limits.cancel->load(std::memory_order_relaxed))
+            break;
+        std::size_t have = 0;
+        bool atEnd = false;
+        Window w = fill(have, atEnd);
+        if (first) {
+            first = false;
+            if (!streamable(w.bytes.data(), w.bytes.data() + have))
+                return false;
+            m_multiLine = firstDocumentSpansLines(w.bytes.data(), w.bytes.data() + have);
+            if (have >= 3 && std::memcmp(w.bytes.data(), "\xEF\xBB\xBF", 3) == 0)
+                w.begin = 3;
+        }
+        if (m_skipping && !skipLongLine(w, have)) {
+            if (atEnd)
+                break;
+            continue;
+        }
+        cut(w, have, atEnd);
+        if (int(m_batch.size()) >= 2 * m_threads || atEnd) {
+            flush(); // parses this batch while the next one is read
+            if (m_limits.fileProgress)
+                m_limits.fileProgress(m_readTotal, m_shared->size);
+        }
+        if (atEnd)
+            break;
+    }
+    flush();
+    finish();
+    return true;
+}
+
+// What identifies the file, which the runs read their lines back from.
+std::shared_ptr<const RawSource> sourceOf(const QString& path, const struct stat& info)
+{
+    auto source = std::make_shared<RawSource>();
+    source->path = path;
+    source->device = quint64(info.st_dev);
+    source->inode = quint64(info.st_ino);
+    source->size = qint64(info.st_size);
+    source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+    source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    source->minifyOnRead = true; // its lines (or documents) as written: minified when read back
+    return source;
 }
 
 } // namespace
@@ -351,15 +341,7 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
         ::close(fd);
         return false;
     }
-    auto source = std::make_shared<RawSource>();
-    source->path = path;
-    source->device = quint64(info.st_dev);
-    source->inode = quint64(info.st_ino);
-    source->size = qint64(info.st_size);
-    source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-    source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
-    source->minifyOnRead = true; // its lines (or documents) as written: minified when read back
-    const std::shared_ptr<const RawSource> shared = source;
+    const std::shared_ptr<const RawSource> shared = sourceOf(path, info);
 
     const qsizetype runsBefore = result.runs.size();
     const qsizetype diagnosticsBefore = result.diagnostics.size();
@@ -378,148 +360,13 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
         return true;
     }
     // not mapped (a file system that cannot): read a window at a time
-    const int threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
-    // One batch of windows is parsed on the pool while the next is read; buffers are used again, not given back.
-    std::vector<Window> batch;
-    std::vector<Window> inFlight;
-    std::vector<Buffer> spare;
-    QFuture<ParseResult> parsing;
-    bool running = false;
-    bool multiLine = false; // documents over several lines, found in the first window
-    auto parse = [&](const Window& w) {
-        ParseResult part;
-        const LineOrigin origin { shared, w.fileOffset + qint64(w.begin) };
-        parseDocumentLines(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, path, limits, part, &origin,
-            true, &w.newlines, multiLine);
-        return part;
-    };
-    auto finish = [&]() {
-        if (!running)
-            return;
-        running = false;
-        parsing.waitForFinished();
-        for (const ParseResult& part : parsing.results()) {
-            result.runs += part.runs;
-            result.diagnostics += part.diagnostics;
-        }
-        parsing = QFuture<ParseResult>();
-        for (Window& w : inFlight)
-            spare.push_back(w.bytes.take());
-        inFlight.clear();
-    };
-    auto flush = [&]() {
-        finish();
-        if (batch.empty())
-            return;
-        inFlight.swap(batch);
-        parsing = QtConcurrent::mapped(windowPool(), inFlight.cbegin(), inFlight.cend(), parse);
-        running = true;
-    };
-
-    Buffer carry; // the start of a line that the last window cut
-    qint64 carryOffset = 0; // its place in the file
-    qint64 readTotal = 0;
-    int line = 0;
-    bool skipping = false; // inside a line past maxLineBytes
-    bool first = true;
-    QString error;
-    while (true) {
-        if (limits.cancel && limits.cancel->load(std::memory_order_relaxed))
-            break;
-        Window w;
-        if (!spare.empty()) {
-            w.bytes = spare.back().take();
-            spare.pop_back();
-            w.bytes.assign(carry.data(), carry.size);
-        } else {
-            w.bytes = carry.take();
-        }
-        carry.size = 0;
-        w.fileOffset = carryOffset;
-        std::size_t have = w.bytes.size;
-        w.bytes.reserve(have + std::size_t(window) + kPad);
-        const qint64 n = readFully(fd, w.bytes.data() + have, window, error);
-        readTotal += n;
-        have += std::size_t(n);
-        const bool atEnd = n < window;
-        std::memset(w.bytes.data() + have, 0, kPad);
-        if (first) {
-            first = false;
-            if (!streamable(w.bytes.data(), w.bytes.data() + have)) {
-                ::close(fd);
-                return false;
-            }
-            multiLine = firstDocumentSpansLines(w.bytes.data(), w.bytes.data() + have);
-            if (have >= 3 && std::memcmp(w.bytes.data(), "\xEF\xBB\xBF", 3) == 0)
-                w.begin = 3;
-        }
-        if (skipping) {
-            const char* nl = static_cast<const char*>(std::memchr(w.bytes.data(), '\n', have));
-            if (!nl) {
-                carryOffset = w.fileOffset + qint64(have);
-                if (atEnd)
-                    break;
-                continue;
-            }
-            skipping = false;
-            ++line;
-            w.begin = std::size_t(nl - w.bytes.data()) + 1;
-        }
-        const char* base = w.bytes.data();
-        const char* last = nullptr; // the end of the last whole record
-        w.newlines.clear();
-        if (multiLine && have > w.begin) {
-            findRecordEnds(base + w.begin, base + have, w.newlines);
-            last = w.newlines.empty() ? nullptr : base + w.begin + w.newlines.back();
-        } else if (have > w.begin) {
-            last = static_cast<const char*>(::memrchr(base + w.begin, '\n', have - w.begin));
-        }
-        if (last || atEnd) {
-            w.end = last && !atEnd ? std::size_t(last - base) + 1 : have;
-            if (w.end < have) {
-                carry.assign(base + w.end, have - w.end);
-                carryOffset = w.fileOffset + qint64(w.end);
-            }
-            w.firstLine = line;
-            if (multiLine) {
-                line += countNewlines(base + w.begin, base + w.end);
-            } else {
-                for (const char* q = base + w.begin;
-                     (q = static_cast<const char*>(std::memchr(q, '\n', std::size_t(base + w.end - q))));) {
-                    w.newlines.push_back(std::size_t(q - (base + w.begin)));
-                    ++line;
-                    ++q;
-                }
-            }
-            batch.push_back(std::move(w));
-        } else if (qint64(have - w.begin) > limits.maxLineBytes) {
-            result.diagnostics.append(makeError(path, QLatin1Char('/') + QString::number(line),
-                QStringLiteral("the line is longer than the limit of %1 bytes: not read").arg(limits.maxLineBytes)));
-            skipping = true;
-            carryOffset = w.fileOffset + qint64(have);
-        } else { // a line longer than the window: read on
-            w.bytes.size = have;
-            carry = w.bytes.take();
-            carryOffset = w.fileOffset;
-            if (w.begin > 0) {
-                std::memmove(carry.data(), carry.data() + w.begin, have - w.begin);
-                carry.size -= w.begin;
-                carryOffset += qint64(w.begin);
-            }
-        }
-        if (int(batch.size()) >= 2 * threads || atEnd) {
-            flush(); // parses this batch while the next one is read
-            if (limits.fileProgress)
-                limits.fileProgress(readTotal, source->size);
-        }
-        if (atEnd)
-            break;
-    }
-    flush();
-    finish();
+    ReadStream stream(fd, path, shared, window, limits, result);
+    const bool streamed = stream.run();
     ::close(fd);
-    if (!error.isEmpty())
-        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
+    if (!streamed)
+        return false;
+    if (!stream.error().isEmpty())
+        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + stream.error()));
     noDocuments();
     return true;
 }

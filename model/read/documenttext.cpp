@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "model/read/documenttext.h"
+
+#include "model/read/bundlereader.h"
+#include "model/read/catalogreader.h"
+#include "model/read/documentframes.h"
+#include "model/read/documentlines.h"
+#include "model/read/inputformats.h"
+#include "model/read/zstdstream.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <cstring>
+
+namespace kix::parsing {
+
+namespace {
+
+using jsondom::Element;
+
+// "json" for "runs/a.JSON" (QFileInfo asks the file system; this does not).
+QString suffixOf(const QString& path)
+{
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    if (dot < 0 || path.indexOf(QLatin1Char('/'), dot) >= 0)
+        return {};
+    return path.mid(dot + 1).toLower();
+}
+
+// A submission bundle: an object of lists, one of them a bundle's (runs, workloads, ...), and not a manifest.
+bool isBundleShaped(Element root)
+{
+    if (root.type() != simdjson::dom::element_type::OBJECT)
+        return false;
+    bool named = false;
+    std::size_t members = 0;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(root)) {
+        ++members;
+        if (member.value.type() != simdjson::dom::element_type::ARRAY)
+            return false;
+        for (const char* list :
+            { "runs", "projects", "operations", "workloads", "implementations", "protocols", "environments" })
+            named = named || member.key == list;
+    }
+    return members > 0 && named;
+}
+
+// Whether the results of other tools (model/import/interop.h) can be this document: an object with "benchmarks" and
+// neither "run" nor "kind" (what interop::sniffFormat asks for first). Those readers leave the DOM as it is when
+// they do not take the text.
+bool mayBeOtherTools(Element root)
+{
+    if (root.type() != simdjson::dom::element_type::OBJECT)
+        return false;
+    bool benchmarks = false;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(root)) {
+        if (member.key == "run" || member.key == "kind")
+            return false;
+        benchmarks = benchmarks || member.key == "benchmarks";
+    }
+    return benchmarks;
+}
+
+// The kind of a whole-file manifest that is a format resource but not a run ("WorkloadCase"), else "".
+QString otherManifestKind(Element root)
+{
+    if (root.type() != simdjson::dom::element_type::OBJECT)
+        return {};
+    const simdjson::dom::object object = jsondom::asObject(root);
+    std::string_view kind;
+    if (object["run"].error() == simdjson::SUCCESS || object["kind"].get_string().get(kind) != simdjson::SUCCESS)
+        return {};
+    for (const char* known : { "BenchmarkProtocol", "ExecutionEnvironment", "WorkloadCase", "WorkloadSuite",
+             "OperationSpec", "ImplementationRevision", "SoftwareProject", "ModelRevision", "ServingConfiguration",
+             "ServingRun", "ServingStackRevision", "ServingWorkload" }) {
+        if (kind == known)
+            return QLatin1String(known);
+    }
+    return {};
+}
+
+// Compressions kix does not read, by their magic bytes: the hint names the tool that opens them.
+struct Compression
+{
+    std::string_view magic;
+    const char* name;
+    const char* command;
+};
+const Compression kCompressions[]
+    = { { "\x1F\x8B", "gzip", "gunzip" }, { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
+
+// What identifies a file on disk that is one run's document: the run keeps this, not the text, and reads the file
+// back when its text is asked for (RawText::load refuses a file changed since).
+std::shared_ptr<const RawSource> wholeDocumentSource(
+    const QString& path, const struct stat& info, std::string_view bytes)
+{
+    auto source = std::make_shared<RawSource>();
+    source->path = path;
+    source->device = quint64(info.st_dev);
+    source->inode = quint64(info.st_ino);
+    source->size = qint64(info.st_size);
+    source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+    source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    source->wholeDocument = true;
+    source->contentHash = RawSource::hashOf(bytes);
+    return source;
+}
+
+// Refuses what is not text: a compression kix does not read (named with the tool that opens it) or binary data.
+bool refuseCompressedOrBinary(const char* begin, const char* end, const QString& file, ParseResult& result)
+{
+    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
+    // before this: model/read/zstdstream.h).
+    const std::string_view head(begin, static_cast<size_t>(std::min<qint64>(end - begin, 8)));
+    for (const Compression& c : kCompressions) {
+        if (head.substr(0, c.magic.size()) == c.magic) {
+            result.diagnostics.append(makeError(file, {},
+                QStringLiteral(
+                    "a %1-compressed file: kix reads plain and Zstandard-compressed files; decompress it first "
+                    "(%2 FILE) and open the result")
+                    .arg(QLatin1String(c.name), QLatin1String(c.command))));
+            return true;
+        }
+    }
+    if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
+        return true;
+    }
+    return false;
+}
+
+// The formats recognised before a JSON document is parsed: YAML, imported formats, a catalog, JSON Lines by suffix.
+bool parseBySuffixOrContent(const char* begin, const char* end, const QString& suffix, const QString& file,
+    const ParseLimits& limits, ParseResult& result)
+{
+    if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml")) {
+        parseYamlText(begin, end, file, limits, result);
+        return true;
+    }
+    for (const InputFormat& format : importedFormats()) {
+        if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(suffix, begin, end)
+            && format.parse(begin, end, file, limits, result))
+            return true;
+    }
+    if (looksLikeCatalog(begin, end)) {
+        parseCatalogText(begin, end, file, limits, result);
+        return true;
+    }
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
+        parseJsonLines(begin, end, file, limits, result);
+        return true;
+    }
+    return false;
+}
+
+// A whole-file document that is not an array: one run, or a manifest of another kind.
+void parseOneDocument(Element root, std::string_view input, std::string_view text, bool duplicates, const QString& file,
+    ParseResult& result, const struct stat* onDisk, std::string& compact)
+{
+    if (const QString kind = otherManifestKind(root); !kind.isEmpty()) {
+        result.diagnostics.append(makeWarning(
+            file, {}, QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list").arg(kind)));
+        return;
+    }
+    if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
+        if (onDisk && std::size_t(onDisk->st_size) == input.size()) {
+            run->raw = RawText(wholeDocumentSource(file, *onDisk, input), 0, input.size());
+        } else {
+            jsondom::appendMinified(text, compact);
+            run->raw = RawText(keep(compact), 0, compact.size());
+        }
+        result.runs.append(std::move(run));
+    }
+}
+
+// An array of documents: one compact buffer for the file; each run keeps its element's span of it.
+void parseArray(Element root, std::string_view text, bool duplicates, const QString& file, const ParseLimits& limits,
+    ParseResult& result, std::string& compact)
+{
+    const simdjson::dom::array array = jsondom::asArray(root);
+    if (array.size() == 0) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("an empty array holds no runs")));
+        return;
+    }
+    if (static_cast<qint64>(array.size()) > limits.maxDocuments) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("%1 documents in one array is more than the limit %2")
+                .arg(array.size())
+                .arg(limits.maxDocuments)));
+        return;
+    }
+    jsondom::appendMinified(text, compact);
+    const auto spans = jsondom::arrayElementSpans(compact);
+    const std::shared_ptr<const std::string> buffer = keep(compact);
+    std::size_t i = 0;
+    for (const Element element : array) {
+        const QString pointer = QLatin1Char('/') + QString::number(i);
+        if (std::shared_ptr<Run> run = readDocument(element, file, pointer, result.diagnostics, duplicates)) {
+            run->raw = i < spans.size() ? RawText(buffer, spans[i].first, spans[i].second)
+                                        : RawText(simdjson::minify(element));
+            result.runs.append(std::move(run));
+        }
+        ++i;
+    }
+    if (text.size() > (std::size_t(16) << 20)) {
+        jsondom::releaseLargeBuffers();
+        std::string().swap(compact);
+    }
+}
+
+} // namespace
+
+bool startsAsOtherCompression(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(8);
+    for (const Compression& c : kCompressions)
+        if (head.startsWith(QByteArray::fromRawData(c.magic.data(), qsizetype(c.magic.size()))))
+            return true;
+    return false;
+}
+
+void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, ParseResult& result,
+    const struct stat* onDisk)
+{
+    if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("the file is %1 bytes, more than the limit of %2")
+                .arg(input.size())
+                .arg(limits.maxFileBytes)));
+        return;
+    }
+    const char* begin = input.data();
+    const char* end = begin + input.size();
+    if (input.substr(0, 3) == "\xEF\xBB\xBF")
+        begin += 3;
+    if (isZstdFrame(begin, end)) {
+        parseZstdBytes(std::string_view(begin, static_cast<size_t>(end - begin)), file, limits, result);
+        return;
+    }
+    if (isBlank(begin, end)) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
+        return;
+    }
+    if (refuseCompressedOrBinary(begin, end, file, result))
+        return;
+    const QString suffix = suffixOf(file);
+    if (parseBySuffixOrContent(begin, end, suffix, file, limits, result))
+        return;
+
+    const std::string_view text(begin, static_cast<size_t>(end - begin));
+    Element root;
+    const simdjson::error_code error = jsondom::parse(text, padded, limits.maxDepth, root);
+    // Hook: other tools' results (nvbench, Google Benchmark, pytest-benchmark JSON), recognised by content; of a
+    // text read, only one that can be such (not every kernelindex file searched through for "benchmarks").
+    if (error || mayBeOtherTools(root)) {
+        for (const InputFormat& format : importedFormats()) {
+            if (format.stage == InputFormat::Stage::BeforeKernelindex && format.accepts(suffix, begin, end)
+                && format.parse(begin, end, file, limits, result))
+                return;
+        }
+    }
+    if (error) {
+        const JsonReadResult read = readJson(begin, end, limits.maxDepth);
+        // JSON Lines without the extension, or whole documents one after another (`jq . a.json b.json`)
+        if (!read.ok && !read.tooDeep && (looksLikeJsonLines(begin, end) || holdsDocumentsOverLines(begin, end)))
+            parseJsonLines(begin, end, file, limits, result);
+        else
+            reportRefusedText(error, begin, end, file, {}, 0, limits, result.diagnostics);
+        return;
+    }
+    const bool duplicates = jsondom::reportDuplicateKeys(root, file, {}, result.diagnostics);
+    if (isBundleShaped(root)) {
+        const nlohmann::json bundle = nlohmann::json::parse(simdjson::minify(root), nullptr, false);
+        if (!bundle.is_discarded()) {
+            readBundle(bundle, file, limits, result);
+            return;
+        }
+    }
+    thread_local std::string compact;
+    compact.clear();
+    if (root.type() != simdjson::dom::element_type::ARRAY)
+        parseOneDocument(root, input, text, duplicates, file, result, onDisk, compact);
+    else
+        parseArray(root, text, duplicates, file, limits, result, compact);
+}
+
+} // namespace kix::parsing

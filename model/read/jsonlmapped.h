@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Internal to kix_model (the JSON Lines stream): a large JSON Lines file read through a mapping of it, and what the
+// mapped and the read() paths share.
+
+#include "model/read/documentparser.h"
+#include "model/read/mappedfile.h"
+
+#include <QString>
+#include <QThreadPool>
+
+#include <simdjson.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace kix::jsonl {
+
+constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
+
+// Windows are parsed on a pool of their own: the loader reads files on its file pool, and a file's task that
+// waited there for its windows could wait forever once every thread of that pool is such a task.
+QThreadPool* windowPool();
+
+// The first bytes are those of kernelindex JSON Lines: an object first, no binary data, not a catalog export, and
+// no other format claims them. Anything else is read whole, by the reader that knows it.
+bool streamable(const char* begin, const char* end);
+
+int countNewlines(const char* from, const char* to);
+
+enum class Mapped { NotStreamable, Streamed };
+
+// The file mapped (no copy into a buffer: read() copying every byte was a tenth of the loader's time): its windows
+// are parsed as the read ones are, the pages of those parsed given back to the page cache, so that the process
+// holds a few windows of the file at a time, as with read().
+Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const std::shared_ptr<const RawSource>& shared,
+    const ParseLimits& limits, ParseResult& result);
+
+} // namespace kix::jsonl
