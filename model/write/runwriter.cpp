@@ -3,6 +3,7 @@
 
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
+#include "model/write/cellformat.h"
 #include "model/write/texttable.h"
 
 #include <QDir>
@@ -12,6 +13,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -39,17 +41,14 @@ QStringList listColumns()
         QStringLiteral("workload_title"), QStringLiteral("comparison_key") };
 }
 
-static QString number(double v)
-{
-    return std::isnan(v) ? QString() : QString::number(v, 'g', 15);
-}
-
 namespace {
 
-// The cells of a run's row, in listColumns() order, each given to `cell` as a QStringView.
+// The cells of a run's row, in listColumns() order, each given to `cell` as a QString or as UTF-8 (numbers and
+// times, formatted without Qt).
 template<class Cell>
 void listCells(const Run& run, Cell&& cell)
 {
+    CellBuffer buffer;
     cell(run.kernel);
     cell(run.pass);
     cell(run.provider);
@@ -58,12 +57,12 @@ void listCells(const Run& run, Cell&& cell)
     cell(run.metricName());
     cell(std::isnan(run.median) ? QString() : run.headlineStatistic);
     cell(run.unit);
-    cell(number(run.median));
-    cell(number(run.p20));
-    cell(number(run.p80));
+    cell(formatNumberCell(run.median, buffer));
+    cell(formatNumberCell(run.p20, buffer));
+    cell(formatNumberCell(run.p80, buffer));
     cell(run.status);
-    cell(run.observedAt.isValid() ? run.observedAt.toString(Qt::ISODateWithMs) : QString());
-    cell(run.file + run.pointer);
+    cell(formatTimeCell(run.observedAt, buffer));
+    cell(QString(run.file + run.pointer));
     cell(run.authorText());
     cell(run.links().implementationTitle.isEmpty() ? QString() : run.implementationLabel());
     cell(run.links().operationTitle);
@@ -78,13 +77,23 @@ QStringList listRow(const Run& run)
 {
     QStringList row;
     row.reserve(20);
-    listCells(run, [&](const QString& text) { row.append(text); });
+    listCells(run, [&](const auto& text) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(text)>, std::string_view>)
+            row.append(QString::fromUtf8(text.data(), qsizetype(text.size())));
+        else
+            row.append(text);
+    });
     return row;
 }
 
 void appendListRow(const Run& run, TextTable& table)
 {
-    listCells(run, [&](const QString& text) { table.addCell(QStringView(text)); });
+    listCells(run, [&](const auto& text) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(text)>, std::string_view>)
+            table.addCell(text);
+        else
+            table.addCell(QStringView(text));
+    });
     table.endRow();
 }
 

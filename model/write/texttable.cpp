@@ -17,6 +17,16 @@ std::size_t appendUtf8(QStringView text, std::string& out)
     const char16_t* p = text.utf16();
     const char16_t* const end = p + text.size();
     while (p < end) {
+        const char16_t* ascii = p;
+        while (p < end && *p < 0x80)
+            ++p;
+        if (p != ascii) {
+            const std::size_t at = out.size();
+            out.resize(at + std::size_t(p - ascii));
+            std::copy(ascii, p, out.begin() + std::ptrdiff_t(at));
+            points += std::size_t(p - ascii);
+            continue;
+        }
         char32_t c = *p++;
         if (c >= 0xD800 && c <= 0xDBFF && p < end && *p >= 0xDC00 && *p <= 0xDFFF)
             c = 0x10000 + ((c - 0xD800) << 10) + (char32_t(*p++) - 0xDC00);
