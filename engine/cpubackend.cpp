@@ -5,6 +5,7 @@
 #include "engine/cpupreparedbenchmark.h"
 #include "kernels/threadpool.h"
 #include "kix/config.h"
+#include "model/format/utf8.h"
 
 #include <QSysInfo>
 
@@ -17,11 +18,6 @@ namespace kix {
 namespace {
 
 constexpr qint64 kMiB = qint64(1) << 20;
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 } // namespace
 

@@ -4,17 +4,13 @@
 #include "kernels/cuda/cudatiming.h"
 #include "kernels/cuda/groupnorm_bench.h"
 #include "kix/config.h"
+#include "model/format/utf8.h"
 
 #include <QMutexLocker>
 #include <QRegularExpression>
 
 namespace kix {
 namespace {
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 // Runs a kernels/cuda call and turns its CudaError into the engine's BackendError (same message: the
 // call, its file and line, and the CUDA error).

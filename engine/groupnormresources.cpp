@@ -4,6 +4,7 @@
 #include "kix/config.h"
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
+#include "model/format/utf8.h"
 #include "model/format/vocabulary.h"
 
 namespace kix {
@@ -11,11 +12,6 @@ namespace kix {
 using nlohmann::json;
 
 namespace {
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 json tensor(std::initializer_list<const char*> shape, const std::string& dtype)
 {

@@ -3,6 +3,7 @@
 
 #include "engine/groupnormresources.h"
 #include "kix/config.h"
+#include "model/format/utf8.h"
 #include "model/format/vocabulary.h"
 
 #include <QRegularExpression>
@@ -12,11 +13,6 @@
 
 namespace kix {
 namespace {
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 // Lower case, runs of anything but [a-z0-9] as '-', at most 100 characters (as the seed's names).
 std::string nameSlug(const QString& text)

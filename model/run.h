@@ -357,7 +357,7 @@ struct Run
     // digests, status, observedAt and headline. identityHash() is its 16-byte digest.
     QString identityKey() const;
     RunIdentity identityHash() const;
-    QString gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }
+    const QString& gpuDisplayName() const { return gpuProduct.isEmpty() ? gpuSlug : gpuProduct; }
     // The linked documents' key and names (empty ones for a run that links none).
     const RunLinks& links() const;
     // The parts of the strict comparison key the run cannot give ("workload document (operation, correctness)",

@@ -2,6 +2,7 @@
 #include "engine/fleet/fleetjobs.h"
 
 #include "engine/fleet/fleetplan.h"
+#include "model/format/utf8.h"
 #include "model/write/runwriter.h"
 
 #include <QDateTime>
@@ -15,11 +16,6 @@
 
 namespace kix::fleet {
 namespace {
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 QString text(const nlohmann::json& doc, const char* key)
 {

@@ -43,11 +43,6 @@ bool sameWorkload(const Run& b, const Run& r)
     return !b.workload.isEmpty() || sameText(b.workloadSlug, r.workloadSlug);
 }
 
-const QString& gpuName(const Run& run)
-{
-    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
-}
-
 QString workloadDifference(const Run& b, const Run& r)
 {
     if (sameWorkload(b, r)) // the common case, without building lists
@@ -98,7 +93,7 @@ Comparability assessComparability(const Run& b, const Run& r)
     Comparability c;
     if (!sameText(b.kernel, r.kernel))
         c.warnings << difference(QStringLiteral("kernel"), b.kernel, r.kernel);
-    if (!sameText(gpuName(b), gpuName(r)))
+    if (!sameText(b.gpuDisplayName(), r.gpuDisplayName()))
         c.warnings << difference(QStringLiteral("GPU"), b.gpuDisplayName(), r.gpuDisplayName());
     const QString workload = workloadDifference(b, r);
     if (!workload.isEmpty())

@@ -263,11 +263,6 @@ ComparisonPair makePair(const RunPtr& baseline, const RunPtr& run, double alpha)
     return pair;
 }
 
-const QString& gpuName(const Run& run)
-{
-    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
-}
-
 void summarize(Comparison& comparison)
 {
     struct Accumulator
@@ -305,7 +300,7 @@ void summarize(Comparison& comparison)
         }
         if (!pair.warnings.isEmpty())
             ++s.warned;
-        acc.gpus.insert(gpuName(*pair.run));
+        acc.gpus.insert(pair.run->gpuDisplayName());
         acc.passes.insert(pair.run->pass);
         if (std::isfinite(pair.ratio) && pair.ratio > 0) {
             acc.logSum += std::log(pair.ratio);

@@ -74,7 +74,7 @@ QString verdictText(const ComparisonPair& p)
     return verdictName(p.verdict) + (p.noisy ? QStringLiteral(" (noisy)") : QString());
 }
 
-QString pText(double p)
+QString pValueText(double p)
 {
     return std::isfinite(p) ? QString::number(p, 'g', 3) : QString();
 }
@@ -103,7 +103,7 @@ QByteArray comparisonToTable(const Comparison& c)
         QStringList row = { workloadDescription(*p.run), p.run->provider, p.run->gpuDisplayName(),
             p.baseline->provider + QStringLiteral(" · ") + p.baseline->gpuDisplayName(),
             scale.format(p.baseline->median), scale.format(p.run->median), ratioText(p.ratio), verdictText(p),
-            verdictMethodName(p.method), pText(p.pValue) };
+            verdictMethodName(p.method), pValueText(p.pValue) };
         if (bandwidth)
             row << gbsText(p.run->achievedGBs()) << percentText(p.run->bandwidthFraction())
                 << gbsText(p.baseline->achievedGBs());

@@ -17,11 +17,6 @@ namespace kix {
 
 namespace {
 
-const QString& gpuName(const Run& run)
-{
-    return run.gpuProduct.isEmpty() ? run.gpuSlug : run.gpuProduct; // gpuDisplayName() without the copy
-}
-
 // Ranks that order as a text field does: runs in a row that share the text (the same address) skip the lookup.
 class TextRanks
 {
@@ -82,7 +77,7 @@ void sortComparisonPairs(QVector<ComparisonPair>& pairs)
         kernels.insert(p.run->kernel);
         passes.insert(p.run->pass);
         providers.insert(p.run->provider);
-        gpus.insert(gpuName(*p.run));
+        gpus.insert(p.run->gpuDisplayName());
     }
     TextRanks kernelRank(kernels.values()), passRank(passes.values()), providerRank(providers.values()),
         gpuRank(gpus.values());
@@ -137,7 +132,7 @@ void sortComparisonPairs(QVector<ComparisonPair>& pairs)
         const Run& run = *pairs[i].run;
         keyed.push_back(
             { kernelRank.of(run.kernel), passRank.of(run.pass), workloadRank[size_t(workloadOfPair[size_t(i)])],
-                providerRank.of(run.provider), gpuRank.of(gpuName(run)), 0, 0, &run.externalId, int(i) });
+                providerRank.of(run.provider), gpuRank.of(run.gpuDisplayName()), 0, 0, &run.externalId, int(i) });
     }
     struct Block
     {

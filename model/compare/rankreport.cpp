@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/rankreport.h"
 
+#include "model/format/utf8.h"
 #include "model/write/csvwriter.h"
+#include "model/write/jsonnumber.h"
 #include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
@@ -13,16 +15,6 @@ namespace kix {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 QString location(const Run& run)
 {
@@ -198,10 +190,10 @@ QByteArray rankingToJson(const Ranking& ranking)
             Json ej;
             ej["rank"] = e.rank;
             ej["implementation"] = utf8(e.implementation);
-            ej["best"] = number(e.best);
-            ej["median"] = number(e.median);
+            ej["best"] = jsonNumber(e.best);
+            ej["median"] = jsonNumber(e.median);
             ej["count"] = e.count;
-            ej["ratio"] = number(e.ratio);
+            ej["ratio"] = jsonNumber(e.ratio);
             ej["distinguishable"] = distinguishableJson(e.distinguishable);
             ej["evidence"] = utf8(e.evidence);
             if (!e.differences.isEmpty()) {
@@ -214,7 +206,7 @@ QByteArray rankingToJson(const Ranking& ranking)
                 ej["pValue"] = e.pValue;
             Json observations = Json::array();
             for (const RunPtr& r : e.runs)
-                observations.push_back({ { "value", number(r->median) }, { "externalId", utf8(r->externalId) },
+                observations.push_back({ { "value", jsonNumber(r->median) }, { "externalId", utf8(r->externalId) },
                     { "file", utf8(location(*r)) } });
             ej["observations"] = observations;
             entries.push_back(ej);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/records.h"
 
+#include "model/format/utf8.h"
 #include "model/write/csvwriter.h"
 
 #include <QHash>
@@ -15,11 +16,6 @@ namespace kix {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
 
 bool observedBefore(const RunPtr& a, const RunPtr& b)
 {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/resolvereport.h"
 
+#include "model/format/utf8.h"
 #include "model/write/csvwriter.h"
+#include "model/write/jsonnumber.h"
 #include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
@@ -13,16 +15,6 @@ namespace kix {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string utf8(const QString& s)
-{
-    return s.toStdString();
-}
-
-Json number(double v)
-{
-    return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
 
 QString requestText(const ResolveRequest& r)
 {
@@ -158,7 +150,7 @@ QByteArray resolutionToJson(const Resolution& r)
         Json cj;
         cj["kind"] = utf8(resolveKindName(c.kind));
         cj["axis"] = c.axis.isEmpty() ? Json(nullptr) : Json(utf8(c.axis));
-        cj["ratio"] = number(c.ratio);
+        cj["ratio"] = jsonNumber(c.ratio);
         cj["workload"] = utf8(c.workload);
         cj["dtype"] = utf8(k.dtype);
         cj["gpu"] = utf8(k.gpuName);
@@ -181,7 +173,7 @@ QByteArray resolutionToJson(const Resolution& r)
         for (qsizetype i = 0; i < n; ++i) {
             const RankEntry& e = c.cohort.entries[i];
             entries.push_back({ { "rank", e.rank }, { "implementation", utf8(e.implementation) },
-                { "best", number(e.best) }, { "count", e.count }, { "externalId", utf8(e.bestRun->externalId) },
+                { "best", jsonNumber(e.best) }, { "count", e.count }, { "externalId", utf8(e.bestRun->externalId) },
                 { "file", utf8(e.bestRun->file + e.bestRun->pointer) } });
         }
         cj["implementations"] = entries;

@@ -35,7 +35,7 @@ QString signedPercent(double fraction)
                                    : QStringLiteral("-");
 }
 
-QString pText(double p)
+QString pValueFixed(double p)
 {
     return std::isfinite(p) ? QString::number(p, 'f', 4) : QStringLiteral("-");
 }
@@ -61,8 +61,8 @@ QStringList row(const ToolComparison& c, const FamilyPair& p)
     }
     const QString reps = QStringLiteral("%1 vs %2").arg(p.referenceRepetitions).arg(p.candidateRepetitions);
     return { p.name, signedPercent(p.timeChange), signedPercent(p.cpuChange), s.format(p.referenceTime),
-        s.format(p.candidateTime), s.format(p.referenceCpu), s.format(p.candidateCpu), pText(p.timePValue),
-        pText(p.cpuPValue), reps };
+        s.format(p.candidateTime), s.format(p.referenceCpu), s.format(p.candidateCpu), pValueFixed(p.timePValue),
+        pValueFixed(p.cpuPValue), reps };
 }
 
 } // namespace

@@ -24,7 +24,7 @@ using namespace gbench;
 
 namespace {
 
-const char* const kNotes
+const char* const kGbenchNotes
     = "Timed by Google Benchmark: the benchmark loop runs `iterations` times and real_time is the wall-clock time "
       "per iteration (cpu_time the process CPU time per iteration) on the host's clock. With repetitions, each "
       "repetition is one raw sample and the headline is their median; a single repetition gives one per-iteration "
@@ -53,7 +53,7 @@ std::string statisticName(const std::string& name)
 }
 
 // What every run of the file shares: its date, host, environment and protocol, and the timestamp part of its ids.
-struct FileContext
+struct GbenchFile
 {
     QDateTime date;
     std::string host;
@@ -63,9 +63,9 @@ struct FileContext
     std::string timestamp;
 };
 
-FileContext readContext(const json& value, const json& context, Schema& schema)
+GbenchFile readContext(const json& value, const json& context, Schema& schema)
 {
-    FileContext c;
+    GbenchFile c;
     if (const json* d = schema.optional(context, "date", QStringLiteral("/context"), Kind::String)) {
         c.date = parseTime(d->get<std::string>());
         if (!c.date.isValid())
@@ -87,7 +87,7 @@ FileContext readContext(const json& value, const json& context, Schema& schema)
         "Google Benchmark host · " + c.host, { { "hardware", hardware }, { "software", c.software } });
     c.protocol = protocolDocument(familyOf(Format::GoogleBenchmark).toStdString(), "gbench-real-time",
         "Google Benchmark · real time per iteration", "Google Benchmark", "https://github.com/google/benchmark",
-        "wall_clock", "median", kNotes);
+        "wall_clock", "median", kGbenchNotes);
     c.timestamp = c.date.isValid()
         ? timestampPart(c.date)
         : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
@@ -157,7 +157,7 @@ void measureEntry(const Entry& entry, Measured& m, Schema& schema)
 // The run of one instance before its measurements: its names, workload, implementation, protocol and environment.
 RunParts instanceParts(const Instance& instance, const std::string& family,
     const std::vector<std::pair<std::string, std::string>>& params, const std::string& status,
-    const FileContext& context, const QString& file)
+    const GbenchFile& context, const QString& file)
 {
     json workload = { { "benchmark", instance.runName } };
     std::string dtype;
@@ -252,7 +252,7 @@ void warnNothingToChart(const Instance& instance, const Measured& m, const QStri
 // One instance's run into `result`: failed, measured by repetitions or by aggregates; none when its entries had
 // errors or nothing to chart.
 void importInstance(ImportResult& result, const Instance& instance, std::vector<ComplexityFit>& fits,
-    const FileContext& context, const QString& file, Schema& schema)
+    const GbenchFile& context, const QString& file, Schema& schema)
 {
     const std::vector<Entry>& entries = instance.iterations.empty() ? instance.aggregates : instance.iterations;
     const QString firstPointer = entries.front().pointer;
@@ -304,7 +304,7 @@ ImportResult importGoogleBenchmark(const json& value, const QString& file)
     const json* benchmarks = schema.require(value, "benchmarks", {}, Kind::Array);
     if (!benchmarks || (value.contains("context") && !context))
         return result;
-    const FileContext shared = readContext(value, context ? *context : kNoContext, schema);
+    const GbenchFile shared = readContext(value, context ? *context : kNoContext, schema);
     Gathered gathered = gatherInstances(*benchmarks, schema);
     for (const Instance& instance : gathered.instances)
         importInstance(result, instance, gathered.fits, shared, file, schema);

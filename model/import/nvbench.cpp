@@ -15,7 +15,7 @@ using namespace detail;
 
 namespace {
 
-const char* const kNotes
+const char* const kNvbenchNotes
     = "Timed by nvbench: each cold sample is one launch of the benchmark's kernels between CUDA events, after the L2 "
       "cache is flushed, repeated until the relative standard deviation settles below max_noise or the time budget "
       "runs out. The headline is the MEAN cold GPU time with nvbench's relative standard deviation as its noise; it "
@@ -116,7 +116,7 @@ std::map<long long, Device> readDevices(const json& devices, const json& softwar
 }
 
 // What every run of the file shares: its devices, the protocol and the hash that stands for its time.
-struct FileContext
+struct NvbenchFile
 {
     std::map<long long, Device> deviceById;
     std::string source; // the source file's hash: nvbench records no time
@@ -148,7 +148,7 @@ json readAxes(const json* axisValues, const QString& stp, const std::string& ben
 
 // The run of one state before its measurements: names, implementation, protocol and environment.
 RunParts stateParts(const std::string& benchName, const std::string& stateName, const Device& device,
-    const std::vector<std::pair<std::string, std::string>>& params, const FileContext& context, const QString& file)
+    const std::vector<std::pair<std::string, std::string>>& params, const NvbenchFile& context, const QString& file)
 {
     RunParts parts;
     parts.file = file;
@@ -241,7 +241,7 @@ bool addSummaries(
 // One state of a benchmark into `result`: a skipped state as incomplete evidence, a measured one with its
 // summaries; none when the state has a schema error.
 void importState(ImportResult& result, const json& state, const QString& stp, const std::string& benchName,
-    const FileContext& context, const QString& file, Schema& schema)
+    const NvbenchFile& context, const QString& file, Schema& schema)
 {
     const int errorsBefore = schema.errors();
     const json* stateName = schema.require(state, "name", stp, Kind::String);
@@ -285,7 +285,7 @@ void importState(ImportResult& result, const json& state, const QString& stp, co
 }
 
 // One benchmark's states into `result`.
-void importBenchmark(ImportResult& result, const json& bench, const QString& bp, const FileContext& context,
+void importBenchmark(ImportResult& result, const json& bench, const QString& bp, const NvbenchFile& context,
     const QString& file, Schema& schema)
 {
     const json* name = schema.require(bench, "name", bp, Kind::String);
@@ -320,11 +320,12 @@ ImportResult importNvbench(const json& value, const QString& file)
     if (!benchmarks || !devices)
         return result;
 
-    FileContext context;
+    NvbenchFile context;
     context.deviceById = readDevices(*devices, softwareOf(value), schema);
     context.source = format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
-    context.protocol = protocolDocument(familyOf(Format::Nvbench).toStdString(), "nvbench-cold-gpu-time",
-        "nvbench · cold GPU time", "nvbench", "https://github.com/NVIDIA/nvbench", "cuda_events", "mean", kNotes);
+    context.protocol
+        = protocolDocument(familyOf(Format::Nvbench).toStdString(), "nvbench-cold-gpu-time", "nvbench · cold GPU time",
+            "nvbench", "https://github.com/NVIDIA/nvbench", "cuda_events", "mean", kNvbenchNotes);
     for (std::size_t b = 0; b < benchmarks->size(); ++b) {
         const QString bp = join(QStringLiteral("/benchmarks"), b);
         const json& bench = (*benchmarks)[b];

@@ -19,7 +19,7 @@ using namespace detail;
 
 namespace {
 
-const char* const kNotes
+const char* const kPytestNotes
     = "Timed by pytest-benchmark: each round calls the test function `iterations` times with the host's timer "
       "(time.perf_counter unless options.timer says otherwise) and records the time per call; the headline is the "
       "median of the rounds, the spread is q1/q3 (quartiles, not p20/p80). Nothing synchronises the GPU unless the "
@@ -58,7 +58,7 @@ std::optional<SavedRun> savedRunOf(const QString& file)
 }
 
 // What every run of the file shares: its date, machine, software, commit labels and protocol.
-struct FileContext
+struct PytestFile
 {
     QDateTime date;
     std::string node; // the host's name
@@ -109,9 +109,9 @@ json commitLabels(const json* commit, const std::optional<SavedRun>& saved)
     return labels;
 }
 
-FileContext readContext(const json& value, const json* machine, const json* commit, const QString& file, Schema& schema)
+PytestFile readContext(const json& value, const json* machine, const json* commit, const QString& file, Schema& schema)
 {
-    FileContext c;
+    PytestFile c;
     if (const json* d = schema.optional(value, "datetime", {}, Kind::String)) {
         c.date = parseTime(d->get<std::string>());
         if (!c.date.isValid())
@@ -129,7 +129,7 @@ FileContext readContext(const json& value, const json* machine, const json* comm
     c.labels = commitLabels(commit, c.saved);
     c.protocol = protocolDocument(familyOf(Format::PytestBenchmark).toStdString(), "pytest-benchmark-rounds",
         "pytest-benchmark · time per call", "pytest-benchmark", "https://github.com/ionelmc/pytest-benchmark",
-        "host_timer", "median", kNotes);
+        "host_timer", "median", kPytestNotes);
     c.timestamp = c.date.isValid()
         ? timestampPart(c.date)
         : "src-" + format::sha256Digest(value.dump(-1, ' ', false, json::error_handler_t::replace)).substr(7, 12);
@@ -200,7 +200,7 @@ struct Parameters
 };
 
 Parameters parametersOf(
-    const json& b, const Benchmark& bench, const std::string& testName, const FileContext& context, const QString& file)
+    const json& b, const Benchmark& bench, const std::string& testName, const PytestFile& context, const QString& file)
 {
     Parameters p;
     p.provider = context.saved ? std::string("pytest") : providerFromFile(file, "pytest");
@@ -226,7 +226,7 @@ Parameters parametersOf(
 }
 
 // The device the benchmark ran on: extra_info's GPU when it names one, else the host's CPU.
-std::string productOf(const Benchmark& bench, const FileContext& context)
+std::string productOf(const Benchmark& bench, const PytestFile& context)
 {
     std::string product = context.cpuName.empty() ? "CPU · " + context.node : context.cpuName;
     if (bench.extra) {
@@ -251,7 +251,7 @@ json hardwareOf(const std::string& product, const std::string& cpuName)
 }
 
 // The run of one benchmark before its timings: names, labels, workload, implementation, protocol, environment.
-RunParts benchmarkParts(const json& b, const Benchmark& bench, const FileContext& context, const QString& file)
+RunParts benchmarkParts(const json& b, const Benchmark& bench, const PytestFile& context, const QString& file)
 {
     const std::string testName = bench.name->get<std::string>();
     const std::string kernel = testName.substr(0, testName.find('['));
@@ -323,7 +323,7 @@ ImportResult importPytestBenchmark(const json& value, const QString& file)
     const json* commit = schema.optional(value, "commit_info", {}, Kind::Object);
     if (!benchmarks)
         return result;
-    const FileContext context = readContext(value, machine, commit, file, schema);
+    const PytestFile context = readContext(value, machine, commit, file, schema);
 
     for (std::size_t i = 0; i < benchmarks->size(); ++i) {
         const QString bp = join(QStringLiteral("/benchmarks"), i);

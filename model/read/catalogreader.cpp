@@ -132,14 +132,6 @@ private:
     Mode m_mode = Mode::Unknown;
 };
 
-ZstdLimits zstdLimits(const ParseLimits& limits)
-{
-    ZstdLimits z;
-    z.maxDecompressedBytes = limits.maxDecompressedBytes;
-    z.maxRatio = limits.maxDecompressionRatio;
-    return z;
-}
-
 void finishZstd(const ZstdResult& z, const QString& file, Router& router, ParseResult& result)
 {
     if (z.stopped)

@@ -91,14 +91,6 @@ bool streamLines(const QString& file, const ParseLimits& limits, const TreeVisit
     return z.ok;
 }
 
-ZstdLimits zstdLimits(const ParseLimits& limits)
-{
-    ZstdLimits z;
-    z.maxDecompressedBytes = limits.maxDecompressedBytes;
-    z.maxRatio = limits.maxDecompressionRatio;
-    return z;
-}
-
 } // namespace
 
 bool readManifestTrees(const QString& path, const ParseLimits& limits, const TreeVisitor& visit, Diagnostics& out)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/zstdstream.h"
 
+#include "model/read/documentparser.h"
+
 #include <QFile>
 
 #include <zstd.h>
@@ -15,6 +17,14 @@
 #include <unistd.h>
 
 namespace kix {
+
+ZstdLimits zstdLimits(const ParseLimits& limits)
+{
+    ZstdLimits z;
+    z.maxDecompressedBytes = limits.maxDecompressedBytes;
+    z.maxRatio = limits.maxDecompressionRatio;
+    return z;
+}
 
 bool isZstdFrame(const char* begin, const char* end)
 {

@@ -23,6 +23,10 @@ struct ZstdLimits
     qint64 ratioFrom = qint64(16) << 20; // ... checked once this much is decompressed
 };
 
+struct ParseLimits;
+// The limits of a read (ParseLimits) that apply to decompression.
+ZstdLimits zstdLimits(const ParseLimits& limits);
+
 // Receives each piece of decompressed text, in order; returning false stops the stream (cancel).
 using ZstdSink = std::function<bool(std::string_view piece)>;
 // Called after each compressed block read: (compressed bytes consumed, compressed bytes in all).
