@@ -102,8 +102,8 @@ cudaError_t persistentGrid(Kernel kernel, int threads, std::size_t sharedBytes, 
     int device = 0;
     KIX_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
     const KernelKey key { device, reinterpret_cast<const void*>(kernel), threads, sharedBytes };
-    long long slots = 0;
-    const int error = launchCache().lookup(key, slots, [&](long long& value) {
+    long long residentBlocks = 0;
+    const int error = launchCache().lookup(key, residentBlocks, [&](long long& value) {
         int sms = 0, perSm = 0;
         cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         if (e == cudaSuccess)
@@ -113,7 +113,7 @@ cudaError_t persistentGrid(Kernel kernel, int threads, std::size_t sharedBytes, 
     });
     if (error != 0)
         return static_cast<cudaError_t>(error);
-    grid = persistentGridSize(slots, rows);
+    grid = persistentGridSize(residentBlocks, rows);
     return cudaSuccess;
 }
 

@@ -105,11 +105,11 @@ private:
     std::vector<Entry> m_entries; // a handful of kernels per process: a linear search is enough
 };
 
-// The persistent grid for `rows` rows when the device holds `slots` blocks of the kernel at once (SMs x
+// The persistent grid for `rows` rows when the device holds `residentBlocks` blocks of the kernel at once (SMs x
 // resident blocks per SM): every slot, at most one block per row, at least one block.
-inline unsigned persistentGridSize(long long slots, long long rows)
+inline unsigned persistentGridSize(long long residentBlocks, long long rows)
 {
-    const long long grid = rows < slots ? rows : slots;
+    const long long grid = rows < residentBlocks ? rows : residentBlocks;
     return static_cast<unsigned>(grid < 1 ? 1 : grid);
 }
 

@@ -8,6 +8,7 @@
 #include "model/read/documentparser.h"
 #include "tests/engine/smallcpu.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -21,12 +22,7 @@ using namespace kix::test;
 
 namespace {
 
-struct Outcome
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Outcome = kixtest::CommandResult;
 
 // `registry` null: every built-in backend, as `kix bench` runs.
 Outcome benchWith(BackendRegistry* registry, const QStringList& args)

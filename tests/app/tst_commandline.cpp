@@ -7,6 +7,7 @@
 
 #include "tests/ui/uitestsupport.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -20,14 +21,9 @@ using namespace kix::cli;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
-Result run(const QString& command, const QStringList& args)
+Result runCommandLine(const QString& command, const QStringList& args)
 {
     Result r;
     QTextStream o(&r.out), e(&r.err);
@@ -95,7 +91,7 @@ void TestCommandLine::helpGoesToStdoutAndExitsZero()
 {
     for (const Command& c : commands()) {
         for (const QString& flag : { QStringLiteral("--help"), QStringLiteral("-h") }) {
-            const Result r = run(QLatin1String(c.name), { flag });
+            const Result r = runCommandLine(QLatin1String(c.name), { flag });
             QVERIFY2(r.code == 0, c.name);
             QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
             QVERIFY2(r.out.startsWith(QStringLiteral("Usage: kix %1 [options]").arg(QLatin1String(c.name))),
@@ -109,7 +105,7 @@ void TestCommandLine::usageErrorIsOneLineAndTheUsage()
 {
     for (const Command& c : commands()) {
         const QString name = QLatin1String(c.name);
-        const Result r = run(name, { QStringLiteral("--no-such-option"), good() });
+        const Result r = runCommandLine(name, { QStringLiteral("--no-such-option"), good() });
         QVERIFY2(r.code == 2, c.name);
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
         const QStringList lines = r.err.split(QLatin1Char('\n'));
@@ -121,7 +117,7 @@ void TestCommandLine::usageErrorIsOneLineAndTheUsage()
     }
     // A missing PATH, a bad value: the same shape.
     for (const QString& name : { QStringLiteral("list"), QStringLiteral("compare"), QStringLiteral("validate") }) {
-        const Result r = run(name, {});
+        const Result r = runCommandLine(name, {});
         QCOMPARE(r.code, 2);
         QVERIFY2(
             r.err.startsWith(QStringLiteral("kix %1: no PATH given\n\nUsage: kix %1").arg(name)), qPrintable(r.err));
@@ -130,7 +126,7 @@ void TestCommandLine::usageErrorIsOneLineAndTheUsage()
 
 void TestCommandLine::unknownCommandIsAUsageError()
 {
-    const Result r = run(QStringLiteral("frobnicate"), {});
+    const Result r = runCommandLine(QStringLiteral("frobnicate"), {});
     QCOMPARE(r.code, 2);
     QVERIFY(r.err.startsWith(QStringLiteral("kix: unknown command \"frobnicate\"")));
     QVERIFY(r.err.contains(QStringLiteral("Commands:")));
@@ -167,13 +163,13 @@ void TestCommandLine::refusedInputIsNamedAndTheRestProcessed()
     QFETCH(QStringList, extra);
     QFETCH(QString, bad);
     QFETCH(QString, fromGood);
-    const Result r = run(command, QStringList { bad, good() } + extra);
+    const Result r = runCommandLine(command, QStringList { bad, good() } + extra);
     QVERIFY2(r.code == 1, qPrintable(r.err));
     QVERIFY2(r.err.contains(bad + QStringLiteral(": error: ")) || r.out.contains(bad + QStringLiteral(": error: ")),
         qPrintable(r.err));
     QVERIFY2(r.out.contains(fromGood), qPrintable(r.out));
     // the same command on the good file alone succeeds
-    const Result alone = run(command, QStringList { good() } + extra);
+    const Result alone = runCommandLine(command, QStringList { good() } + extra);
     QVERIFY2(alone.code == 0, qPrintable(alone.err));
 }
 
@@ -181,9 +177,9 @@ void TestCommandLine::compareMissingAndGood()
 {
     const QStringList goodFiles
         = { kixtest::uiData(QStringLiteral("groupnorm-sweep.json")), kixtest::uiData(QStringLiteral("samples.jsonl")) };
-    const Result alone = run(QStringLiteral("compare"), goodFiles);
+    const Result alone = runCommandLine(QStringLiteral("compare"), goodFiles);
     QCOMPARE(alone.code, 0);
-    const Result r = run(QStringLiteral("compare"), QStringList { missing() } + goodFiles);
+    const Result r = runCommandLine(QStringLiteral("compare"), QStringList { missing() } + goodFiles);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(missing() + QStringLiteral(": error: ")), qPrintable(r.err));
     QVERIFY(r.out.contains(QStringLiteral("geomean speed-up")));
@@ -192,9 +188,9 @@ void TestCommandLine::compareMissingAndGood()
 
 void TestCommandLine::listMissingAndGood()
 {
-    const Result alone = run(QStringLiteral("list"), { good() });
+    const Result alone = runCommandLine(QStringLiteral("list"), { good() });
     QCOMPARE(alone.code, 0);
-    const Result r = run(QStringLiteral("list"), { missing(), good() });
+    const Result r = runCommandLine(QStringLiteral("list"), { missing(), good() });
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(missing() + QStringLiteral(": error: ")), qPrintable(r.err));
     QCOMPARE(r.out, alone.out);
@@ -204,7 +200,7 @@ void TestCommandLine::listMissingAndGood()
 void TestCommandLine::warningsAloneExitZero()
 {
     for (const QString& command : { QStringLiteral("list"), QStringLiteral("validate"), QStringLiteral("summary") }) {
-        const Result r = run(command, { modelData(QStringLiteral("warnings")) });
+        const Result r = runCommandLine(command, { modelData(QStringLiteral("warnings")) });
         QVERIFY2(r.code == 0, qPrintable(command + r.err));
         QVERIFY2(QString(r.err + r.out).contains(QStringLiteral(": warning: ")), qPrintable(r.err));
     }
@@ -213,10 +209,11 @@ void TestCommandLine::warningsAloneExitZero()
 void TestCommandLine::formatIsCheckedForEveryCommandThatHasIt()
 {
     for (const Command& c : commands()) {
-        const Result help = run(QLatin1String(c.name), { QStringLiteral("--help") });
+        const Result help = runCommandLine(QLatin1String(c.name), { QStringLiteral("--help") });
         if (!help.out.contains(QStringLiteral("--format")))
             continue;
-        const Result r = run(QLatin1String(c.name), { good(), QStringLiteral("--format"), QStringLiteral("xml") });
+        const Result r
+            = runCommandLine(QLatin1String(c.name), { good(), QStringLiteral("--format"), QStringLiteral("xml") });
         QVERIFY2(r.code == 2, c.name);
         QVERIFY2(r.err.startsWith(QStringLiteral("kix %1: unknown --format \"xml\"").arg(QLatin1String(c.name))),
             qPrintable(r.err));
@@ -244,12 +241,12 @@ void TestCommandLine::alphaIsCheckedForEveryCommandThatHasIt()
 {
     int withAlpha = 0;
     for (const Command& c : commands()) {
-        const Result help = run(QLatin1String(c.name), { QStringLiteral("--help") });
+        const Result help = runCommandLine(QLatin1String(c.name), { QStringLiteral("--help") });
         if (!help.out.contains(QStringLiteral("--alpha")))
             continue;
         ++withAlpha;
         for (const QString& bad : { QStringLiteral("1"), QStringLiteral("0"), QStringLiteral("x") }) {
-            const Result r = run(QLatin1String(c.name), { good(), QStringLiteral("--alpha"), bad });
+            const Result r = runCommandLine(QLatin1String(c.name), { good(), QStringLiteral("--alpha"), bad });
             QVERIFY2(r.code == 2, qPrintable(c.name + bad));
             QVERIFY2(r.err.startsWith(
                          QStringLiteral("kix %1: --alpha must be a number between 0 and 1").arg(QLatin1String(c.name))),

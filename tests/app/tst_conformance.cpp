@@ -4,6 +4,7 @@
 // (shared/tools/kernelindex-conformance.py). Engine runs of every pass and dtype (`kix bench --device cpu`, a tiny
 // shape), a Liger CSV import, each other tool's import, and `kix export` as .json and .jsonl. Skips cleanly without
 // ../shared or without python3's jsonschema.
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QCryptographicHash>
@@ -20,12 +21,7 @@
 
 namespace {
 
-struct Outcome
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Outcome = kixtest::CommandResult;
 
 Outcome runProcess(const QString& program, const QStringList& arguments, int timeoutMs = 300000)
 {
@@ -44,7 +40,7 @@ Outcome runProcess(const QString& program, const QStringList& arguments, int tim
     return o;
 }
 
-Outcome kix(const QStringList& arguments)
+Outcome runKixProcess(const QStringList& arguments)
 {
     return runProcess(QStringLiteral(KIX_BINARY), arguments);
 }
@@ -159,7 +155,7 @@ void TestConformance::everythingKixWritesValidates()
             arguments << a;
         }
     }
-    const Outcome written = kix(arguments);
+    const Outcome written = runKixProcess(arguments);
     QVERIFY2(written.code == 0,
         qPrintable(QStringLiteral("kix %1 -> %2\n%3%4")
                        .arg(arguments.join(QLatin1Char(' ')))

@@ -25,14 +25,15 @@ Result diff(const QStringList& args)
         [&](QTextStream& o, QTextStream& e) { return runCommand(QStringLiteral("diff"), args, o, e); });
 }
 
-QString data(const QString& name)
+QString testDataPath(const QString& name)
 {
     return QStringLiteral(KIX_TEST_DATA_DIR "/") + name;
 }
 
 QStringList twoRuns()
 {
-    return { data(QStringLiteral("model/diff/run-a.json")), data(QStringLiteral("model/diff/run-b.json")) };
+    return { testDataPath(QStringLiteral("model/diff/run-a.json")),
+        testDataPath(QStringLiteral("model/diff/run-b.json")) };
 }
 
 QStringList withFormat(QStringList args, const QString& format)
@@ -132,9 +133,9 @@ void TestDiffCommand::json()
 
 void TestDiffCommand::selectors()
 {
-    const QString a = data(QStringLiteral("model/diff/run-a.json"));
-    const QString b = data(QStringLiteral("model/diff/run-b.json"));
-    const QString c = data(QStringLiteral("model/diff/run-c.json"));
+    const QString a = testDataPath(QStringLiteral("model/diff/run-a.json"));
+    const QString b = testDataPath(QStringLiteral("model/diff/run-b.json"));
+    const QString c = testDataPath(QStringLiteral("model/diff/run-c.json"));
     auto externalIds = [](const Result& r) {
         QStringList ids;
         const nlohmann::json parsed = nlohmann::json::parse(r.out.toStdString());
@@ -165,7 +166,7 @@ void TestDiffCommand::selectors()
     QCOMPARE(externalIds(r), (QStringList { idC, idA }));
 
     // FILE#POINTER and FILE/POINTER in a bundle of two runs
-    const QString bundle = data(QStringLiteral("model/good/bundle.jsonl"));
+    const QString bundle = testDataPath(QStringLiteral("model/good/bundle.jsonl"));
     r = diff(withFormat({ bundle + QStringLiteral("#/1"), bundle + QStringLiteral("/0") }, QStringLiteral("json")));
     QCOMPARE(r.code, 0);
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
@@ -173,7 +174,7 @@ void TestDiffCommand::selectors()
     QCOMPARE(j["runs"][1]["pointer"].get<std::string>(), std::string("/0"));
 
     // 8 runs are compared
-    r = diff(withFormat({ data(QStringLiteral("ui/groupnorm-sweep.json")), QStringLiteral("--filter"),
+    r = diff(withFormat({ testDataPath(QStringLiteral("ui/groupnorm-sweep.json")), QStringLiteral("--filter"),
                             QStringLiteral("channels>=1024") },
         QStringLiteral("csv")));
     QCOMPARE(r.code, 0);
@@ -191,14 +192,15 @@ void TestDiffCommand::counts_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
-    QTest::newRow("one run") << QStringList { data(QStringLiteral("model/diff/run-a.json")) }
+    QTest::newRow("one run") << QStringList { testDataPath(QStringLiteral("model/diff/run-a.json")) }
                              << QStringLiteral("kix diff: 1 run(s) selected: diff compares 2 to 8; name more runs");
-    QTest::newRow("28 runs") << QStringList { data(QStringLiteral("ui/groupnorm-sweep.json")) }
+    QTest::newRow("28 runs") << QStringList { testDataPath(QStringLiteral("ui/groupnorm-sweep.json")) }
                              << QStringLiteral(
                                     "kix diff: 28 runs selected: diff compares 2 to 8; narrow with --filter");
     // the sweep's 8 runs of 1024 and 2048 channels, and run a (1024 channels)
-    QTest::newRow("9 runs") << QStringList { data(QStringLiteral("ui/groupnorm-sweep.json")),
-        data(QStringLiteral("model/diff/run-a.json")), QStringLiteral("--filter"), QStringLiteral("channels>=1024") }
+    QTest::newRow("9 runs") << QStringList { testDataPath(QStringLiteral("ui/groupnorm-sweep.json")),
+        testDataPath(QStringLiteral("model/diff/run-a.json")), QStringLiteral("--filter"),
+        QStringLiteral("channels>=1024") }
                             << QStringLiteral("kix diff: 9 runs selected: diff compares 2 to 8");
     QTest::newRow("no such run") << (twoRuns() << QStringLiteral("--run") << QStringLiteral("nope"))
                                  << QStringLiteral("kix diff: --run nope names no run among the 2 loaded");

@@ -8,6 +8,7 @@
 
 #include "kix/config.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -24,12 +25,7 @@ using namespace kix;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 QString slurmDir()
 {
@@ -37,7 +33,7 @@ QString slurmDir()
 }
 
 // Runs a program to the end while the event loop keeps running (the follower works meanwhile).
-Result run(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs)
+Result runWithEnv(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs)
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -69,8 +65,8 @@ class TestFleetSlurm : public QObject
 private slots:
     void initTestCase()
     {
-        const Result start = run(QStringLiteral(KIX_SOURCE_DIR "/scripts/slurm-local.sh"), { QStringLiteral("start") },
-            QProcessEnvironment::systemEnvironment(), 300000);
+        const Result start = runWithEnv(QStringLiteral(KIX_SOURCE_DIR "/scripts/slurm-local.sh"),
+            { QStringLiteral("start") }, QProcessEnvironment::systemEnvironment(), 300000);
         if (start.code == 77)
             QSKIP(qPrintable(QStringLiteral("Slurm cannot be installed here: ") + start.err.trimmed()));
         QVERIFY2(start.code == 0,
@@ -87,8 +83,9 @@ private slots:
 
     void cleanupTestCase()
     {
-        if (m_startedHere) // a cluster .ci/run (or the user) started stays up
-            run(QStringLiteral(KIX_SOURCE_DIR "/scripts/slurm-local.sh"), { QStringLiteral("stop") }, m_env, 60000);
+        if (m_startedHere) // a cluster .ci/runWithEnv (or the user) started stays up
+            runWithEnv(
+                QStringLiteral(KIX_SOURCE_DIR "/scripts/slurm-local.sh"), { QStringLiteral("stop") }, m_env, 60000);
     }
 
     void fourTasksLandInAFollowedFolder()
@@ -99,7 +96,7 @@ private slots:
         QString error;
         QVERIFY(follower.follow(results.path(), &error));
 
-        const Result submit = run(QStringLiteral(KIX_BINARY),
+        const Result submit = runWithEnv(QStringLiteral(KIX_BINARY),
             { "fleet", "submit", "--device", "cpu", "--pass", "forward,backward", "--shape", "2,64,32", "--sweep",
                 "channels=64,128", "--warmup-ms", "1", "--rep-ms", "3", "--time", "00:05:00", "--results",
                 results.path() },
@@ -109,7 +106,7 @@ private slots:
         QVERIFY2(!job.isEmpty(), qPrintable(submit.out));
         QVERIFY2(submit.out.contains("4 tasks"), qPrintable(submit.out));
 
-        const Result status = run(QStringLiteral(KIX_BINARY),
+        const Result status = runWithEnv(QStringLiteral(KIX_BINARY),
             { "fleet", "status", job, "--wait", "--interval", "1", "--timeout", "300" }, m_env, 330000);
         QVERIFY2(status.code == 0, qPrintable(status.out + status.err + logs(results.path())));
         QVERIFY2(status.out.contains("4 tasks: 4 done"), qPrintable(status.out));
@@ -134,13 +131,13 @@ private slots:
     void failedTaskKeepsItsStderr()
     {
         QTemporaryDir results;
-        const Result submit = run(QStringLiteral(KIX_BINARY),
+        const Result submit = runWithEnv(QStringLiteral(KIX_BINARY),
             { "fleet", "submit", "--device", "cpu", "--pass", "forward", "--shape", "2,64,32", "--impl", "kix-nope",
                 "--results", results.path() },
             m_env, 120000);
         QVERIFY2(submit.code == 0, qPrintable(submit.out + submit.err));
         const QString job = jobIdIn(submit.out);
-        const Result status = run(QStringLiteral(KIX_BINARY),
+        const Result status = runWithEnv(QStringLiteral(KIX_BINARY),
             { "fleet", "status", job, "--wait", "--interval", "1", "--timeout", "300" }, m_env, 330000);
         QCOMPARE(status.code, 1);
         QVERIFY2(status.out.contains("1 tasks: 1 failed"), qPrintable(status.out));

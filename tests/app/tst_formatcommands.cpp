@@ -4,6 +4,7 @@
 // validator.
 #include "app/commands/commands.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -20,14 +21,9 @@ using namespace kix::cli;
 
 namespace {
 
-struct Result
-{
-    int code;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
-Result run(const char* command, const QStringList& args)
+Result runFormatCommand(const char* command, const QStringList& args)
 {
     QString out, err;
     QTextStream o(&out), e(&err);
@@ -68,17 +64,19 @@ void TestFormatCommands::strictOnExamples()
         QSKIP("the format's examples are not available (set KIX_SHARED_DIR to the project's shared/ folder)");
     const QString examples = dir + QStringLiteral("/data/kernelindex/examples");
     for (const QString& name : QDir(examples + QStringLiteral("/valid")).entryList({ QStringLiteral("*.yaml") })) {
-        const Result r = run("validate", { QStringLiteral("--strict"), examples + QStringLiteral("/valid/") + name });
+        const Result r
+            = runFormatCommand("validate", { QStringLiteral("--strict"), examples + QStringLiteral("/valid/") + name });
         QVERIFY2(r.code == 0, qPrintable(name + QLatin1String(": ") + r.out));
         QVERIFY2(!r.out.contains(QLatin1String(": error: ")), qPrintable(r.out));
     }
     for (const QString& name : QDir(examples + QStringLiteral("/invalid")).entryList({ QStringLiteral("*.yaml") })) {
-        const Result r = run("validate", { QStringLiteral("--strict"), examples + QStringLiteral("/invalid/") + name });
+        const Result r = runFormatCommand(
+            "validate", { QStringLiteral("--strict"), examples + QStringLiteral("/invalid/") + name });
         QVERIFY2(r.code == 1, qPrintable(name));
         QVERIFY2(r.out.contains(name + QLatin1String(": error: ")), qPrintable(r.out));
     }
     // a folder: every file, the invalid ones named
-    const Result all = run("validate", { QStringLiteral("--strict"), examples });
+    const Result all = runFormatCommand("validate", { QStringLiteral("--strict"), examples });
     QCOMPARE(all.code, 1);
     QCOMPARE(all.out.count(QLatin1String(": error: ")), 4);
     QVERIFY(all.err.contains(QLatin1String("4 deviations from v1alpha1")));
@@ -86,7 +84,7 @@ void TestFormatCommands::strictOnExamples()
 
 void TestFormatCommands::strictOnCatalog()
 {
-    const Result r = run("validate", { QStringLiteral("--strict"), fixture() });
+    const Result r = runFormatCommand("validate", { QStringLiteral("--strict"), fixture() });
     QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
     QVERIFY(r.err.contains(QLatin1String("18 documents in 1 files; 0 deviations from v1alpha1, 6 resources of kinds "
                                          "not checked")));
@@ -106,10 +104,10 @@ void TestFormatCommands::defaultStaysTolerant()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QByteArray::fromStdString(doc.dump()));
     f.close();
-    const Result strict = run("validate", { QStringLiteral("--strict"), path });
+    const Result strict = runFormatCommand("validate", { QStringLiteral("--strict"), path });
     QCOMPARE(strict.code, 1);
     QVERIFY2(strict.out.contains(QLatin1String("/spec/kixEngine: unknown field")), qPrintable(strict.out));
-    const Result tolerant = run("validate", { path });
+    const Result tolerant = runFormatCommand("validate", { path });
     QCOMPARE(tolerant.code, 0);
     QVERIFY(tolerant.err.startsWith(QLatin1String("1 runs loaded")));
 }
@@ -118,11 +116,11 @@ void TestFormatCommands::exportBundle()
 {
     QTemporaryDir dir;
     const QString bundle = dir.filePath(QStringLiteral("bundle.json"));
-    const Result exported = run("export", { fixture(), QStringLiteral("--bundle"), bundle });
+    const Result exported = runFormatCommand("export", { fixture(), QStringLiteral("--bundle"), bundle });
     // (exit 1 while the run extractor refuses the fixture's score-only run: that run is named, not written)
     QVERIFY2(exported.code == 0 || exported.err.contains(QLatin1String(": error: /12/run")), qPrintable(exported.err));
     QVERIFY(QFileInfo::exists(bundle));
-    const Result listed = run("list", { fixture() });
+    const Result listed = runFormatCommand("list", { fixture() });
     const int loaded = int(listed.out.count(QLatin1Char('\n'))) - 1; // the header
     QVERIFY(exported.out.contains(QStringLiteral("wrote %1 runs").arg(loaded)));
     QFile f(bundle);
@@ -139,15 +137,15 @@ void TestFormatCommands::exportBundle()
     QVERIFY(projectKnown);
     QCOMPARE(impl["manifest"]["kind"].get<std::string>(), std::string("ImplementationRevision"));
     // the format accepts it, and kix reads it back
-    const Result strict = run("validate", { QStringLiteral("--strict"), bundle });
+    const Result strict = runFormatCommand("validate", { QStringLiteral("--strict"), bundle });
     QVERIFY2(strict.code == 0, qPrintable(strict.out));
-    const Result back = run("list", { bundle });
+    const Result back = runFormatCommand("list", { bundle });
     QCOMPARE(back.code, 0);
     QVERIFY(back.err.contains(QStringLiteral("%1 of %1 runs").arg(loaded)));
     // YAML by extension: the same text, read back as YAML
     const QString yaml = dir.filePath(QStringLiteral("bundle.yaml"));
-    run("export", { fixture(), QStringLiteral("--bundle"), yaml });
-    QVERIFY(run("list", { yaml }).err.contains(QStringLiteral("%1 of %1 runs").arg(loaded)));
+    runFormatCommand("export", { fixture(), QStringLiteral("--bundle"), yaml });
+    QVERIFY(runFormatCommand("list", { yaml }).err.contains(QStringLiteral("%1 of %1 runs").arg(loaded)));
     const QString root = shared();
     if (root.isEmpty() || QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
         QSKIP("the official validator is not available (KIX_SHARED_DIR)");
@@ -176,11 +174,11 @@ void TestFormatCommands::exportBundleLeavesOutOldDialect()
     f.write(QByteArray::fromStdString(doc.dump()));
     f.close();
     const QString bundle = dir.filePath(QStringLiteral("b.json"));
-    const Result r = run("export", { old, fixture(), QStringLiteral("--bundle"), bundle });
+    const Result r = runFormatCommand("export", { old, fixture(), QStringLiteral("--bundle"), bundle });
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(QLatin1String("left out of the bundle: ") + old), qPrintable(r.err));
     QVERIFY(r.err.contains(QLatin1String("samplesNs")));
-    QCOMPARE(run("validate", { QStringLiteral("--strict"), bundle }).code, 0);
+    QCOMPARE(runFormatCommand("validate", { QStringLiteral("--strict"), bundle }).code, 0);
 }
 
 KIX_TEST_GUILESS_MAIN(TestFormatCommands)

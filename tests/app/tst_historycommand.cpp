@@ -3,6 +3,7 @@
 // exit status, usage errors, and a refused file beside good ones.
 #include "app/commands/commands.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -15,12 +16,7 @@ using namespace kix;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
 Result history(QStringList args, const QString& folder = QStringLiteral(KIX_TEST_DATA_DIR "/history"))
 {

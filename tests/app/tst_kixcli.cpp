@@ -5,6 +5,7 @@
 #include "kix/config.h"
 
 #include "tests/support/processes.h"
+#include "tests/support/testfiles.h"
 
 #include "tests/support/testmain.h"
 
@@ -29,10 +30,6 @@ Result runKix(const QStringList& args, const QString& workingDir = {}, bool disp
     return kixtest::runProgram(QStringLiteral(KIX_BINARY), args, workingDir, display);
 }
 
-QString data(const QString& relative)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
-}
 QString seed()
 {
     return QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json");
@@ -114,7 +111,8 @@ void TestKixCli::commandPolicy()
     QCOMPARE(list.code, 1);
     QVERIFY(list.err.contains(missing + QStringLiteral(": error: ")));
     QVERIFY(list.out.contains(QStringLiteral("group_norm  backward  huggingface")));
-    const Result compare = runKix({ QStringLiteral("compare"), missing, data(QStringLiteral("good")), seed() });
+    const Result compare
+        = runKix({ QStringLiteral("compare"), missing, kixtest::modelDataPath(QStringLiteral("good")), seed() });
     QCOMPARE(compare.code, 1);
     QVERIFY(compare.err.contains(missing + QStringLiteral(": error: ")));
     QVERIFY2(compare.out.contains(QStringLiteral("baseline: huggingface")), qPrintable(compare.out + compare.err));
@@ -125,8 +123,12 @@ void TestKixCli::validateExitCodes_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("code");
     QTest::newRow("good") << QStringList { QStringLiteral("validate"), seed() } << 0;
-    QTest::newRow("warnings only") << QStringList { QStringLiteral("validate"), data(QStringLiteral("warnings")) } << 0;
-    QTest::newRow("refused") << QStringList { QStringLiteral("validate"), data(QStringLiteral("mixed")) } << 1;
+    QTest::newRow("warnings only") << QStringList { QStringLiteral("validate"),
+        kixtest::modelDataPath(QStringLiteral("warnings")) }
+                                   << 0;
+    QTest::newRow("refused") << QStringList { QStringLiteral("validate"),
+        kixtest::modelDataPath(QStringLiteral("mixed")) }
+                             << 1;
     QTest::newRow("no path") << QStringList { QStringLiteral("validate") } << 2;
     QTest::newRow("bad option") << QStringList { QStringLiteral("validate"), QStringLiteral("--nope"), seed() } << 2;
 }
@@ -140,7 +142,7 @@ void TestKixCli::validateExitCodes()
 
 void TestKixCli::validatePrintsOneLinePerProblem()
 {
-    const QString folder = data(QStringLiteral("mixed"));
+    const QString folder = kixtest::modelDataPath(QStringLiteral("mixed"));
     const Result r = runKix({ QStringLiteral("validate"), folder });
     QCOMPARE(r.code, 1);
     const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -164,8 +166,9 @@ void TestKixCli::listFormats()
     QVERIFY(lines[1].startsWith(QStringLiteral("group_norm,backward,huggingface,NVIDIA B200,batch128-channels2048-")));
     QVERIFY(lines[1].contains(QStringLiteral(",1315872,1315744,1317760,passed,2026-02-28T00:23:31.000Z,")));
 
-    const Result json = runKix({ QStringLiteral("list"), data(QStringLiteral("good")), QStringLiteral("--format"),
-        QStringLiteral("json"), QStringLiteral("--filter"), QStringLiteral("channels1024") });
+    const Result json
+        = runKix({ QStringLiteral("list"), kixtest::modelDataPath(QStringLiteral("good")), QStringLiteral("--format"),
+            QStringLiteral("json"), QStringLiteral("--filter"), QStringLiteral("channels1024") });
     QCOMPARE(json.code, 0);
     const auto rows = nlohmann::json::parse(json.out.toStdString());
     QCOMPARE(rows.size(), std::size_t(2));
@@ -181,8 +184,8 @@ void TestKixCli::exportWritesWhatWasLoaded()
 {
     QTemporaryDir dir;
     const QString target = dir.filePath(QStringLiteral("all.jsonl"));
-    const Result r
-        = runKix({ QStringLiteral("export"), seed(), data(QStringLiteral("good")), QStringLiteral("--out"), target });
+    const Result r = runKix({ QStringLiteral("export"), seed(), kixtest::modelDataPath(QStringLiteral("good")),
+        QStringLiteral("--out"), target });
     QCOMPARE(r.code, 0);
     const ParseResult back = parseFile(target);
     QVERIFY(back.diagnostics.isEmpty());

@@ -5,6 +5,7 @@
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 #include "tests/support/processes.h"
+#include "tests/support/testfiles.h"
 
 #include "tests/support/testmain.h"
 
@@ -26,20 +27,16 @@ namespace {
 
 using Result = kixtest::CommandResult;
 
-Result runKix(const QStringList& args)
+Result runKixBinary(const QStringList& args)
 {
     return kixtest::runProgram(QStringLiteral(KIX_BINARY), args);
 }
 
-QString data(const QString& name)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/interop/") + name;
-}
-
 QStringList fixtures()
 {
-    return { data(QStringLiteral("nvbench_ref.json")), data(QStringLiteral("gbench_new.json")),
-        data(QStringLiteral("pytest_benchmark.json")) };
+    return { kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+        kixtest::interopDataPath(QStringLiteral("gbench_new.json")),
+        kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json")) };
 }
 
 } // namespace
@@ -59,7 +56,7 @@ private slots:
 
 void TestKixInterop::listShowsEveryFormat()
 {
-    const Result r = runKix(
+    const Result r = runKixBinary(
         QStringList { QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json") } + fixtures());
     QCOMPARE(r.code, 0);
     const nlohmann::json rows = nlohmann::json::parse(r.out.toStdString());
@@ -77,7 +74,8 @@ void TestKixInterop::listShowsEveryFormat()
         if (row["kernel"] == "BM_copy" && row["status"] == "passed")
             QCOMPARE(QString::fromStdString(row["statistic"].get<std::string>()), QStringLiteral("median"));
     }
-    const Result table = runKix({ QStringLiteral("list"), data(QStringLiteral("nvbench_ref.json")) });
+    const Result table
+        = runKixBinary({ QStringLiteral("list"), kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")) });
     QCOMPARE(table.code, 0);
     QVERIFY2(table.out.section(QLatin1Char('\n'), 0, 0).contains(QStringLiteral("statistic")), qPrintable(table.out));
     QVERIFY2(!table.out.contains(QStringLiteral("median")), qPrintable(table.out));
@@ -95,11 +93,11 @@ void TestKixInterop::importWritesKernelindexThatLoadsBack()
     QFETCH(QString, target);
     QTemporaryDir dir;
     const QString out = dir.filePath(target);
-    const Result r
-        = runKix(QStringList { QStringLiteral("import") } + fixtures() + QStringList { QStringLiteral("--out"), out });
+    const Result r = runKixBinary(
+        QStringList { QStringLiteral("import") } + fixtures() + QStringList { QStringLiteral("--out"), out });
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(r.out.contains(QStringLiteral("imported 10 runs from 3 files")));
-    const Result validate = runKix({ QStringLiteral("validate"), out });
+    const Result validate = runKixBinary({ QStringLiteral("validate"), out });
     QCOMPARE(validate.code, 0);
     QVERIFY(validate.out.isEmpty());
 
@@ -138,7 +136,8 @@ void TestKixInterop::importRefusesBadInputButWritesTheRest()
 {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("runs.jsonl"));
-    const Result r = runKix({ QStringLiteral("import"), data(QStringLiteral("bad")), QStringLiteral("--out"), out });
+    const Result r = runKixBinary(
+        { QStringLiteral("import"), kixtest::interopDataPath(QStringLiteral("bad")), QStringLiteral("--out"), out });
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(QStringLiteral("nvbench_bad_value.json: error: /benchmarks/0/states/1/summaries/1/data/0/"
                                            "value: expected a number")),
@@ -149,8 +148,10 @@ void TestKixInterop::importRefusesBadInputButWritesTheRest()
 
 void TestKixInterop::compareNvbenchFiles()
 {
-    const Result r = runKix({ QStringLiteral("compare"), data(QStringLiteral("nvbench_ref.json")),
-        data(QStringLiteral("nvbench_cmp.json")), QStringLiteral("--format"), QStringLiteral("csv") });
+    const Result r
+        = runKixBinary({ QStringLiteral("compare"), kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+            kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")), QStringLiteral("--format"),
+            QStringLiteral("csv") });
     QVERIFY2(r.code == 0, qPrintable(r.err));
     // hand-computed: +1% within the smaller noise 2%; -10% beyond 1%; +25% beyond 4%
     QCOMPARE(r.out,
@@ -158,15 +159,18 @@ void TestKixInterop::compareNvbenchFiles()
                        "copy · Device=0 T=I32 Elements{io}=2^20,10000,0.02,10100,0.03,100,0.01,same\n"
                        "copy · Device=0 T=I32 Elements{io}=2^24,100000,0.01,90000,0.015,-10000,-0.1,faster\n"
                        "copy · Device=0 T=F64 Elements{io}=2^20,20000,0.05,25000,0.04,5000,0.25,slower\n"));
-    const Result table = runKix({ QStringLiteral("compare"), data(QStringLiteral("nvbench_ref.json")),
-        data(QStringLiteral("nvbench_cmp.json")) });
+    const Result table
+        = runKixBinary({ QStringLiteral("compare"), kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+            kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")) });
     QVERIFY(table.out.contains(QStringLiteral("3 pairs: 1 faster, 1 slower, 1 same within the noise, 0 unknown")));
 }
 
 void TestKixInterop::compareGbenchFiles()
 {
-    const Result r = runKix({ QStringLiteral("compare"), data(QStringLiteral("gbench_base.json")),
-        data(QStringLiteral("gbench_new.json")), QStringLiteral("--format"), QStringLiteral("json") });
+    const Result r
+        = runKixBinary({ QStringLiteral("compare"), kixtest::interopDataPath(QStringLiteral("gbench_base.json")),
+            kixtest::interopDataPath(QStringLiteral("gbench_new.json")), QStringLiteral("--format"),
+            QStringLiteral("json") });
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(QString::fromStdString(j["family"].get<std::string>()), QStringLiteral("gbench"));
@@ -178,8 +182,10 @@ void TestKixInterop::compareGbenchFiles()
 
     // the old format (repetitions as repeated entries): scipy's p-values, as compare.py prints them (tst_gbenchshapes
     // has the figures' derivation)
-    const Result old = runKix({ QStringLiteral("compare"), data(QStringLiteral("gbench_oldformat_ref.json")),
-        data(QStringLiteral("gbench_oldformat_cmp.json")), QStringLiteral("--format"), QStringLiteral("json") });
+    const Result old = runKixBinary(
+        { QStringLiteral("compare"), kixtest::interopDataPath(QStringLiteral("gbench_oldformat_ref.json")),
+            kixtest::interopDataPath(QStringLiteral("gbench_oldformat_cmp.json")), QStringLiteral("--format"),
+            QStringLiteral("json") });
     QVERIFY2(old.code == 0, qPrintable(old.err));
     const nlohmann::json o = nlohmann::json::parse(old.out.toStdString());
     bool seen = false;
@@ -196,8 +202,9 @@ void TestKixInterop::compareGbenchFiles()
 void TestKixInterop::compareAcrossFamiliesWarns()
 {
     // an nvbench file and a pytest-benchmark file: the general comparison, with the family difference named
-    const Result r = runKix({ QStringLiteral("compare"), data(QStringLiteral("pytest_benchmark.json")),
-        QStringLiteral("--format"), QStringLiteral("json") });
+    const Result r
+        = runKixBinary({ QStringLiteral("compare"), kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json")),
+            QStringLiteral("--format"), QStringLiteral("json") });
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["pairs"].size(), std::size_t(1)); // triton against the torch baseline
@@ -205,10 +212,11 @@ void TestKixInterop::compareAcrossFamiliesWarns()
     QVERIFY(qFuzzyCompare(j["pairs"][0]["ratio"].get<double>(), 225.0 / 125));
     QCOMPARE(QString::fromStdString(j["pairs"][0]["verdict"].get<std::string>()), QStringLiteral("faster"));
 
-    const RunPtr nv = parseFile(data(QStringLiteral("nvbench_ref.json"))).runs.first();
-    const Result mixed = runKix({ QStringLiteral("compare"), data(QStringLiteral("pytest_benchmark.json")),
-        data(QStringLiteral("nvbench_ref.json")), QStringLiteral("--baseline"), QStringLiteral("run:") + nv->externalId,
-        QStringLiteral("--format"), QStringLiteral("json") });
+    const RunPtr nv = parseFile(kixtest::interopDataPath(QStringLiteral("nvbench_ref.json"))).runs.first();
+    const Result mixed
+        = runKixBinary({ QStringLiteral("compare"), kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json")),
+            kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")), QStringLiteral("--baseline"),
+            QStringLiteral("run:") + nv->externalId, QStringLiteral("--format"), QStringLiteral("json") });
     QVERIFY2(
         mixed.out.contains(QStringLiteral("different protocol family: nvbench_cold (baseline) vs pytest_benchmark")),
         qPrintable(mixed.out + mixed.err));

@@ -5,6 +5,7 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -18,14 +19,9 @@ using namespace kix::cli;
 
 namespace {
 
-struct Result
-{
-    int code;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
-Result run(const QStringList& args)
+Result runOverview(const QStringList& args)
 {
     QString out, err;
     QTextStream o(&out), e(&err);
@@ -76,7 +72,7 @@ private slots:
 
     void json()
     {
-        const Result r = run({ m_file, QStringLiteral("--format"), QStringLiteral("json") });
+        const Result r = runOverview({ m_file, QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(root[QStringLiteral("runs")].toInt(), 8);
@@ -102,7 +98,7 @@ private slots:
 
     void csvClausesSelectTheirRuns()
     {
-        const Result r = run({ m_file, QStringLiteral("--format"), QStringLiteral("csv") });
+        const Result r = runOverview({ m_file, QStringLiteral("--format"), QStringLiteral("csv") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.takeFirst(), QStringLiteral("kernel,gpu,runs,implementations,failed,filter"));
@@ -112,8 +108,8 @@ private slots:
             QCOMPARE(f.size(), 6);
             QVERIFY2(!f[5].isEmpty(), qPrintable(line));
             // Fed back as --filter, a cell's clause counts the cell's runs and nothing else.
-            const Result narrowed
-                = run({ m_file, QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--filter"), f[5] });
+            const Result narrowed = runOverview(
+                { m_file, QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--filter"), f[5] });
             const QStringList again = narrowed.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
             QCOMPARE(again.size(), 2);
             QCOMPARE(again[1], line);
@@ -122,10 +118,11 @@ private slots:
 
     void tableAndFilter()
     {
-        const Result r = run({ m_file, QStringLiteral("--filter"), QStringLiteral("gpu:b200") });
+        const Result r = runOverview({ m_file, QStringLiteral("--filter"), QStringLiteral("gpu:b200") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines[0], QStringLiteral("2 kernel(s) × 1 GPU(s), 3 run(s), 0 failed: runs per kernel and GPU"));
+        QCOMPARE(
+            lines[0], QStringLiteral("2 kernel(s) × 1 GPU(s), 3 run(s), 0 failed: runs per kernel and GPU"));
         QCOMPARE(lines[1].simplified(), QStringLiteral("kernel all NVIDIA B200"));
         QCOMPARE(lines[2].simplified(), QStringLiteral("all 3 3"));
         QCOMPARE(lines[3].simplified(), QStringLiteral("cross_entropy 2 2"));
@@ -134,10 +131,11 @@ private slots:
 
     void exitCodes()
     {
-        QCOMPARE(run({ m_file, QStringLiteral("--filter"), QStringLiteral("kernel=nothing") }).code, int(ExitFailure));
-        QCOMPARE(run({ m_file, m_dir.filePath(QStringLiteral("missing.json")) }).code, int(ExitFailure));
-        QCOMPARE(run({ m_file, QStringLiteral("--format"), QStringLiteral("xml") }).code, int(ExitUsage));
-        const Result help = run({ QStringLiteral("--help") });
+        QCOMPARE(runOverview({ m_file, QStringLiteral("--filter"), QStringLiteral("kernel=nothing") }).code,
+            int(ExitFailure));
+        QCOMPARE(runOverview({ m_file, m_dir.filePath(QStringLiteral("missing.json")) }).code, int(ExitFailure));
+        QCOMPARE(runOverview({ m_file, QStringLiteral("--format"), QStringLiteral("xml") }).code, int(ExitUsage));
+        const Result help = runOverview({ QStringLiteral("--help") });
         QCOMPARE(help.code, int(ExitOk));
         QVERIFY(help.out.contains(QStringLiteral("kix overview")));
     }

@@ -4,6 +4,7 @@
 #include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -18,14 +19,9 @@ using Json = nlohmann::json;
 
 namespace {
 
-struct Result
-{
-    int code;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
-Result run(const QStringList& args)
+Result runRank(const QStringList& args)
 {
     QString out, err;
     QTextStream o(&out), e(&err);
@@ -100,7 +96,7 @@ private slots:
 
     void json()
     {
-        const Result r = run({ m_file, QStringLiteral("--format"), QStringLiteral("json") });
+        const Result r = runRank({ m_file, QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         const Json j = Json::parse(r.out.toStdString());
         QCOMPARE(int(j["cohorts"].size()), 2); // B200 and H100: never one cohort
@@ -131,7 +127,7 @@ private slots:
 
     void table()
     {
-        const Result r = run({ m_file });
+        const Result r = runRank({ m_file });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         const QStringList lines = r.out.split(QLatin1Char('\n'));
         const int header
@@ -148,7 +144,7 @@ private slots:
 
     void csv()
     {
-        const Result r = run({ m_file, QStringLiteral("--format"), QStringLiteral("csv") });
+        const Result r = runRank({ m_file, QStringLiteral("--format"), QStringLiteral("csv") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         const QStringList rows = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(rows.size(), 1 + 5 + 2);
@@ -169,16 +165,16 @@ private slots:
 
     void filterAndFailures()
     {
-        Result r = run({ m_file, QStringLiteral("--filter"), QStringLiteral("gpu=h100"), QStringLiteral("--format"),
+        Result r = runRank({ m_file, QStringLiteral("--filter"), QStringLiteral("gpu=h100"), QStringLiteral("--format"),
             QStringLiteral("json") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         QCOMPARE(int(Json::parse(r.out.toStdString())["cohorts"].size()), 1);
-        r = run({ m_file, QStringLiteral("--filter"), QStringLiteral("provider=nobody") });
+        r = runRank({ m_file, QStringLiteral("--filter"), QStringLiteral("provider=nobody") });
         QCOMPARE(r.code, int(ExitFailure));
         QVERIFY(r.err.contains(QStringLiteral("nothing to rank")));
-        r = run({ m_file, QStringLiteral("--format"), QStringLiteral("xml") });
+        r = runRank({ m_file, QStringLiteral("--format"), QStringLiteral("xml") });
         QCOMPARE(r.code, int(ExitUsage));
-        r = run({ QStringLiteral("--help") });
+        r = runRank({ QStringLiteral("--help") });
         QCOMPARE(r.code, int(ExitOk));
         QVERIFY(r.out.contains(QStringLiteral("Mann-Whitney")));
     }

@@ -5,6 +5,7 @@
 #include "app/commands/commands.h"
 #include "kix/config.h"
 
+#include "tests/support/processes.h"
 #include "tests/support/testmain.h"
 
 #include <QRegularExpression>
@@ -16,14 +17,9 @@ using namespace kix::cli;
 
 namespace {
 
-struct Result
-{
-    int code;
-    QString out;
-    QString err;
-};
+using Result = kixtest::CommandResult;
 
-Result run(const QStringList& args)
+Result runResolve(const QStringList& args)
 {
     QString out, err;
     QTextStream o(&out), e(&err);
@@ -33,7 +29,7 @@ Result run(const QStringList& args)
     return { code, out, err };
 }
 
-QString bundled()
+QString bundledRuns()
 {
     return QStringLiteral(KIX_SOURCE_DIR "/resources/runs");
 }
@@ -58,15 +54,15 @@ private slots:
 
 void TestResolveCommand::exactNearAndNothing()
 {
-    Result r = run({ QStringLiteral("group_norm"), bundled(), QStringLiteral("--axis"), QStringLiteral("channels=2048"),
-        QStringLiteral("--filter"), QStringLiteral("pass:forward") });
+    Result r = runResolve({ QStringLiteral("group_norm"), bundledRuns(), QStringLiteral("--axis"),
+        QStringLiteral("channels=2048"), QStringLiteral("--filter"), QStringLiteral("pass:forward") });
     QCOMPARE(r.code, int(ExitOk));
     QVERIFY2(r.out.contains(QLatin1String("answer: exact")), qPrintable(r.out));
     QVERIFY(r.out.contains(QLatin1String("liger")));
     QVERIFY(r.out.contains(QLatin1String("huggingface")));
 
     // between two measured values: 1024 and 2048, nothing exact
-    r = run({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"), QStringLiteral("channels=3000"),
+    r = runResolve({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"), QStringLiteral("channels=3000"),
         QStringLiteral("--gpu"), QStringLiteral("b200") });
     QCOMPARE(r.code, int(ExitOk));
     QVERIFY(r.out.contains(QLatin1String("none exact")));
@@ -74,19 +70,19 @@ void TestResolveCommand::exactNearAndNothing()
     QVERIFY(r.out.contains(QStringLiteral("channels: 3000 → 2048")));
 
     // an axis no case has: nothing, exit 1
-    r = run({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"), QStringLiteral("groups=32") });
+    r = runResolve({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"), QStringLiteral("groups=32") });
     QCOMPARE(r.code, int(ExitFailure));
     QVERIFY(r.out.contains(QLatin1String("unknown axis: groups")));
     QVERIFY(r.err.contains(QLatin1String("nothing measured near the request")));
 
     // an operation nobody measured: exit 1, the nearest names
-    r = run({ QStringLiteral("groupnorm"), sweep() });
+    r = runResolve({ QStringLiteral("groupnorm"), sweep() });
     QCOMPARE(r.code, int(ExitFailure));
     QVERIFY2(r.err.contains(QLatin1String("nearest names: group_norm")), qPrintable(r.err));
 
     // a missing input is refused, the rest still resolved: exit 1
-    r = run({ QStringLiteral("group_norm"), sweep(), QStringLiteral("/nonexistent/runs.json"), QStringLiteral("--axis"),
-        QStringLiteral("channels=1024") });
+    r = runResolve({ QStringLiteral("group_norm"), sweep(), QStringLiteral("/nonexistent/runs.json"),
+        QStringLiteral("--axis"), QStringLiteral("channels=1024") });
     QCOMPARE(r.code, int(ExitFailure));
     QVERIFY(r.out.contains(QLatin1String("answer: exact")));
 }
@@ -95,7 +91,7 @@ void TestResolveCommand::formats()
 {
     const QStringList base { QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"),
         QStringLiteral("channels=3000"), QStringLiteral("--gpu"), QStringLiteral("H100") };
-    Result r = run(base + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    Result r = runResolve(base + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
     QCOMPARE(r.code, int(ExitOk));
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["exact"].get<bool>(), false);
@@ -106,7 +102,7 @@ void TestResolveCommand::formats()
     QCOMPARE(j["cases"][0]["kind"].get<std::string>(), std::string("below"));
     QCOMPARE(j["cases"][0]["implementations"][0]["implementation"].get<std::string>(), std::string("liger"));
 
-    r = run(base + QStringList { QStringLiteral("--format"), QStringLiteral("csv") });
+    r = runResolve(base + QStringList { QStringLiteral("--format"), QStringLiteral("csv") });
     QCOMPARE(r.code, int(ExitOk));
     const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 2);
@@ -117,23 +113,23 @@ void TestResolveCommand::formats()
 
 void TestResolveCommand::usageErrors()
 {
-    Result r = run({});
+    Result r = runResolve({});
     QCOMPARE(r.code, int(ExitUsage));
     QVERIFY(r.err.contains(QLatin1String("no OPERATION given")));
-    r = run({ QStringLiteral("group_norm") });
+    r = runResolve({ QStringLiteral("group_norm") });
     QCOMPARE(r.code, int(ExitUsage));
     QVERIFY(r.err.contains(QLatin1String("no PATH given")));
-    r = run({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"), QStringLiteral("channels") });
+    r = runResolve({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--axis"), QStringLiteral("channels") });
     QCOMPARE(r.code, int(ExitUsage));
     QVERIFY(r.err.contains(QLatin1String("is not AXIS=VALUE")));
-    r = run({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--format"), QStringLiteral("xml") });
+    r = runResolve({ QStringLiteral("group_norm"), sweep(), QStringLiteral("--format"), QStringLiteral("xml") });
     QCOMPARE(r.code, int(ExitUsage));
 }
 
 // Every example of --help that reads the bundled runs runs and finds something.
 void TestResolveCommand::helpExamplesWork()
 {
-    const Result help = run({ QStringLiteral("--help") });
+    const Result help = runResolve({ QStringLiteral("--help") });
     QCOMPARE(help.code, int(ExitOk));
     int examples = 0;
     for (const QString& line : help.out.split(QLatin1Char('\n'))) {
@@ -144,8 +140,8 @@ void TestResolveCommand::helpExamplesWork()
         args = args.mid(2); // "kix resolve"
         for (QString& a : args)
             if (a == QLatin1String("resources/runs"))
-                a = bundled();
-        const Result r = run(args);
+                a = bundledRuns();
+        const Result r = runResolve(args);
         QVERIFY2(r.code == ExitOk, qPrintable(line + QLatin1Char('\n') + r.err));
         ++examples;
     }

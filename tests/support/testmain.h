@@ -17,9 +17,11 @@ bool registerTest(const char* sourceFile, TestEntry entry);
 
 } // namespace kixtest
 
+// The entry and its registration are named after the class, so that test files compiled together (a unity
+// build) do not clash.
 #define KIX_TEST_ENTRY(TestObject, ...)                                                                                \
     namespace {                                                                                                        \
-    int kixTestEntry(int argc, char* argv[])                                                                           \
+    int kixTestEntry##TestObject(int argc, char* argv[])                                                               \
     {                                                                                                                  \
         QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                                             \
         __VA_ARGS__                                                                                                    \
@@ -27,7 +29,8 @@ bool registerTest(const char* sourceFile, TestEntry entry);
         QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
         return QTest::qExec(&tc, argc, argv);                                                                          \
     }                                                                                                                  \
-    [[maybe_unused]] const bool kixTestRegistered = kixtest::registerTest(__FILE__, &kixTestEntry);                    \
+    [[maybe_unused]] const bool kixTestRegistered##TestObject                                                          \
+        = kixtest::registerTest(__FILE__, &kixTestEntry##TestObject);                                                  \
     }
 
 // QTEST_MAIN: a QApplication where the executable links Qt Widgets, else a QGuiApplication or QCoreApplication.

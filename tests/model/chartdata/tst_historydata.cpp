@@ -31,7 +31,7 @@ RunPtr at(const QString& provider, double median, int day, bool label = true)
 }
 
 // liger steps up from 1 µs to 1.3 µs at v4; huggingface stays at 2 µs; one memory run; one run without a time.
-RunList releases(bool labels = true)
+RunList releaseRuns(bool labels = true)
 {
     RunList runs;
     for (int day = 0; day < 6; ++day) {
@@ -95,7 +95,7 @@ private slots:
 
 void TestHistoryData::linesNamesAndPoints()
 {
-    const HistoryData data = buildHistoryData(releases());
+    const HistoryData data = buildHistoryData(releaseRuns());
     QCOMPARE(data.drawn.size(), 2);
     QCOMPARE(data.candidates, 2);
     QCOMPARE(data.otherMetric, 1);
@@ -135,7 +135,7 @@ void TestHistoryData::linesNamesAndPoints()
 
 void TestHistoryData::marksAndRanges()
 {
-    const HistoryData data = buildHistoryData(releases());
+    const HistoryData data = buildHistoryData(releaseRuns());
     const int liger = lineOf(data, QStringLiteral("liger"));
     QCOMPARE(data.markCount(ChangeKind::Regression), 1);
     QCOMPARE(data.markCount(ChangeKind::Improvement), 0);
@@ -162,7 +162,7 @@ void TestHistoryData::marksAndRanges()
 
     HistoryDataOptions log;
     log.logY = true;
-    const HistoryData logData = buildHistoryData(releases(), log);
+    const HistoryData logData = buildHistoryData(releaseRuns(), log);
     QVERIFY(logData.logY);
     QVERIFY(qAbs(logData.yMin - 0.99 / 1.25) < 1e-9);
     QVERIFY(qAbs(logData.yMax - 2.02 * 1.25) < 1e-9);
@@ -170,7 +170,7 @@ void TestHistoryData::marksAndRanges()
     // A higher threshold: the 30 % step no longer counts.
     HistoryDataOptions strict;
     strict.threshold = 0.4;
-    QCOMPARE(buildHistoryData(releases(), strict).markCount(ChangeKind::Regression), 0);
+    QCOMPARE(buildHistoryData(releaseRuns(), strict).markCount(ChangeKind::Regression), 0);
 }
 
 void TestHistoryData::timeAxis()
@@ -178,7 +178,7 @@ void TestHistoryData::timeAxis()
     // Without labels the x axis is time; asking for labels cannot change that.
     HistoryDataOptions options;
     options.xParam = QStringLiteral("label");
-    const HistoryData data = buildHistoryData(releases(false), options);
+    const HistoryData data = buildHistoryData(releaseRuns(false), options);
     QVERIFY(!data.byLabel);
     QCOMPARE(data.xCandidates, QStringList { QStringLiteral("time") });
     QCOMPARE(data.xTitle, QStringLiteral("observedAt (UTC)"));
@@ -191,7 +191,7 @@ void TestHistoryData::timeAxis()
 
     // With labels, "time" is still a choice.
     options.xParam = QStringLiteral("time");
-    const HistoryData byTime = buildHistoryData(releases(), options);
+    const HistoryData byTime = buildHistoryData(releaseRuns(), options);
     QVERIFY(!byTime.byLabel);
     QCOMPARE(byTime.xParam, QStringLiteral("time"));
 }
@@ -200,7 +200,7 @@ void TestHistoryData::seriesBeyondTheLimit()
 {
     HistoryDataOptions options;
     options.maxSeries = 1;
-    const HistoryData data = buildHistoryData(releases(), options);
+    const HistoryData data = buildHistoryData(releaseRuns(), options);
     QCOMPARE(data.drawn.size(), 1);
     QCOMPARE(data.candidates, 2);
     // The series with the largest change is the one kept.

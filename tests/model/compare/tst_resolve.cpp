@@ -20,14 +20,14 @@ using namespace kix;
 
 namespace {
 
-QString dataPath(const char* name)
+QString resolveDataPath(const char* name)
 {
     return QStringLiteral(KIX_TEST_DATA_DIR "/model/resolve/") + QLatin1String(name);
 }
 
-RunList load(const char* name)
+RunList loadResolveCase(const char* name)
 {
-    const ParseResult r = parseFile(dataPath(name));
+    const ParseResult r = parseFile(resolveDataPath(name));
     for (const Diagnostic& d : r.diagnostics)
         if (d.isError())
             qWarning().noquote() << d.toString();
@@ -79,7 +79,7 @@ private slots:
 
 void TestResolve::exactIsRankedAsItsCohort()
 {
-    const RunList runs = load("groupnorm-sweep.csv");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv");
     QCOMPARE(runs.size(), 8);
     const Resolution r = resolveWorkload(
         runs, request(QStringLiteral("group_norm"), { { "channels", "2048" } }, QStringLiteral("b200")));
@@ -102,7 +102,7 @@ void TestResolve::exactIsRankedAsItsCohort()
 
 void TestResolve::betweenTwoMeasuredValues()
 {
-    const RunList runs = load("groupnorm-sweep.csv");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv");
     const Resolution r = resolveWorkload(
         runs, request(QStringLiteral("group_norm"), { { "channels", "3000" } }, QStringLiteral("B200")));
     QVERIFY(!r.exact());
@@ -127,7 +127,7 @@ void TestResolve::betweenTwoMeasuredValues()
 
 void TestResolve::beyondTheRange()
 {
-    const RunList runs = load("groupnorm-sweep.csv");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv");
     Resolution r = resolveWorkload(runs, request(QStringLiteral("group_norm"), { { "channels", "16384" } }, "B200"));
     QCOMPARE(r.cases.size(), 1);
     QCOMPARE(r.cases[0].kind, ResolveKind::Below);
@@ -149,7 +149,7 @@ void TestResolve::beyondTheRange()
 
 void TestResolve::otherGpuIsNamed()
 {
-    const RunList runs = load("groupnorm-sweep.csv");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv");
     // nobody measured an A100: the nearest cases are on other GPUs, the GPU named as a mismatch
     const Resolution r
         = resolveWorkload(runs, request(QStringLiteral("group_norm"), { { "channels", "2048" } }, "A100"));
@@ -174,7 +174,7 @@ void TestResolve::otherGpuIsNamed()
 
 void TestResolve::suiteWorkloads()
 {
-    const RunList runs = load("conv1d-suites.jsonl");
+    const RunList runs = loadResolveCase("conv1d-suites.jsonl");
     QCOMPARE(runs.size(), 3);
     // by title, any case; the suites are aggregates of cases, never an exact answer for one case
     Resolution r = resolveWorkload(runs, request(QStringLiteral("causal DEPTHWISE conv1d"), { { "d", "2560" } }));
@@ -206,7 +206,7 @@ void TestResolve::suiteWorkloads()
 
 void TestResolve::operationNames()
 {
-    const RunList runs = load("groupnorm-sweep.csv") + load("conv1d-suites.jsonl");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv") + loadResolveCase("conv1d-suites.jsonl");
     Resolution r = resolveWorkload(runs, request(QStringLiteral("GROUP_NORM"), {}));
     QCOMPARE(r.matchedBy, QStringList { QStringLiteral("kernel name \"group_norm\"") });
     QCOMPARE(r.runCount, 8);
@@ -221,7 +221,7 @@ void TestResolve::operationNames()
 
 void TestResolve::unknownAxisAndTextValues()
 {
-    const RunList runs = load("groupnorm-sweep.csv");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv");
     // an axis spelled in another case is read as the runs spell it, and said so
     Resolution r = resolveWorkload(runs, request(QStringLiteral("group_norm"), { { "CHANNELS", "2048" } }, "B200"));
     QVERIFY(r.exact());
@@ -246,7 +246,7 @@ void TestResolve::unknownAxisAndTextValues()
 
 void TestResolve::reports()
 {
-    const RunList runs = load("groupnorm-sweep.csv");
+    const RunList runs = loadResolveCase("groupnorm-sweep.csv");
     const Resolution r
         = resolveWorkload(runs, request(QStringLiteral("group_norm"), { { "channels", "3000" } }, "B200"));
     const QString table = QString::fromUtf8(resolutionToTable(r));

@@ -17,7 +17,7 @@ using namespace kix;
 
 namespace {
 
-RunPtr load(const QString& name)
+RunPtr loadRun(const QString& name)
 {
     const ParseResult result = parseFile(QStringLiteral(KIX_TEST_DATA_DIR "/model/diff/") + name);
     if (result.runs.size() != 1)
@@ -25,7 +25,7 @@ RunPtr load(const QString& name)
     return result.runs.front();
 }
 
-const DiffRow* findRow(const RunDiff& diff, const QString& section, const QString& path)
+const DiffRow* findDiffRow(const RunDiff& diff, const QString& section, const QString& path)
 {
     for (const DiffRow& row : diff.rows)
         if (row.section == section && row.path == path)
@@ -66,7 +66,7 @@ private slots:
 void TestRunDiff::fixturesLoad()
 {
     for (const char* name : { "run-a.json", "run-b.json", "run-c.json" }) {
-        const RunPtr run = load(QLatin1String(name));
+        const RunPtr run = loadRun(QLatin1String(name));
         QVERIFY2(run, name);
         QCOMPARE(run->protocolCheck, DigestCheck::Verified);
         QCOMPARE(run->environmentCheck, DigestCheck::Verified);
@@ -75,9 +75,9 @@ void TestRunDiff::fixturesLoad()
 
 void TestRunDiff::equalRowsFolded()
 {
-    const RunDiff diff = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-c.json")) });
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-c.json")) });
     QVERIFY(diff.equal > 20);
-    const DiffRow* gpu = findRow(diff, QStringLiteral("environment"), QStringLiteral("gpuProduct"));
+    const DiffRow* gpu = findDiffRow(diff, QStringLiteral("environment"), QStringLiteral("gpuProduct"));
     QVERIFY(gpu);
     QVERIFY(gpu->equal);
     QCOMPARE(*gpu->values[0], QStringLiteral("NVIDIA B200"));
@@ -94,41 +94,42 @@ void TestRunDiff::equalRowsFolded()
 
 void TestRunDiff::protocolDifferenceIsMaterial()
 {
-    const RunDiff diff = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")) });
-    const DiffRow* digest = findRow(diff, QStringLiteral("digests"), QStringLiteral("protocolDigest"));
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")) });
+    const DiffRow* digest = findDiffRow(diff, QStringLiteral("digests"), QStringLiteral("protocolDigest"));
     QVERIFY(digest);
     QVERIFY(!digest->equal);
     QCOMPARE(digest->kind, DiffKind::Material);
-    const DiffRow* json = findRow(diff, QStringLiteral("json"), QStringLiteral("/run/spec/protocolDigest"));
+    const DiffRow* json = findDiffRow(diff, QStringLiteral("json"), QStringLiteral("/run/spec/protocolDigest"));
     QVERIFY(json);
     QCOMPARE(json->kind, DiffKind::Material);
     const DiffRow* warmup
-        = findRow(diff, QStringLiteral("json"), QStringLiteral("/protocol/spec/measurement/warmupIterations"));
+        = findDiffRow(diff, QStringLiteral("json"), QStringLiteral("/protocol/spec/measurement/warmupIterations"));
     QVERIFY(warmup);
     QVERIFY(!warmup->equal);
     QCOMPARE(warmup->kind, DiffKind::Material);
     QVERIFY(!warmup->values[0].has_value());
     QCOMPARE(*warmup->values[1], QStringLiteral("25"));
     // The environment is the same in both.
-    const DiffRow* env = findRow(diff, QStringLiteral("digests"), QStringLiteral("environmentDigest"));
+    const DiffRow* env = findDiffRow(diff, QStringLiteral("digests"), QStringLiteral("environmentDigest"));
     QVERIFY(env);
     QVERIFY(env->equal);
 }
 
 void TestRunDiff::valueDifferenceIsMeasurement()
 {
-    const RunDiff diff = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")) });
-    const DiffRow* value = findRow(diff, QStringLiteral("headline"), QStringLiteral("value"));
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")) });
+    const DiffRow* value = findDiffRow(diff, QStringLiteral("headline"), QStringLiteral("value"));
     QVERIFY(value);
     QVERIFY(!value->equal);
     QCOMPARE(value->kind, DiffKind::Measurement);
     QCOMPARE(*value->values[0], QStringLiteral("225344"));
     QCOMPARE(*value->values[1], QStringLiteral("231000"));
-    const DiffRow* json = findRow(diff, QStringLiteral("json"), QStringLiteral("/run/spec/timing/latencyNs/median"));
+    const DiffRow* json
+        = findDiffRow(diff, QStringLiteral("json"), QStringLiteral("/run/spec/timing/latencyNs/median"));
     QVERIFY(json);
     QCOMPARE(json->kind, DiffKind::Measurement);
     // The unit is the same; a difference there would be material.
-    const DiffRow* unit = findRow(diff, QStringLiteral("json"), QStringLiteral("/run/spec/measurements/0/unit"));
+    const DiffRow* unit = findDiffRow(diff, QStringLiteral("json"), QStringLiteral("/run/spec/measurements/0/unit"));
     QVERIFY(unit);
     QVERIFY(unit->equal);
     QCOMPARE(unit->kind, DiffKind::Material);
@@ -136,22 +137,22 @@ void TestRunDiff::valueDifferenceIsMeasurement()
 
 void TestRunDiff::titleDifferenceIsCosmetic()
 {
-    const RunDiff diff = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")) });
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")) });
     for (const auto& [section, path] : { std::pair { "run", "title" }, std::pair { "json", "/run/metadata/title" },
              std::pair { "run", "observedAt" }, std::pair { "run", "externalId" }, std::pair { "run", "file" } }) {
-        const DiffRow* row = findRow(diff, QLatin1String(section), QLatin1String(path));
+        const DiffRow* row = findDiffRow(diff, QLatin1String(section), QLatin1String(path));
         QVERIFY2(row, path);
         QVERIFY2(!row->equal, path);
         QCOMPARE(row->kind, DiffKind::Cosmetic);
     }
-    const DiffRow* title = findRow(diff, QStringLiteral("run"), QStringLiteral("title"));
+    const DiffRow* title = findDiffRow(diff, QStringLiteral("run"), QStringLiteral("title"));
     QCOMPARE(*title->values[1], QStringLiteral("GroupNorm · liger · backward (warm)"));
 }
 
 void TestRunDiff::unknownFieldInOneRun()
 {
-    const RunDiff diff = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")) });
-    const DiffRow* note = findRow(diff, QStringLiteral("json"), QStringLiteral("/x-reviewer/note"));
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")) });
+    const DiffRow* note = findDiffRow(diff, QStringLiteral("json"), QStringLiteral("/x-reviewer/note"));
     QVERIFY(note);
     QVERIFY(!note->equal);
     QVERIFY(!note->values[0].has_value());
@@ -162,7 +163,7 @@ void TestRunDiff::unknownFieldInOneRun()
 
 void TestRunDiff::orderAndSummary()
 {
-    const RunDiff diff = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")) });
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")) });
     QVERIFY(diff.material > 0);
     QVERIFY(diff.measurement > 0);
     QVERIFY(diff.cosmetic > 0);
@@ -210,7 +211,7 @@ void TestRunDiff::verdict()
     QCOMPARE(other.verdict, QStringLiteral("not comparable: differs in protocol"));
 
     // the fixtures link no workload document: no strict key, and the protocol differs
-    const RunDiff fixtures = diffRuns({ load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")) });
+    const RunDiff fixtures = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")) });
     QVERIFY(!fixtures.comparable);
     QVERIFY2(fixtures.verdict.startsWith(QStringLiteral("not comparable: differs in protocol; ")),
         qPrintable(fixtures.verdict));
@@ -218,7 +219,7 @@ void TestRunDiff::verdict()
         QStringLiteral("not comparable: differs in protocol; no run has a strict comparison key (no workload document "
                        "(operation, correctness))"));
     const RunDiff oneKeyed
-        = diffRuns({ keyed(QStringLiteral("liger"), 100, key, p1), load(QStringLiteral("run-a.json")) });
+        = diffRuns({ keyed(QStringLiteral("liger"), 100, key, p1), loadRun(QStringLiteral("run-a.json")) });
     QVERIFY(!oneKeyed.comparable);
     QVERIFY2(oneKeyed.verdict.endsWith(QStringLiteral("no strict comparison key for run 2 (no workload document "
                                                       "(operation, correctness))")),
@@ -236,8 +237,8 @@ void TestRunDiff::runCounts()
 
 void TestRunDiff::formats()
 {
-    const RunDiff diff = diffRuns(
-        { load(QStringLiteral("run-a.json")), load(QStringLiteral("run-b.json")), load(QStringLiteral("run-c.json")) });
+    const RunDiff diff = diffRuns({ loadRun(QStringLiteral("run-a.json")), loadRun(QStringLiteral("run-b.json")),
+        loadRun(QStringLiteral("run-c.json")) });
     const QStringList csv = QString::fromUtf8(runDiffToCsv(diff)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(csv.first(), QStringLiteral("section,path,kind,equal,value1,value2,value3"));
     QCOMPARE(csv.size(), diff.rows.size() + 1);

@@ -7,6 +7,7 @@
 #include "model/read/runloader.h"
 #include "model/statistics.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -21,11 +22,6 @@
 using namespace kix;
 
 namespace {
-
-QString dataPath(const QString& name)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/interop/") + name;
-}
 
 const FamilyPair* pairNamed(const ToolComparison& c, const QString& name)
 {
@@ -117,8 +113,8 @@ void TestToolComparison::samePValueOnEveryPath()
 
 void TestToolComparison::nvbenchLikeNvbenchCompare()
 {
-    const LoadResult loaded
-        = loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")), dataPath(QStringLiteral("nvbench_cmp.json")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+        kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")) });
     const std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
     QVERIFY(c);
     QCOMPARE(c->family, QStringLiteral("nvbench_cold"));
@@ -153,8 +149,8 @@ void TestToolComparison::nvbenchLikeNvbenchCompare()
 
 void TestToolComparison::gbenchLikeComparePy()
 {
-    const LoadResult loaded
-        = loadPaths({ dataPath(QStringLiteral("gbench_base.json")), dataPath(QStringLiteral("gbench_new.json")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("gbench_base.json")),
+        kixtest::interopDataPath(QStringLiteral("gbench_new.json")) });
     const std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
     QVERIFY(c);
     QCOMPARE(c->family, QStringLiteral("gbench"));
@@ -195,8 +191,8 @@ void TestToolComparison::generalComparisonUsesNvbenchRule()
 {
     // The window's speed-up (compareRuns) with the reference file's provider as the baseline: same pairs, same
     // verdicts, ratio = baseline / run.
-    const LoadResult loaded
-        = loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")), dataPath(QStringLiteral("nvbench_cmp.json")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+        kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")) });
     const Comparison c = compareRuns(loaded.runs, Baseline::ofProvider(QStringLiteral("nvbench_ref")));
     // the skipped state (incomplete_evidence, a failure status) is evidence, not a time: never paired
     QCOMPARE(c.pairs.size(), 3);
@@ -221,13 +217,14 @@ void TestToolComparison::generalComparisonUsesNvbenchRule()
 void TestToolComparison::onlyTwoFilesOfOneFamily()
 {
     // one file: nothing to pair file against file
-    QVERIFY(!compareFamilyFiles(loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")) }).runs));
+    QVERIFY(!compareFamilyFiles(loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")) }).runs));
     // two families: the general comparison applies (with its warnings), not a tool's own
-    QVERIFY(!compareFamilyFiles(
-        loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")), dataPath(QStringLiteral("gbench_new.json")) }).runs));
+    QVERIFY(!compareFamilyFiles(loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+                                              kixtest::interopDataPath(QStringLiteral("gbench_new.json")) })
+                                    .runs));
     // pytest-benchmark has no comparison of its own beyond the general one
-    QVERIFY(!compareFamilyFiles(loadPaths(
-        { dataPath(QStringLiteral("pytest_benchmark.json")), dataPath(QStringLiteral("bad/good_pytest.json")) })
+    QVERIFY(!compareFamilyFiles(loadPaths({ kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json")),
+                                              kixtest::interopDataPath(QStringLiteral("bad/good_pytest.json")) })
                                     .runs));
 }
 
@@ -238,8 +235,8 @@ void TestToolComparison::referenceIsFirstGivenOrNamed()
     QVERIFY(dir.isValid());
     const QString first = dir.filePath(QStringLiteral("zz_first.json"));
     const QString second = dir.filePath(QStringLiteral("aa_second.json"));
-    QVERIFY(QFile::copy(dataPath(QStringLiteral("nvbench_ref.json")), first));
-    QVERIFY(QFile::copy(dataPath(QStringLiteral("nvbench_cmp.json")), second));
+    QVERIFY(QFile::copy(kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")), first));
+    QVERIFY(QFile::copy(kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")), second));
     const LoadResult loaded = loadPaths({ first, second });
     std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
     QVERIFY(c);
@@ -261,8 +258,8 @@ void TestToolComparison::referenceIsFirstGivenOrNamed()
     QCOMPARE(toolReferenceProvider(swapped.runs), QStringLiteral("aa_second"));
 
     // A file named as the reference is the reference, whatever the order.
-    const LoadResult named
-        = loadPaths({ dataPath(QStringLiteral("nvbench_cmp.json")), dataPath(QStringLiteral("nvbench_ref.json")) });
+    const LoadResult named = loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")),
+        kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")) });
     c = compareFamilyFiles(named.runs);
     QVERIFY(c);
     QVERIFY(c->referenceFile.endsWith(QStringLiteral("nvbench_ref.json")));
@@ -276,13 +273,14 @@ void TestToolComparison::referenceIsFirstGivenOrNamed()
     QCOMPARE(referenceFileIndex(QStringLiteral("x.json"), QStringLiteral("database.json")), 0);
     QCOMPARE(referenceFileIndex(QStringLiteral("x.json"), QStringLiteral("refactor.json")), 0);
     // Not two files of one tool: no reference provider.
-    QVERIFY(toolReferenceProvider(loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")) }).runs).isEmpty());
+    QVERIFY(toolReferenceProvider(loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")) }).runs)
+                .isEmpty());
 }
 
 void TestToolComparison::reports()
 {
-    const LoadResult loaded
-        = loadPaths({ dataPath(QStringLiteral("nvbench_ref.json")), dataPath(QStringLiteral("nvbench_cmp.json")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")),
+        kixtest::interopDataPath(QStringLiteral("nvbench_cmp.json")) });
     const ToolComparison c = *compareFamilyFiles(loaded.runs);
     const QString table = QString::fromUtf8(toolComparisonToTable(c));
     QVERIFY2(table.contains(QStringLiteral("-10.00%")), qPrintable(table));

@@ -6,6 +6,7 @@
 
 #include "tests/model/runfactory.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QAbstractItemModelTester>
@@ -14,17 +15,12 @@
 using namespace kix;
 
 namespace {
-QString dataPath(const QString& relative)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
-}
-
 RunList fixtureRuns()
 {
     RunList runs;
     for (const QString& f : { QStringLiteral("good/array.json"), QStringLiteral("good/bundle.jsonl"),
              QStringLiteral("good/bom_crlf.json"), QStringLiteral("good/bare_run.json") })
-        runs += parseFile(dataPath(f)).runs;
+        runs += parseFile(kixtest::modelDataPath(f)).runs;
     return runs;
 }
 

@@ -20,7 +20,7 @@ using json = nlohmann::json;
 
 namespace {
 
-QString sharedDir()
+QString sharedDataDir()
 {
     const QString dir = qEnvironmentVariable("KIX_SHARED_DIR");
     return dir.isEmpty() || !QDir(dir + QStringLiteral("/data/kernelindex")).exists() ? QString() : dir;
@@ -33,7 +33,7 @@ format::StrictReport check(const json& value)
     return report;
 }
 
-QString describe(const format::StrictReport& r)
+QString describeReport(const format::StrictReport& r)
 {
     QStringList lines;
     for (const auto& f : r.findings)
@@ -72,7 +72,7 @@ json goodDocument()
 // The official validator on one document: 0 valid, 1 refused, -1 not available.
 int officialVerdict(const json& document)
 {
-    const QString shared = sharedDir();
+    const QString shared = sharedDataDir();
     if (shared.isEmpty() || QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
         return -1;
     QProcess probe;
@@ -116,7 +116,7 @@ private slots:
 void TestStrictCheck::goodDocumentPasses()
 {
     const format::StrictReport r = check(goodDocument());
-    QVERIFY2(r.findings.empty(), qPrintable(describe(r)));
+    QVERIFY2(r.findings.empty(), qPrintable(describeReport(r)));
     const int official = officialVerdict(goodDocument());
     if (official >= 0)
         QCOMPARE(official, 0);
@@ -223,7 +223,7 @@ void TestStrictCheck::deviations()
     bool found = false;
     for (const auto& f : r.findings)
         found = found || (f.pointer == pointer && f.message.contains(message));
-    QVERIFY2(found, qPrintable(describe(r)));
+    QVERIFY2(found, qPrintable(describeReport(r)));
     // the format's own validator refuses it too (the ambiguous duration is a parse rule, not in the schema;
     // the unknown document member is kix's document shape, not a resource)
     if (QTest::currentDataTag() != QLatin1String("ambiguous duration")
@@ -258,7 +258,7 @@ void TestStrictCheck::durations()
 
 void TestStrictCheck::officialExamples()
 {
-    const QString shared = sharedDir();
+    const QString shared = sharedDataDir();
     if (shared.isEmpty())
         QSKIP("the format's examples are not available (set KIX_SHARED_DIR to the project's shared/ folder)");
     const QString examples = shared + QStringLiteral("/data/kernelindex/examples");
@@ -272,7 +272,7 @@ void TestStrictCheck::officialExamples()
             examples + QStringLiteral("/valid/") + name, {},
             [&](const json& v, const QString& p) { format::checkStrict(v, p, report); }, diagnostics));
         QVERIFY2(diagnostics.isEmpty(), qPrintable(name));
-        QVERIFY2(report.findings.empty(), qPrintable(name + QLatin1String(": ") + describe(report)));
+        QVERIFY2(report.findings.empty(), qPrintable(name + QLatin1String(": ") + describeReport(report)));
         // the kinds the rules cover are checked, the serving ones only named
         QCOMPARE(report.notChecked.empty(), checked.contains(name));
     }
@@ -311,7 +311,7 @@ void TestStrictCheck::catalogFixture()
         },
         diagnostics));
     QVERIFY(diagnostics.isEmpty());
-    QVERIFY2(report.findings.empty(), qPrintable(describe(report)));
+    QVERIFY2(report.findings.empty(), qPrintable(describeReport(report)));
     QCOMPARE(documents, 18); // 4 runs, 2 workloads, 2 operations, 2 implementations, 2 projects, 6 serving
     QCOMPARE(int(report.notChecked.size()), 6);
     QVERIFY(report.notChecked.front().pointer.endsWith(QLatin1String("/row/manifest")));

@@ -49,7 +49,7 @@ std::vector<double> steps(std::initializer_list<std::pair<int, double>> parts)
     return levels;
 }
 
-QString describe(const QVector<LevelChange>& changes)
+QString describeChanges(const QVector<LevelChange>& changes)
 {
     QStringList parts;
     for (const LevelChange& c : changes)
@@ -97,13 +97,14 @@ void TestChangeDetection::stepUpAndDown()
     for (unsigned seed = 0; seed < 100; ++seed) {
         const Series s = makeSeries(steps({ { 10, 1000.0 }, { 10, after } }), 0.01, 0.01, seed);
         const QVector<LevelChange> changes = detectChanges(s.points);
-        QVERIFY2(changes.size() == 1, qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describe(changes))));
+        QVERIFY2(
+            changes.size() == 1, qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describeChanges(changes))));
         const LevelChange& c = changes.front();
         QCOMPARE(c.kind, LevelChange::Kind::Step);
         QCOMPARE(c.index, 10);
         QCOMPARE(c.beforeIndex, 9);
         QVERIFY2(std::abs(c.ratio / (after / 1000.0) - 1) < 0.035,
-            qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describe(changes))));
+            qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describeChanges(changes))));
         QCOMPARE(c.runsBefore, 5);
         QCOMPARE(c.runsAfter, 5);
         QVERIFY(c.confirmed);
@@ -119,7 +120,8 @@ void TestChangeDetection::loneOutlier()
         levels[7] = 1300;
         const Series s = makeSeries(levels, 0.01, 0.01, seed);
         const QVector<LevelChange> changes = detectChanges(s.points);
-        QVERIFY2(changes.size() == 1, qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describe(changes))));
+        QVERIFY2(
+            changes.size() == 1, qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describeChanges(changes))));
         QCOMPARE(changes.front().kind, LevelChange::Kind::Outlier);
         QCOMPARE(changes.front().index, 7);
         QCOMPARE(changes.front().beforeIndex, 6);
@@ -169,7 +171,7 @@ void TestChangeDetection::pureNoiseHonestSpread()
     for (unsigned seed = 0; seed < seeds; ++seed) {
         const Series s = makeSeries(std::vector<double>(size_t(length), 1000.0), sigma, sigma, seed * 7919 + 1);
         const QVector<LevelChange> changes = detectChanges(s.points);
-        QVERIFY2(changes.isEmpty(), qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describe(changes))));
+        QVERIFY2(changes.isEmpty(), qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describeChanges(changes))));
     }
 }
 
@@ -274,7 +276,7 @@ void TestChangeDetection::rawSamples()
     DetectionOptions zero;
     zero.threshold = 0;
     changes = detectChanges({ point(sa), point(sc) }, zero);
-    QVERIFY2(changes.isEmpty(), qPrintable(describe(changes)));
+    QVERIFY2(changes.isEmpty(), qPrintable(describeChanges(changes)));
 }
 
 void TestChangeDetection::noSpread()
@@ -304,7 +306,8 @@ void TestChangeDetection::longSeriesTwoSteps()
         const Series s = makeSeries(steps({ { 60, 1000.0 }, { 80, 1100.0 }, { 60, 935.0 } }), 0.015, 0.015, seed);
         QCOMPARE(s.points.size(), size_t(200));
         const QVector<LevelChange> changes = detectChanges(s.points);
-        QVERIFY2(changes.size() == 2, qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describe(changes))));
+        QVERIFY2(
+            changes.size() == 2, qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(describeChanges(changes))));
         QVERIFY(std::abs(changes[0].index - 60) <= 1);
         QVERIFY(changes[0].ratio > 1.07);
         QVERIFY(std::abs(changes[1].index - 140) <= 1);

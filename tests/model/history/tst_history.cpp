@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Series over time from hand-made Liger-Kernel CSVs of four releases (tests/data/history): grouping, order, labels,
-// the changes found in each series and their kind, same-time runs, unplaceable runs, --since and the three reports.
+// Series over time from hand-made Liger-Kernel CSVs of four releaseHistory (tests/data/history): grouping, order,
+// labels, the changes found in each series and their kind, same-time runs, unplaceable runs, --since and the three
+// reports.
 #include "model/history/history.h"
 #include "model/history/historyreport.h"
 #include "model/read/runloader.h"
@@ -25,7 +26,7 @@ QString historyData(const QString& name)
     return QStringLiteral(KIX_TEST_DATA_DIR "/history/") + name;
 }
 
-RunList releases(bool withUnplaceable = false)
+RunList releaseHistory(bool withUnplaceable = false)
 {
     QStringList paths;
     for (const char* v : { "0.5.0", "0.6.0", "0.7.0", "0.8.0" })
@@ -79,7 +80,7 @@ private slots:
 
 void TestHistory::seriesFromReleases()
 {
-    const RunList runs = releases();
+    const RunList runs = releaseHistory();
     QCOMPARE(runs.size(), 21); // 5 rows in each of 4 releases, and a same-time rerun in 0.6.0
     const History h = buildHistory(runs);
     QCOMPARE(h.series.size(), 5);
@@ -105,7 +106,7 @@ void TestHistory::seriesFromReleases()
 
 void TestHistory::changesFound()
 {
-    const History h = buildHistory(releases());
+    const History h = buildHistory(releaseHistory());
     QCOMPARE(h.changes.size(), 4);
     QCOMPARE(h.count(ChangeKind::Regression), 2);
     QCOMPARE(h.count(ChangeKind::Improvement), 1);
@@ -150,21 +151,21 @@ void TestHistory::changesFound()
 
 void TestHistory::rankedLargestFirst()
 {
-    const History h = buildHistory(releases());
+    const History h = buildHistory(releaseHistory());
     for (int i = 1; i < h.changes.size(); ++i)
         QVERIFY(h.changes[i - 1].magnitude() >= h.changes[i].magnitude());
     QCOMPARE(h.changes.front().kind, ChangeKind::Outlier); // 1.6× is the largest
     // A higher threshold keeps only the larger changes.
     HistoryOptions options;
     options.detection.threshold = 0.25;
-    const History strict = buildHistory(releases(), options);
+    const History strict = buildHistory(releaseHistory(), options);
     QCOMPARE(strict.changes.size(), 3); // 1.6× outlier, 1.3× memory, 0.78× improvement (1 / 0.78 = 1.29)
     QCOMPARE(strict.count(ChangeKind::Regression), 1);
 }
 
 void TestHistory::unplaceableAndSameTime()
 {
-    const History h = buildHistory(releases(true));
+    const History h = buildHistory(releaseHistory(true));
     QCOMPARE(h.unplaceable.size(), 1);
     QVERIFY(h.unplaceable.front()->file.endsWith(QStringLiteral("unplaceable.json")));
     QVERIFY(h.notes.join(QLatin1Char(' ')).contains(QStringLiteral("unplaceable")));
@@ -183,7 +184,7 @@ void TestHistory::unplaceableAndSameTime()
 
 void TestHistory::since()
 {
-    const RunList runs = releases();
+    const RunList runs = releaseHistory();
     QDateTime at;
     QString error;
     QVERIFY(resolveSince(QStringLiteral("0.8.0"), runs, &at, &error));
@@ -203,7 +204,7 @@ void TestHistory::since()
 
 void TestHistory::reports()
 {
-    const History h = buildHistory(releases(true));
+    const History h = buildHistory(releaseHistory(true));
     const nlohmann::json j = nlohmann::json::parse(historyToJson(h, 0.05).toStdString());
     QCOMPARE(j["threshold"].get<double>(), 0.05);
     QCOMPARE(j["changes"].size(), size_t(4));

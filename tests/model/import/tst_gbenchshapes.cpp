@@ -12,6 +12,7 @@
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -24,29 +25,6 @@
 using namespace kix;
 
 namespace {
-
-QString dataPath(const QString& name)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/interop/") + name;
-}
-
-RunPtr byTitle(const RunList& runs, const QString& title)
-{
-    for (const RunPtr& r : runs) {
-        if (r->title == title)
-            return r;
-    }
-    return nullptr;
-}
-
-double measurement(const Run& run, const QString& metric, const QString& statistic)
-{
-    for (const Measurement& m : run.measurements) {
-        if (m.metric == metric && m.statistic == statistic)
-            return m.value;
-    }
-    return std::nan("");
-}
 
 int errorCount(const Diagnostics& diagnostics)
 {
@@ -64,7 +42,7 @@ QString all(const Diagnostics& diagnostics)
     return lines.join(QLatin1Char('\n'));
 }
 
-const FamilyPair* pairNamed(const ToolComparison& c, const QString& name)
+const FamilyPair* familyPair(const ToolComparison& c, const QString& name)
 {
     for (const FamilyPair& p : c.pairs) {
         if (p.name == name)
@@ -95,29 +73,34 @@ private slots:
 
 void TestGbenchShapes::complexityFitsAreMeasurementsOfTheFamily()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("gbench_complexity.json")));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("gbench_complexity.json")));
     QVERIFY2(errorCount(parsed.diagnostics) == 0, qPrintable(all(parsed.diagnostics)));
     QCOMPARE(parsed.runs.size(), 4); // BM_sort/8, /64, /512 and the aggregates-only BM_agg
     for (const char* title : { "BM_sort/8", "BM_sort/64", "BM_sort/512" }) {
-        const RunPtr run = byTitle(parsed.runs, QLatin1String(title));
+        const RunPtr run = kixtest::runByTitle(parsed.runs, QLatin1String(title));
         QVERIFY2(run, title);
         // the fit's coefficients are in us in the file: 0.0026 us = 2.6 ns per N lg N
-        QVERIFY(near(measurement(*run, QStringLiteral("complexity_coefficient"), QStringLiteral("real_time")), 2.6));
-        QVERIFY(near(measurement(*run, QStringLiteral("complexity_coefficient"), QStringLiteral("cpu_time")), 2.5));
-        QCOMPARE(measurement(*run, QStringLiteral("complexity_rms"), QStringLiteral("cpu_time")), 0.031);
+        QVERIFY(
+            near(kixtest::measurementValue(*run, QStringLiteral("complexity_coefficient"), QStringLiteral("real_time")),
+                2.6));
+        QVERIFY(
+            near(kixtest::measurementValue(*run, QStringLiteral("complexity_coefficient"), QStringLiteral("cpu_time")),
+                2.5));
+        QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("complexity_rms"), QStringLiteral("cpu_time")), 0.031);
         bool labelled = false;
         for (const KeyValue& kv : run->labels)
             labelled = labelled || (kv.key == QLatin1String("complexity") && kv.value == QLatin1String("O(NlgN)"));
         QVERIFY(labelled);
     }
-    QCOMPARE(byTitle(parsed.runs, QStringLiteral("BM_sort/512"))->median, 4610.0);
+    QCOMPARE(kixtest::runByTitle(parsed.runs, QStringLiteral("BM_sort/512"))->median, 4610.0);
 
-    const RunPtr agg = byTitle(parsed.runs, QStringLiteral("BM_agg"));
+    const RunPtr agg = kixtest::runByTitle(parsed.runs, QStringLiteral("BM_agg"));
     QVERIFY(agg);
     QCOMPARE(agg->median, 12.0); // 12.25 ns written as the format's integer ns (timing.latencyNs)
     // a percentage aggregate: a fraction
-    QCOMPARE(measurement(*agg, QStringLiteral("latency_cv"), QStringLiteral("aggregate")), 0.04);
-    QVERIFY(std::isnan(measurement(*agg, QStringLiteral("complexity_coefficient"), QStringLiteral("real_time"))));
+    QCOMPARE(kixtest::measurementValue(*agg, QStringLiteral("latency_cv"), QStringLiteral("aggregate")), 0.04);
+    QVERIFY(std::isnan(
+        kixtest::measurementValue(*agg, QStringLiteral("complexity_coefficient"), QStringLiteral("real_time"))));
 
     // A fit of a family with no instance in the file is said, not refused.
     int warnings = 0;
@@ -135,19 +118,19 @@ void TestGbenchShapes::complexityFitsAreMeasurementsOfTheFamily()
 
 void TestGbenchShapes::oldFormatRepetitionsFold()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("gbench_oldformat_ref.json")));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("gbench_oldformat_ref.json")));
     QVERIFY2(errorCount(parsed.diagnostics) == 0, qPrintable(all(parsed.diagnostics)));
     QCOMPARE(parsed.runs.size(), 5); // BM_parse/64, BM_parse/512, BM_hash, BM_once, BM_mark
-    const RunPtr parse = byTitle(parsed.runs, QStringLiteral("BM_parse/64"));
+    const RunPtr parse = kixtest::runByTitle(parsed.runs, QStringLiteral("BM_parse/64"));
     QVERIFY(parse);
     QCOMPARE(parse->samples, (std::vector<double> { 101.5, 99.0, 100.25 }));
     QCOMPARE(parse->cpuSamples, (std::vector<double> { 100.75, 98.5, 99.75 }));
     QCOMPARE(parse->median, 100.0); // the median 100.25 ns as integer ns; the samples keep their fractions
-    QCOMPARE(byTitle(parsed.runs, QStringLiteral("BM_hash"))->samples.size(), std::size_t(10));
-    QVERIFY(byTitle(parsed.runs, QStringLiteral("BM_once"))->samples.empty());
-    QCOMPARE(byTitle(parsed.runs, QStringLiteral("BM_once"))->median, 50.0);
+    QCOMPARE(kixtest::runByTitle(parsed.runs, QStringLiteral("BM_hash"))->samples.size(), std::size_t(10));
+    QVERIFY(kixtest::runByTitle(parsed.runs, QStringLiteral("BM_once"))->samples.empty());
+    QCOMPARE(kixtest::runByTitle(parsed.runs, QStringLiteral("BM_once"))->median, 50.0);
     // BM_mark: one entry marked aggregate with no aggregate_name, one iteration: two repetitions, and a warning.
-    QCOMPARE(byTitle(parsed.runs, QStringLiteral("BM_mark"))->samples, (std::vector<double> { 30, 28 }));
+    QCOMPARE(kixtest::runByTitle(parsed.runs, QStringLiteral("BM_mark"))->samples, (std::vector<double> { 30, 28 }));
     const QString text = all(parsed.diagnostics);
     QVERIFY2(
         text.contains(QStringLiteral("/benchmarks/18: 1 entry marked \"run_type\": \"aggregate\"")), qPrintable(text));
@@ -179,12 +162,12 @@ void TestGbenchShapes::compareGivesComparePyPValues()
     QFETCH(double, cpuP);
     QFETCH(int, referenceRepetitions);
     QFETCH(int, candidateRepetitions);
-    const LoadResult loaded = loadPaths({ dataPath(QStringLiteral("gbench_oldformat_ref.json")),
-        dataPath(QStringLiteral("gbench_oldformat_cmp.json")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("gbench_oldformat_ref.json")),
+        kixtest::interopDataPath(QStringLiteral("gbench_oldformat_cmp.json")) });
     const std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
     QVERIFY(c);
     QCOMPARE(c->family, QStringLiteral("gbench"));
-    const FamilyPair* p = pairNamed(*c, name);
+    const FamilyPair* p = familyPair(*c, name);
     QVERIFY(p);
     QVERIFY2(near(p->timePValue, timeP), qPrintable(QString::number(p->timePValue, 'g', 17)));
     QVERIFY2(near(p->cpuPValue, cpuP), qPrintable(QString::number(p->cpuPValue, 'g', 17)));
@@ -194,11 +177,11 @@ void TestGbenchShapes::compareGivesComparePyPValues()
 
 void TestGbenchShapes::oneRepetitionHasNoUTest()
 {
-    const LoadResult loaded = loadPaths({ dataPath(QStringLiteral("gbench_oldformat_ref.json")),
-        dataPath(QStringLiteral("gbench_oldformat_cmp.json")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("gbench_oldformat_ref.json")),
+        kixtest::interopDataPath(QStringLiteral("gbench_oldformat_cmp.json")) });
     const std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
     QVERIFY(c);
-    const FamilyPair* once = pairNamed(*c, QStringLiteral("BM_once"));
+    const FamilyPair* once = familyPair(*c, QStringLiteral("BM_once"));
     QVERIFY(once);
     QVERIFY(std::isnan(once->timePValue));
     QVERIFY(std::isnan(once->cpuPValue));
@@ -265,16 +248,16 @@ void TestGbenchShapes::upstreamInputs()
         { dir.filePath(QStringLiteral("test3_run0.json")), dir.filePath(QStringLiteral("test3_run1.json")) });
     const std::optional<ToolComparison> c = compareFamilyFiles(loaded.runs);
     QVERIFY(c);
-    const FamilyPair* two = pairNamed(*c, QStringLiteral("BM_Two"));
-    const FamilyPair* shortPair = pairNamed(*c, QStringLiteral("short"));
+    const FamilyPair* two = familyPair(*c, QStringLiteral("BM_Two"));
+    const FamilyPair* shortPair = familyPair(*c, QStringLiteral("short"));
     QVERIFY(two && shortPair);
     QVERIFY(near(two->timePValue, 1.0));
     QVERIFY(near(two->cpuPValue, 0.6666666666666666));
     QVERIFY2(std::abs(shortPair->timePValue - 0.7670968684102772) < 1e-15,
         qPrintable(QString::number(shortPair->timePValue, 'g', 17)));
     QVERIFY(near(shortPair->cpuPValue, 0.2));
-    QVERIFY(std::isnan(pairNamed(*c, QStringLiteral("BM_One"))->timePValue));
-    QVERIFY(std::isnan(pairNamed(*c, QStringLiteral("medium"))->timePValue));
+    QVERIFY(std::isnan(familyPair(*c, QStringLiteral("BM_One"))->timePValue));
+    QVERIFY(std::isnan(familyPair(*c, QStringLiteral("medium"))->timePValue));
 }
 
 KIX_TEST_GUILESS_MAIN(TestGbenchShapes)

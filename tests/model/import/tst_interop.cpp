@@ -10,6 +10,7 @@
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -22,35 +23,12 @@ using namespace kix;
 
 namespace {
 
-QString dataPath(const QString& name)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/interop/") + name;
-}
-
 QByteArray readData(const QString& name)
 {
-    QFile f(dataPath(name));
+    QFile f(kixtest::interopDataPath(name));
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot open fixture");
     return f.readAll();
-}
-
-RunPtr byTitle(const RunList& runs, const QString& title)
-{
-    for (const RunPtr& r : runs) {
-        if (r->title == title)
-            return r;
-    }
-    return nullptr;
-}
-
-double measurement(const Run& run, const QString& metric, const QString& statistic = QString())
-{
-    for (const Measurement& m : run.measurements) {
-        if (m.metric == metric && (statistic.isEmpty() || m.statistic == statistic))
-            return m.value;
-    }
-    return std::nan("");
 }
 
 QString label(const Run& run, const QString& key)
@@ -116,10 +94,10 @@ void TestInterop::sniffsByContent()
 
 void TestInterop::nvbenchStates()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("nvbench_ref.json")));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")));
     QVERIFY2(!parsed.hasErrors(), qPrintable(errorsOf(parsed)));
     QCOMPARE(parsed.runs.size(), 4); // one run per state, the skipped one included
-    const RunPtr run = byTitle(parsed.runs, QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^24"));
+    const RunPtr run = kixtest::runByTitle(parsed.runs, QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^24"));
     QVERIFY(run);
     QCOMPARE(run->pointer, QStringLiteral("/benchmarks/0/states/1"));
     QCOMPARE(run->kernel, QStringLiteral("copy"));
@@ -141,13 +119,13 @@ void TestInterop::nvbenchStates()
     QCOMPARE(run->param(QStringLiteral("Elements{io}")), QStringLiteral("16777216"));
     QCOMPARE(run->paramNumber(QStringLiteral("Elements{io}")), 16777216.0);
     // further measurements: noise 1% of 100 us = 1000 ns stdev, batch 9.5 us, CPU 12 us, 800 GB/s, 24% of peak
-    QCOMPARE(measurement(*run, QStringLiteral("latency_noise")), 0.01);
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("latency_noise")), 0.01);
     QCOMPARE(run->statistic(QStringLiteral("stdev")), 1000.0);
     QCOMPARE(run->statistic(QStringLiteral("samples")), 1000.0);
-    QCOMPARE(measurement(*run, QStringLiteral("batch_time")), 9500.0);
-    QCOMPARE(measurement(*run, QStringLiteral("cpu_time")), 12000.0);
-    QCOMPARE(measurement(*run, QStringLiteral("bandwidth")), 800.0);
-    QCOMPARE(measurement(*run, QStringLiteral("bandwidth_peak_fraction")), 0.24);
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("batch_time")), 9500.0);
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("cpu_time")), 12000.0);
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("bandwidth")), 800.0);
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("bandwidth_peak_fraction")), 0.24);
     // device facts the environment schema has no field for ride as its labels (string values)
     QVERIFY(std::string_view(run->raw).find("\"hardware_sm_clock_hz\":\"1980000000\"") != std::string::npos);
     QVERIFY(std::string_view(run->raw).find("\"hardware_memory_bandwidth_bytes_per_second\":\"3352320000000\"")
@@ -156,8 +134,8 @@ void TestInterop::nvbenchStates()
 
 void TestInterop::nvbenchSkippedState()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("nvbench_ref.json")));
-    const RunPtr run = byTitle(parsed.runs, QStringLiteral("copy · Device=0 T=F64 Elements{io}=2^24"));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("nvbench_ref.json")));
+    const RunPtr run = kixtest::runByTitle(parsed.runs, QStringLiteral("copy · Device=0 T=F64 Elements{io}=2^24"));
     QVERIFY(run);
     QCOMPARE(run->status, QStringLiteral("incomplete_evidence")); // the format has no "skipped"
     QCOMPARE(label(*run, QStringLiteral("skip_reason")), QStringLiteral("Not enough device memory."));
@@ -167,8 +145,8 @@ void TestInterop::nvbenchSkippedState()
 void TestInterop::tableSaysTheHeadlineIsAMean()
 {
     RunTableModel model;
-    model.setRuns(parseFile(dataPath(QStringLiteral("nvbench_ref.json"))).runs
-        + parseFile(dataPath(QStringLiteral("pytest_benchmark.json"))).runs);
+    model.setRuns(parseFile(kixtest::interopDataPath(QStringLiteral("nvbench_ref.json"))).runs
+        + parseFile(kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json"))).runs);
     const QString nvbench = model.index(0, RunTableModel::MedianColumn).data().toString();
     QVERIFY2(nvbench.endsWith(QStringLiteral(" (mean)")), qPrintable(nvbench));
     QVERIFY2(nvbench.startsWith(QStringLiteral("10")), qPrintable(nvbench)); // 10 us
@@ -180,10 +158,10 @@ void TestInterop::tableSaysTheHeadlineIsAMean()
 
 void TestInterop::gbenchRepetitionsAreSamples()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("gbench_base.json")));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("gbench_base.json")));
     QVERIFY2(!parsed.hasErrors(), qPrintable(errorsOf(parsed)));
     QCOMPARE(parsed.runs.size(), 3); // the _mean/_median/_stddev/_cv aggregates are not runs of their own
-    const RunPtr run = byTitle(parsed.runs, QStringLiteral("BM_copy/8/64"));
+    const RunPtr run = kixtest::runByTitle(parsed.runs, QStringLiteral("BM_copy/8/64"));
     QVERIFY(run);
     QCOMPARE(run->kernel, QStringLiteral("BM_copy"));
     QCOMPARE(run->param(QStringLiteral("arg0")), QStringLiteral("8"));
@@ -191,8 +169,8 @@ void TestInterop::gbenchRepetitionsAreSamples()
     QCOMPARE(run->samples, (std::vector<double> { 100, 110, 120 }));
     QCOMPARE(run->headlineStatistic, QStringLiteral("median"));
     QCOMPARE(run->median, 110.0);
-    QCOMPARE(measurement(*run, QStringLiteral("cpu_time")), 109.0); // (99 + 109 + 119) / 3
-    QCOMPARE(measurement(*run, QStringLiteral("bandwidth")), 4.0); // 4e9 bytes/s
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("cpu_time")), 109.0); // (99 + 109 + 119) / 3
+    QCOMPARE(kixtest::measurementValue(*run, QStringLiteral("bandwidth")), 4.0); // 4e9 bytes/s
     QCOMPARE(run->protocolFamily, QStringLiteral("gbench"));
     QCOMPARE(run->gpuProduct, QStringLiteral("CPU · bench-host"));
     // context.date is +01:00: 10:00 there is 09:00 UTC
@@ -202,15 +180,15 @@ void TestInterop::gbenchRepetitionsAreSamples()
 
 void TestInterop::gbenchSingleRepetitionAndErrors()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("gbench_new.json")));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("gbench_new.json")));
     QVERIFY2(!parsed.hasErrors(), qPrintable(errorsOf(parsed)));
-    const RunPtr sort = byTitle(parsed.runs, QStringLiteral("BM_sort/size:1024"));
+    const RunPtr sort = kixtest::runByTitle(parsed.runs, QStringLiteral("BM_sort/size:1024"));
     QVERIFY(sort);
     QCOMPARE(sort->param(QStringLiteral("size")), QStringLiteral("1024"));
     QCOMPARE(sort->headlineStatistic, QStringLiteral("mean")); // one repetition: a per-iteration mean
     QCOMPARE(sort->median, 1500.0); // 1.5 us, the time unit honoured
     QVERIFY(sort->samples.empty());
-    const RunPtr fail = byTitle(parsed.runs, QStringLiteral("BM_fail"));
+    const RunPtr fail = kixtest::runByTitle(parsed.runs, QStringLiteral("BM_fail"));
     QVERIFY(fail);
     QCOMPARE(fail->status, QStringLiteral("runtime_error")); // the format's word for a run that errored
     QCOMPARE(label(*fail, QStringLiteral("error_message")), QStringLiteral("cudaMalloc failed"));
@@ -218,10 +196,10 @@ void TestInterop::gbenchSingleRepetitionAndErrors()
 
 void TestInterop::pytestBenchmark()
 {
-    const ParseResult parsed = parseFile(dataPath(QStringLiteral("pytest_benchmark.json")));
+    const ParseResult parsed = parseFile(kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json")));
     QVERIFY2(!parsed.hasErrors(), qPrintable(errorsOf(parsed)));
     QCOMPARE(parsed.runs.size(), 2);
-    const RunPtr run = byTitle(parsed.runs, QStringLiteral("test_softmax[triton-fp16-4096]"));
+    const RunPtr run = kixtest::runByTitle(parsed.runs, QStringLiteral("test_softmax[triton-fp16-4096]"));
     QVERIFY(run);
     QCOMPARE(run->kernel, QStringLiteral("test_softmax"));
     QCOMPARE(run->provider, QStringLiteral("triton")); // the provider parameter names the implementation
@@ -252,7 +230,7 @@ void TestInterop::documentsLoadBackIdentically()
 {
     for (const QString& fixture : { QStringLiteral("nvbench_ref.json"), QStringLiteral("gbench_new.json"),
              QStringLiteral("pytest_benchmark.json") }) {
-        const ParseResult parsed = parseFile(dataPath(fixture));
+        const ParseResult parsed = parseFile(kixtest::interopDataPath(fixture));
         QVERIFY(!parsed.runs.isEmpty());
         for (const RunPtr& run : parsed.runs) {
             // the document as a plain kernelindex document, without the sniffers
@@ -283,7 +261,7 @@ void TestInterop::documentsLoadBackIdentically()
 
 void TestInterop::badInputNamesPointer()
 {
-    const LoadResult loaded = loadPaths({ dataPath(QStringLiteral("bad")) });
+    const LoadResult loaded = loadPaths({ kixtest::interopDataPath(QStringLiteral("bad")) });
     QCOMPARE(loaded.files, 5);
     QCOMPARE(loaded.refusedFiles, 4);
     auto find = [&](const QString& file, const QString& pointer) -> const Diagnostic* {
@@ -323,9 +301,9 @@ void TestInterop::badInputNamesPointer()
 
 void TestInterop::crossFamilyWarning()
 {
-    const RunPtr nv = byTitle(parseFile(dataPath(QStringLiteral("nvbench_ref.json"))).runs,
+    const RunPtr nv = kixtest::runByTitle(parseFile(kixtest::interopDataPath(QStringLiteral("nvbench_ref.json"))).runs,
         QStringLiteral("copy · Device=0 T=I32 Elements{io}=2^20"));
-    const RunPtr py = parseFile(dataPath(QStringLiteral("pytest_benchmark.json"))).runs.first();
+    const RunPtr py = parseFile(kixtest::interopDataPath(QStringLiteral("pytest_benchmark.json"))).runs.first();
     QVERIFY(nv && py);
     const Comparability c = assessComparability(*nv, *py);
     QVERIFY(

@@ -80,7 +80,7 @@ int fieldColumn(const QByteArrayList& fields, int index)
     return column;
 }
 
-QByteArray csv(const QByteArrayList& rows)
+QByteArray csvText(const QByteArrayList& rows)
 {
     return kHeader + '\n' + rows.join('\n') + '\n';
 }
@@ -108,7 +108,7 @@ QString workloadSlug(const json& document)
 }
 
 // The measurement of `metric` with `statistic`, or null.
-json measurement(const json& document, const char* metric, const char* statistic)
+json measurementEntry(const json& document, const char* metric, const char* statistic)
 {
     for (const json& m : get(document, "/run/spec/measurements")) {
         if (m.value("metric", "") == metric && m.value("statistic", "") == statistic)
@@ -122,7 +122,7 @@ QList<int> lines(const LigerImport& imported)
     return QList<int>(imported.documentLines.begin(), imported.documentLines.end());
 }
 
-QString describe(const kix::Diagnostics& diagnostics)
+QString describeDiagnostics(const kix::Diagnostics& diagnostics)
 {
     QStringList lines;
     for (const Diagnostic& d : diagnostics)
@@ -133,9 +133,9 @@ QString describe(const kix::Diagnostics& diagnostics)
 // Imports one seed row with the given fields replaced; fails the test unless it gives exactly one document.
 json importOne(std::initializer_list<std::pair<int, QByteArray>> changes)
 {
-    const LigerImport imported = kix::importLigerCsv(csv({ seedRow(changes) }), QStringLiteral("one.csv"));
+    const LigerImport imported = kix::importLigerCsv(csvText({ seedRow(changes) }), QStringLiteral("one.csv"));
     if (imported.documents.size() != 1 || !imported.diagnostics.isEmpty()) {
-        qWarning("%s", qPrintable(describe(imported.diagnostics)));
+        qWarning("%s", qPrintable(describeDiagnostics(imported.diagnostics)));
         return json();
     }
     return imported.documents.front();
@@ -183,8 +183,8 @@ private slots:
 
 void TestLigerCsv::seedRow()
 {
-    const LigerImport imported = kix::importLigerCsv(csv({ ::seedRow() }), QStringLiteral("seed.csv"));
-    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describe(imported.diagnostics)));
+    const LigerImport imported = kix::importLigerCsv(csvText({ ::seedRow() }), QStringLiteral("seed.csv"));
+    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describeDiagnostics(imported.diagnostics)));
     QCOMPARE(imported.documents.size(), size_t(1));
     QCOMPARE(lines(imported), QList<int> { 2 });
     const json& doc = imported.documents.front();
@@ -193,9 +193,9 @@ void TestLigerCsv::seedRow()
     QVERIFY(get(doc, "/run/spec/timing/latencyNs/median").is_number_integer());
     QCOMPARE(get(doc, "/run/spec/timing/latencyNs/median").get<qint64>(), qint64(1315872));
     QCOMPARE(str(doc, "/run/spec/timing/primaryStatistic"), QStringLiteral("median"));
-    COMPARE_JSON(measurement(doc, "latency", "p20"),
+    COMPARE_JSON(measurementEntry(doc, "latency", "p20"),
         json({ { "unit", "ns" }, { "value", 1315744 }, { "metric", "latency" }, { "statistic", "p20" } }));
-    COMPARE_JSON(measurement(doc, "latency", "p80"),
+    COMPARE_JSON(measurementEntry(doc, "latency", "p80"),
         json({ { "unit", "ns" }, { "value", 1317760 }, { "metric", "latency" }, { "statistic", "p80" } }));
     QCOMPARE(str(doc, "/run/spec/observedAt"), QStringLiteral("2026-02-28T00:23:31.000Z"));
     QCOMPARE(str(doc, "/run/spec/status"), QStringLiteral("passed"));
@@ -215,7 +215,7 @@ void TestLigerCsv::seedRow()
         QVERIFY2(digest.startsWith(QLatin1String("sha256:")) && digest.size() == 7 + 64, key);
     }
     // Digests depend on content only: the same row imported again gives the same ones.
-    const LigerImport again = kix::importLigerCsv(csv({ ::seedRow() }), QStringLiteral("other.csv"));
+    const LigerImport again = kix::importLigerCsv(csvText({ ::seedRow() }), QStringLiteral("other.csv"));
     COMPARE_JSON(again.documents.front(), doc);
 }
 
@@ -257,14 +257,14 @@ void TestLigerCsv::csvSyntax_data()
     // A line break inside a quoted field: the row spans two lines, the next row starts one line later.
     const QByteArray twoLineConfig = ::seedRow(
         { { Config, "{\"M\": 128, \"H\": 512,\n \"channels_per_group\": 4, \"dtype\": \"torch.float32\"}" } });
-    add("line break in quotes", csv({ twoLineConfig, seed }), { 2, 4 });
-    add("CRLF in quotes", csv({ QByteArray(twoLineConfig).replace('\n', "\r\n"), seed }), { 2, 4 });
+    add("line break in quotes", csvText({ twoLineConfig, seed }), { 2, 4 });
+    add("CRLF in quotes", csvText({ QByteArray(twoLineConfig).replace('\n', "\r\n"), seed }), { 2, 4 });
 
     QByteArrayList allQuoted;
     for (const QByteArray& f : kSeedFields)
         allQuoted.append('"' + QByteArray(f).replace("\"", "\"\"") + '"');
-    add("every field quoted", csv({ allQuoted.join(',') }), { 2 });
-    add("comma and quotes in a field", csv({ ::seedRow({ { Gpu, "NVIDIA B200, \"SXM\"" } }) }), { 2 },
+    add("every field quoted", csvText({ allQuoted.join(',') }), { 2 });
+    add("comma and quotes in a field", csvText({ ::seedRow({ { Gpu, "NVIDIA B200, \"SXM\"" } }) }), { 2 },
         QStringLiteral("group_norm/backward/huggingface/nvidia-b200-sxm/"
                        "batch128-channels2048-channels_per_group4-hidden512-fp32/2026-02-28-00-23-31"));
 
@@ -285,7 +285,7 @@ void TestLigerCsv::csvSyntax()
     QFETCH(QString, firstId);
 
     const LigerImport imported = kix::importLigerCsv(bytes, QStringLiteral("syntax.csv"));
-    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describe(imported.diagnostics)));
+    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describeDiagnostics(imported.diagnostics)));
     QCOMPARE(lines(imported), expectedLines);
     QCOMPARE(int(imported.documents.size()), expectedLines.size());
     QCOMPARE(externalId(imported.documents.front()), firstId);
@@ -336,7 +336,7 @@ void TestLigerCsv::badRows()
     QFETCH(QString, message);
 
     // Good row on line 2, the bad one on line 3, another good one on line 4.
-    const QByteArray bytes = csv({ ::seedRow(), joinRow(fields), ::seedRow({ { XValue, "4096" } }) });
+    const QByteArray bytes = csvText({ ::seedRow(), joinRow(fields), ::seedRow({ { XValue, "4096" } }) });
     const LigerImport imported = kix::importLigerCsv(bytes, QStringLiteral("bad.csv"));
     QCOMPARE(imported.documents.size(), size_t(2));
     QCOMPARE(lines(imported), (QList<int> { 2, 4 }));
@@ -354,7 +354,8 @@ void TestLigerCsv::badRows()
 
 void TestLigerCsv::unterminatedQuote()
 {
-    const QByteArray bytes = csv({ ::seedRow() }) + "group_norm,liger,forward,speed,ms,C,x,32,1,1,1,\"{\"\"M\"\": 128";
+    const QByteArray bytes
+        = csvText({ ::seedRow() }) + "group_norm,liger,forward,speed,ms,C,x,32,1,1,1,\"{\"\"M\"\": 128";
     const LigerImport imported = kix::importLigerCsv(bytes, QStringLiteral("cut.csv"));
     QCOMPARE(imported.documents.size(), size_t(1));
     QCOMPARE(int(imported.diagnostics.size()), 1);
@@ -400,7 +401,7 @@ void TestLigerCsv::optionalColumns()
     }
     const LigerImport imported
         = kix::importLigerCsv(header.join(',') + '\n' + joinRow(fields) + '\n', QStringLiteral("old.csv"));
-    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describe(imported.diagnostics)));
+    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describeDiagnostics(imported.diagnostics)));
     QCOMPARE(imported.documents.size(), size_t(1));
     QCOMPARE(externalId(imported.documents.front()), QLatin1String(kSeedId));
     // no liger_version: no labels at all (an empty labels object says nothing the format needs)
@@ -421,10 +422,10 @@ void TestLigerCsv::emptyInput()
 
 void TestLigerCsv::memoryRow()
 {
-    const QByteArray bytes = csv({ ::seedRow(),
+    const QByteArray bytes = csvText({ ::seedRow(),
         ::seedRow({ { Metric, "memory" }, { Unit, "MB" }, { Y50, "20.5" }, { Y20, "20.25" }, { Y80, "21" } }) });
     const LigerImport imported = kix::importLigerCsv(bytes, QStringLiteral("memory.csv"));
-    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describe(imported.diagnostics)));
+    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describeDiagnostics(imported.diagnostics)));
     QCOMPARE(imported.documents.size(), size_t(2));
     const json& speed = imported.documents[0];
     const json& memory = imported.documents[1];
@@ -434,7 +435,7 @@ void TestLigerCsv::memoryRow()
     QCOMPARE(get(memory, "/run/spec/measurements").size(), size_t(3));
     const std::pair<const char*, double> statistics[] = { { "median", 20.5 }, { "p20", 20.25 }, { "p80", 21.0 } };
     for (const auto& [statistic, value] : statistics) {
-        COMPARE_JSON(measurement(memory, "memory", statistic),
+        COMPARE_JSON(measurementEntry(memory, "memory", statistic),
             json({ { "unit", "mb" }, { "value", value }, { "metric", "memory" }, { "statistic", statistic } }));
     }
     COMPARE_JSON(get(memory, "/run/spec/sourceNative/metrics/mb_50"), json(20.5));
@@ -579,7 +580,7 @@ void TestLigerCsv::looksLikeLigerCsv_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<bool>("expected");
     QTest::newRow("header") << QByteArray(kHeader + '\n') << true;
-    QTest::newRow("header and rows") << csv({ ::seedRow() }) << true;
+    QTest::newRow("header and rows") << csvText({ ::seedRow() }) << true;
     QTest::newRow("BOM, CRLF") << QByteArray("\xEF\xBB\xBF" + kHeader + "\r\n") << true;
     QTest::newRow("quoted names") << QByteArray("\"kernel_name\",\"metric_name\",\"y_value_50\"\n") << true;
     QTest::newRow("other CSV") << QByteArray("name,value\nkernel_name,metric_name\n") << false;
@@ -600,7 +601,8 @@ void TestLigerCsv::arbitraryBytes()
 {
     // Every prefix of a small valid file, then noise made of CSV's special characters: no crash, and the two
     // result vectors always stay in step.
-    const QByteArray valid = "\xEF\xBB\xBF" + csv({ ::seedRow(), ::seedRow({ { Metric, "memory" }, { Unit, "MB" } }) });
+    const QByteArray valid
+        = "\xEF\xBB\xBF" + csvText({ ::seedRow(), ::seedRow({ { Metric, "memory" }, { Unit, "MB" } }) });
     for (qsizetype n = 0; n <= valid.size(); ++n) {
         const LigerImport imported = kix::importLigerCsv(valid.left(n), QStringLiteral("cut.csv"));
         QCOMPARE(imported.documents.size(), imported.documentLines.size());
@@ -626,7 +628,7 @@ void TestLigerCsv::arbitraryBytes()
     QCOMPARE(externalId(nul).section(QLatin1Char('/'), 2, 2), QStringLiteral("hug_face"));
     // A file of bad rows lists a bounded number of problems.
     QByteArrayList bad(5000, "x,y");
-    const LigerImport flood = kix::importLigerCsv(csv(bad), QStringLiteral("flood.csv"));
+    const LigerImport flood = kix::importLigerCsv(csvText(bad), QStringLiteral("flood.csv"));
     QVERIFY(flood.documents.empty());
     QVERIFY(flood.diagnostics.size() > 100 && flood.diagnostics.size() < 5000);
 }
@@ -643,7 +645,7 @@ void TestLigerCsv::sharedCsv()
     QVERIFY(kix::looksLikeLigerCsv(bytes));
 
     const LigerImport imported = kix::importLigerCsv(bytes, path);
-    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describe(imported.diagnostics.mid(0, 10))));
+    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describeDiagnostics(imported.diagnostics.mid(0, 10))));
     QCOMPARE(imported.documents.size(), size_t(2448));
     QCOMPARE(imported.documentLines.size(), size_t(2448));
     QCOMPARE(imported.documentLines.front(), 2);
@@ -680,8 +682,8 @@ void TestLigerCsv::sharedCsv()
     const json& seed = imported.documents[size_t(seedIndex)];
     QCOMPARE(imported.documentLines[size_t(seedIndex)], 1843);
     COMPARE_JSON(get(seed, "/run/spec/timing/latencyNs/median"), json(1315872));
-    COMPARE_JSON(get(measurement(seed, "latency", "p20"), "/value"), json(1315744));
-    COMPARE_JSON(get(measurement(seed, "latency", "p80"), "/value"), json(1317760));
+    COMPARE_JSON(get(measurementEntry(seed, "latency", "p20"), "/value"), json(1315744));
+    COMPARE_JSON(get(measurementEntry(seed, "latency", "p80"), "/value"), json(1317760));
     QCOMPARE(str(seed, "/run/spec/observedAt"), QStringLiteral("2026-02-28T00:23:31.000Z"));
 
     kix::Diagnostics diagnostics;
@@ -694,7 +696,7 @@ void TestLigerCsv::sharedCsv()
 
     // The same file through the generic entry point.
     const kix::ParseResult parsed = kix::parseBytes(bytes, path);
-    QVERIFY2(!parsed.hasErrors(), qPrintable(describe(parsed.diagnostics.mid(0, 10))));
+    QVERIFY2(!parsed.hasErrors(), qPrintable(describeDiagnostics(parsed.diagnostics.mid(0, 10))));
     QCOMPARE(int(parsed.runs.size()), 2448);
 }
 

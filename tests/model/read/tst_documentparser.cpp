@@ -5,6 +5,7 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -17,10 +18,6 @@ using namespace kix;
 
 namespace {
 
-QString dataPath(const QString& relative)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
-}
 QString seedPath()
 {
     return QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json");
@@ -43,14 +40,6 @@ int errors(const Diagnostics& ds)
     for (const Diagnostic& d : ds)
         n += d.isError();
     return n;
-}
-
-QString dump(const Diagnostics& ds)
-{
-    QString s;
-    for (const Diagnostic& d : ds)
-        s += d.toString() + QLatin1Char('\n');
-    return s;
 }
 
 } // namespace
@@ -76,7 +65,7 @@ private slots:
 void TestDocumentParser::seedTypedView()
 {
     const ParseResult r = parseFile(seedPath());
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(kixtest::dumpDiagnostics(r.diagnostics)));
     QCOMPARE(r.runs.size(), 1);
     const Run& run = *r.runs.first();
     QCOMPARE(run.kernel, QStringLiteral("group_norm"));
@@ -143,8 +132,8 @@ void TestDocumentParser::acceptedShapes()
     QFETCH(QString, file);
     QFETCH(int, runs);
     QFETCH(QString, firstPointer);
-    const ParseResult r = parseFile(dataPath(file));
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics)));
+    const ParseResult r = parseFile(kixtest::modelDataPath(file));
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(kixtest::dumpDiagnostics(r.diagnostics)));
     QCOMPARE(r.runs.size(), runs);
     QCOMPARE(r.runs.first()->pointer, firstPointer);
     QVERIFY(r.runs.first()->median > 0);
@@ -153,9 +142,9 @@ void TestDocumentParser::acceptedShapes()
 void TestDocumentParser::unknownFieldsSurviveExport()
 {
     for (const QString& name : { QStringLiteral("good/array.json"), QStringLiteral("good/bom_crlf.json") }) {
-        const ParseResult r = parseFile(dataPath(name));
+        const ParseResult r = parseFile(kixtest::modelDataPath(name));
         QVERIFY(!r.runs.isEmpty());
-        nlohmann::json original = readJsonFile(dataPath(name));
+        nlohmann::json original = readJsonFile(kixtest::modelDataPath(name));
         if (!original.is_array())
             original = nlohmann::json::array({ original });
         for (const ExportFormat format : { ExportFormat::Json, ExportFormat::JsonLines }) {
@@ -229,10 +218,10 @@ void TestDocumentParser::refused()
     QFETCH(QString, pointer);
     QFETCH(QString, message);
     QFETCH(int, line);
-    const QString path = dataPath(QStringLiteral("malformed/") + file);
+    const QString path = kixtest::modelDataPath(QStringLiteral("malformed/") + file);
     QVERIFY2(QFile::exists(path), qPrintable(path));
     const ParseResult r = parseFile(path);
-    QVERIFY2(r.hasErrors(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(r.hasErrors(), qPrintable(kixtest::dumpDiagnostics(r.diagnostics)));
     const Diagnostic* found = nullptr;
     for (const Diagnostic& d : r.diagnostics) {
         if (d.isError() && d.message.contains(message)) {
@@ -240,7 +229,9 @@ void TestDocumentParser::refused()
             break;
         }
     }
-    QVERIFY2(found, qPrintable(QStringLiteral("no error containing \"%1\" in:\n%2").arg(message, dump(r.diagnostics))));
+    QVERIFY2(found,
+        qPrintable(QStringLiteral("no error containing \"%1\" in:\n%2")
+                       .arg(message, kixtest::dumpDiagnostics(r.diagnostics))));
     QCOMPARE(found->file, path);
     QCOMPARE(found->pointer, pointer);
     if (line > 0)
@@ -279,7 +270,7 @@ void TestDocumentParser::warned()
     QFETCH(QString, file);
     QFETCH(QString, pointer);
     QFETCH(QString, message);
-    const ParseResult r = parseFile(dataPath(QStringLiteral("warnings/") + file));
+    const ParseResult r = parseFile(kixtest::modelDataPath(QStringLiteral("warnings/") + file));
     QCOMPARE(errors(r.diagnostics), 0);
     QCOMPARE(r.runs.size(), 1);
     QCOMPARE(r.diagnostics.size(), 1);

@@ -5,6 +5,7 @@
 #include "model/read/runloader.h"
 #include "model/read/yamlreader.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -27,12 +28,6 @@ namespace {
 QString fixturePath()
 {
     return QStringLiteral(KIX_TEST_DATA_DIR "/model/catalog/catalog-fixture.jsonl");
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 void writeAll(const QString& path, const QByteArray& bytes)
@@ -189,7 +184,7 @@ void TestFormatInputs::catalogNamesResolve()
 
 void TestFormatInputs::catalogOrderDoesNotMatter()
 {
-    QList<QByteArray> lines = readAll(fixturePath()).split('\n');
+    QList<QByteArray> lines = kixtest::readFile(fixturePath()).split('\n');
     std::reverse(lines.begin(), lines.end()); // children before their parents
     QTemporaryDir dir;
     const QString reversed = dir.filePath(QStringLiteral("reversed.jsonl"));
@@ -199,7 +194,7 @@ void TestFormatInputs::catalogOrderDoesNotMatter()
     QCOMPARE(b.runs.size(), a.runs.size());
     QCOMPARE(sortedDocuments(b.runs), sortedDocuments(a.runs));
     // a row whose workload is not in the export still loads, named
-    QByteArray text = readAll(fixturePath());
+    QByteArray text = kixtest::readFile(fixturePath());
     text.replace("\"id\":\"01a00000-0000-7000-8000-000000000030\"", "\"id\":\"01a00000-0000-7000-8000-000000009998\"");
     text.replace("\"workloadId\":\"01a00000-0000-7000-8000-000000000030\"",
         "\"workloadId\":\"01a00000-0000-7000-8000-000000009999\"");
@@ -217,7 +212,7 @@ void TestFormatInputs::catalogZstdStreamed()
 {
     // The fixture with a benchmark row padded past the decoder's output block (a line cut across pieces), in two
     // frames cut mid-line: the same documents as the plain text.
-    QByteArray text = readAll(fixturePath());
+    QByteArray text = kixtest::readFile(fixturePath());
     const QByteArray marker = "{\"table\":\"benchmark_runs\",\"row\":{";
     const qsizetype at = text.indexOf(marker);
     QVERIFY(at > 0);
@@ -262,7 +257,7 @@ void TestFormatInputs::catalogZstdRefusals()
     r = parseFile(bombPath, small);
     QVERIFY(hasMessage(r.diagnostics, QStringLiteral("more than the limit of 4096 bytes"), true));
     // a cut file: what was read before the cut still loads, the cut is named
-    const QByteArray whole = compress(readAll(fixturePath()));
+    const QByteArray whole = compress(kixtest::readFile(fixturePath()));
     const QString cutPath = dir.filePath(QStringLiteral("cut.jsonl.zst"));
     writeAll(cutPath, whole.left(whole.size() - 8));
     r = parseFile(cutPath);
@@ -273,8 +268,9 @@ void TestFormatInputs::catalogZstdRefusals()
     r = parseFile(junk);
     QVERIFY(hasMessage(r.diagnostics, QStringLiteral("not valid Zstandard data"), true));
     // compressed JSON Lines that are not a catalog: read as kernelindex documents, line numbers kept
-    const QByteArray lines
-        = "\n" + readAll(QStringLiteral(KIX_TEST_DATA_DIR "/model/good/bare_run.json")).simplified() + "\n{not json}\n";
+    const QByteArray lines = "\n"
+        + kixtest::readFile(QStringLiteral(KIX_TEST_DATA_DIR "/model/good/bare_run.json")).simplified()
+        + "\n{not json}\n";
     const QString jsonl = dir.filePath(QStringLiteral("runs.jsonl.zst"));
     writeAll(jsonl, compress(lines));
     r = parseFile(jsonl);
@@ -310,7 +306,7 @@ void TestFormatInputs::catalogZstdRefusals()
 void TestFormatInputs::catalogProgressAndCancel()
 {
     QTemporaryDir dir;
-    QByteArray text = readAll(fixturePath());
+    QByteArray text = kixtest::readFile(fixturePath());
     const QByteArray body = text;
     while (text.size() < (3 << 20)) // several compressed blocks
         text += body;
@@ -341,7 +337,7 @@ void TestFormatInputs::catalogProgressAndCancel()
 
 void TestFormatInputs::catalogRowErrorsNamed()
 {
-    QByteArray text = readAll(fixturePath());
+    QByteArray text = kixtest::readFile(fixturePath());
     text += "{\"table\":\"benchmark_runs\"}\n{broken\n{\"table\":\"workloads\",\"row\":{\"id\":\"x\"}}\n"
             "{\"table\":\"benchmark_runs\",\"row\":{\"id\":\"r\",\"manifest\":{\"run\":{\"kind\":\"BenchmarkRun\","
             "\"spec\":{\"status\":42}}}}}\n";

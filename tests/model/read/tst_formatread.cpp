@@ -81,7 +81,7 @@ json implementation(const json& op)
 }
 
 // A KernelBot-like leaderboard run: only a score measurement, its own externalId, nothing of Liger's convention.
-json scoreRun(const json& p, const json& e, const std::string& workloadDigest, const std::string& implDigest)
+json scoreDocument(const json& p, const json& e, const std::string& workloadDigest, const std::string& implDigest)
 {
     return resource("BenchmarkRun", "kernelbot-555004",
         { { "status", "passed" }, { "observedAt", "2026-03-14T23:56:12.645Z" },
@@ -104,7 +104,7 @@ ParseResult parse(const json& document, const QString& file = QStringLiteral("do
     return parseBytes(QByteArray::fromStdString(document.dump()), file);
 }
 
-QString dump(const Diagnostics& ds)
+QString diagnosticLines(const Diagnostics& ds)
 {
     QStringList lines;
     for (const Diagnostic& d : ds)
@@ -162,7 +162,7 @@ void TestFormatRead::seedVerifiesBothDigests()
         QSKIP("the seed is not available (set KIX_SHARED_DIR to the project's shared/ folder)");
     const QByteArray bytes = f.readAll();
     ParseResult r = parseBytes(bytes, QStringLiteral("seed.json"));
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics)));
     QCOMPARE(r.runs.size(), 1);
     const Run& seed = *r.runs.first();
     QCOMPARE(seed.protocolCheck, DigestCheck::Verified);
@@ -199,9 +199,9 @@ void TestFormatRead::carriedResourcesAreVerified()
     p["spec"]["devicePolicy"] = { { "powerLimitWatts", 1000.0 }, { "ratio", 1.0048658277929109e-05 }, { "big", 1e21 },
         { "small", 0.000001 }, { "tiny", 5e-7 }, { "\xC3\xB6ko", "\xE2\x82\xAC" } };
     const json e = environment();
-    const json doc = { { "run", scoreRun(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } };
+    const json doc = { { "run", scoreDocument(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } };
     const ParseResult r = parse(doc);
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics)));
     const Run& run = *r.runs.first();
     QCOMPARE(run.protocolCheck, DigestCheck::Verified);
     QCOMPARE(run.environmentCheck, DigestCheck::Verified);
@@ -213,7 +213,7 @@ void TestFormatRead::changedResourceDoesNotMatch()
 {
     const json p = protocol();
     const json e = environment();
-    json doc = { { "run", scoreRun(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } };
+    json doc = { { "run", scoreDocument(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } };
     doc["protocol"]["metadata"]["title"] = "retitled"; // metadata is not hashed: still verified
     doc["environment"]["spec"]["hardware"]["product"] = "NVIDIA H100"; // the spec is
     const ParseResult r = parse(doc);
@@ -221,7 +221,7 @@ void TestFormatRead::changedResourceDoesNotMatch()
     QCOMPARE(r.runs.first()->protocolCheck, DigestCheck::Verified);
     QCOMPARE(r.runs.first()->environmentCheck, DigestCheck::Mismatch);
     const Diagnostic* d = find(r.diagnostics, QStringLiteral("does not match the environment"));
-    QVERIFY2(d, qPrintable(dump(r.diagnostics)));
+    QVERIFY2(d, qPrintable(diagnosticLines(r.diagnostics)));
     QCOMPARE(d->pointer, QStringLiteral("/run/spec/environmentDigest"));
     QVERIFY(d->message.contains(kernelindexDigest(doc["environment"]))); // says what it digests to
 }
@@ -231,7 +231,7 @@ void TestFormatRead::kix010DigestsAreNamed()
     // kix 0.1.0's engine hashed nlohmann's dump of the whole resource, metadata included
     const json p = protocol();
     const json e = environment();
-    json run = scoreRun(p, e, kDigestA, kDigestB);
+    json run = scoreDocument(p, e, kDigestA, kDigestB);
     run["spec"]["protocolDigest"] = sha256Digest(p.dump()).toStdString();
     run["spec"]["status"] = "failed";
     const ParseResult r = parse({ { "run", run }, { "protocol", p }, { "environment", e } });
@@ -249,8 +249,8 @@ void TestFormatRead::scoreRunLoadsWithItsOwnHeadline()
     const json p = protocol();
     const json e = environment();
     const ParseResult r
-        = parse({ { "run", scoreRun(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } });
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics)));
+        = parse({ { "run", scoreDocument(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } });
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics)));
     QCOMPARE(r.runs.size(), 1);
     const Run& run = *r.runs.first();
     QCOMPARE(run.metricName(), QStringLiteral("score"));
@@ -276,7 +276,8 @@ void TestFormatRead::failedRunLoadsAsFailed()
             { "environmentDigest", kDigestA }, { "workloadDigest", kDigestB }, { "implementationDigest", kDigestB },
             { "sourceNative", { { "source", "sol-execbench" }, { "externalId", "36485" } } } });
     const ParseResult r = parse({ { "run", run } });
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics))); // no "no headline" warning for a failure
+    QVERIFY2(
+        r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics))); // no "no headline" warning for a failure
     QCOMPARE(r.runs.size(), 1);
     QVERIFY(r.runs.first()->failed());
     QVERIFY(std::isnan(r.runs.first()->median));
@@ -317,7 +318,7 @@ void TestFormatRead::durationsWithUnits()
     json run = flashInferRun("2026-03-01T00:00:00.000Z", 0);
     run["spec"]["timing"]["latencyNs"]["mean"] = "8.1 us";
     ParseResult r = parse({ { "run", run } });
-    QVERIFY2(!r.hasErrors(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(!r.hasErrors(), qPrintable(diagnosticLines(r.diagnostics)));
     QCOMPARE(r.runs.first()->median, 8100.0);
     // the format's own rule: "1.005 ms" is 1004999.9999999999 in binary arithmetic, not a whole ns: refused
     run["spec"]["timing"]["latencyNs"]["mean"] = "1.005 ms";
@@ -333,10 +334,11 @@ void TestFormatRead::typedViewFromLinkedResources()
     const json impl = implementation(op);
     const json p = protocol();
     const json e = environment();
-    json doc = { { "run", scoreRun(p, e, kernelindexDigest(w).toStdString(), kernelindexDigest(impl).toStdString()) },
+    json doc = { { "run",
+                     scoreDocument(p, e, kernelindexDigest(w).toStdString(), kernelindexDigest(impl).toStdString()) },
         { "protocol", p }, { "environment", e }, { "workload", w }, { "operation", op }, { "implementation", impl } };
     ParseResult r = parse(doc);
-    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics)));
     const Run& run = *r.runs.first();
     QCOMPARE(run.workloadCheck, DigestCheck::Verified);
     QCOMPARE(run.implementationCheck, DigestCheck::Verified);
@@ -443,7 +445,7 @@ void TestFormatRead::comparabilityTreatsMismatchAsUnknown()
 {
     const json p = protocol();
     const json e = environment();
-    const json doc = { { "run", scoreRun(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } };
+    const json doc = { { "run", scoreDocument(p, e, kDigestA, kDigestB) }, { "protocol", p }, { "environment", e } };
     json changed = doc;
     changed["protocol"]["spec"]["harness"]["name"] = "another harness";
     const RunPtr good = parse(doc).runs.value(0);

@@ -6,6 +6,7 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -81,14 +82,6 @@ QByteArray compact(const QByteArray& text)
     return out;
 }
 
-QString dump(const Diagnostics& ds)
-{
-    QString s;
-    for (const Diagnostic& d : ds)
-        s += d.toString() + QLatin1Char('\n');
-    return s;
-}
-
 } // namespace
 
 class TestRunExtract : public QObject
@@ -122,7 +115,7 @@ void TestRunExtract::sameRunWhateverItArrivesIn()
     QList<RunPtr> runs;
     for (const Arrival& a : arrivals) {
         const ParseResult r = parseBytes(a.bytes, a.file);
-        QVERIFY2(!r.hasErrors(), qPrintable(dump(r.diagnostics)));
+        QVERIFY2(!r.hasErrors(), qPrintable(kixtest::dumpDiagnostics(r.diagnostics)));
         QVERIFY(!r.runs.isEmpty());
         const RunPtr run = r.runs.last();
         QCOMPARE(run->pointer, a.pointer);
@@ -170,7 +163,7 @@ void TestRunExtract::arrayElementsKeepTheirOwnText()
         + " ,\n {\"run\": {\"kind\": \"BenchmarkRun\", \"spec\": {"
           "\"timing\": {\"latencyNs\": {\"median\": 7}}, \"note\": \"a, b ] { \\\" }\"}}} ]";
     const ParseResult r = parseBytes(text, QStringLiteral("two.json"));
-    QVERIFY2(!r.hasErrors(), qPrintable(dump(r.diagnostics)));
+    QVERIFY2(!r.hasErrors(), qPrintable(kixtest::dumpDiagnostics(r.diagnostics)));
     QCOMPARE(r.runs.size(), 2);
     QCOMPARE(r.runs[0]->raw.str(), std::string(kOther));
     QCOMPARE(r.runs[1]->raw.str(),
@@ -200,7 +193,7 @@ void TestRunExtract::foreignDocumentRefusedOnEveryPath()
         QVERIFY(r.diagnostics.first().isError());
         QCOMPARE(r.diagnostics.first().pointer, pointer + QStringLiteral("/kind"));
         QVERIFY2(r.diagnostics.first().message.contains(QStringLiteral("not a kernelindex document")),
-            qPrintable(dump(r.diagnostics)));
+            qPrintable(kixtest::dumpDiagnostics(r.diagnostics)));
     }
 }
 
@@ -210,7 +203,7 @@ void TestRunExtract::inMemoryDocumentsReadAlike()
     const nlohmann::json document = nlohmann::json::parse(documentText().toStdString()); // the last title wins
     Diagnostics diagnostics;
     const RunPtr built = runFromDocument(document, QStringLiteral("runs/doc.json"), QString(), diagnostics);
-    QVERIFY2(built, qPrintable(dump(diagnostics)));
+    QVERIFY2(built, qPrintable(kixtest::dumpDiagnostics(diagnostics)));
     const ParseResult read = parseBytes(QByteArray::fromStdString(document.dump(2)), QStringLiteral("runs/doc.json"));
     QCOMPARE(read.runs.size(), 1);
     QCOMPARE(fields(*built), fields(*read.runs.first()));

@@ -4,6 +4,7 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -19,13 +20,6 @@
 #include <thread>
 
 using namespace kix;
-
-namespace {
-QString dataPath(const QString& relative)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
-}
-} // namespace
 
 class TestRunLoader : public QObject
 {
@@ -44,7 +38,7 @@ private slots:
 
 void TestRunLoader::mixedFolderLoadsEveryGoodFile()
 {
-    const LoadResult r = loadPaths({ dataPath(QStringLiteral("mixed")) });
+    const LoadResult r = loadPaths({ kixtest::modelDataPath(QStringLiteral("mixed")) });
     QCOMPARE(r.files, 5); // ignored.txt is not a run file
     QCOMPARE(r.runs.size(), 2); // a_good, sub/b_good; sub/c_dup is the same run as b_good
     QCOMPARE(r.duplicates, 1);
@@ -102,8 +96,8 @@ void TestRunLoader::folderListIsSortedAsPaths()
 
 void TestRunLoader::missingPathIsReported()
 {
-    const LoadResult r
-        = loadPaths({ dataPath(QStringLiteral("good/array.json")), QStringLiteral("/nonexistent/x.json") });
+    const LoadResult r = loadPaths(
+        { kixtest::modelDataPath(QStringLiteral("good/array.json")), QStringLiteral("/nonexistent/x.json") });
     QCOMPARE(r.runs.size(), 2);
     QCOMPARE(r.diagnostics.size(), 1);
     QCOMPARE(r.diagnostics.first().file, QStringLiteral("/nonexistent/x.json"));
@@ -113,7 +107,7 @@ void TestRunLoader::missingPathIsReported()
 void TestRunLoader::cancelledLoadReturnsNothing()
 {
     std::atomic<bool> cancel { true };
-    const LoadResult r = loadPaths({ dataPath(QStringLiteral("mixed")) }, &cancel);
+    const LoadResult r = loadPaths({ kixtest::modelDataPath(QStringLiteral("mixed")) }, &cancel);
     QVERIFY(r.cancelled);
     QVERIFY(r.runs.isEmpty());
 }
@@ -124,7 +118,8 @@ void TestRunLoader::loaderFrontReportsProgressAndResult()
     QSignalSpy started(&loader, &RunLoader::started);
     QSignalSpy progress(&loader, &RunLoader::progress);
     QSignalSpy finished(&loader, &RunLoader::finished);
-    const int job = loader.load({ dataPath(QStringLiteral("mixed")), dataPath(QStringLiteral("good")) });
+    const int job = loader.load(
+        { kixtest::modelDataPath(QStringLiteral("mixed")), kixtest::modelDataPath(QStringLiteral("good")) });
     QCOMPARE(started.count(), 1);
     QVERIFY(loader.isRunning());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
@@ -142,8 +137,8 @@ void TestRunLoader::newLoadSupersedesTheOld()
 {
     RunLoader loader;
     QSignalSpy finished(&loader, &RunLoader::finished);
-    const int first = loader.load({ dataPath(QStringLiteral("mixed")) });
-    const int second = loader.load({ dataPath(QStringLiteral("good/array.json")) });
+    const int first = loader.load({ kixtest::modelDataPath(QStringLiteral("mixed")) });
+    const int second = loader.load({ kixtest::modelDataPath(QStringLiteral("good/array.json")) });
     QVERIFY(second != first);
     QTRY_VERIFY_WITH_TIMEOUT(!loader.isRunning(), 20000);
     QTest::qWait(50); // any stale result of the first job would arrive now

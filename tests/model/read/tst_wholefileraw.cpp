@@ -11,6 +11,7 @@
 
 #include "kix/config.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -53,12 +54,6 @@ bool write(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -133,7 +128,7 @@ void TestWholeFileRaw::exportsAreThoseOfTheRunsInMemory()
         const QString out = dir.filePath(QLatin1String(format == ExportFormat::Json ? "out.json" : "out.jsonl"));
         QString error;
         QVERIFY2(writeRuns(loaded.runs, out, format, &error), qPrintable(error));
-        const QByteArray written = readAll(out);
+        const QByteArray written = kixtest::readFile(out);
         QCOMPARE(written, serializeRuns(inMemory, format));
         QVERIFY(!written.contains("  ")); // minified, not the indented files
     }
@@ -164,7 +159,7 @@ void TestWholeFileRaw::changedFileIsRefusedAndTheTargetKept()
     error.clear();
     QVERIFY(!writeRuns(r.runs, out, ExportFormat::JsonLines, &error));
     QVERIFY2(error.contains(path), qPrintable(error));
-    QCOMPARE(readAll(out), QByteArray("kept\n"));
+    QCOMPARE(kixtest::readFile(out), QByteArray("kept\n"));
 }
 
 void TestWholeFileRaw::sameTimesOtherBytesAreRefused()

@@ -5,6 +5,7 @@
 
 #include "tests/fulldisk.h"
 
+#include "tests/support/testfiles.h"
 #include "tests/support/testmain.h"
 
 #include <QDir>
@@ -15,18 +16,6 @@
 #include <cmath>
 
 using namespace kix;
-
-namespace {
-QString dataPath(const QString& relative)
-{
-    return QStringLiteral(KIX_TEST_DATA_DIR "/model/") + relative;
-}
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-} // namespace
 
 class TestRunWriter : public QObject
 {
@@ -60,7 +49,7 @@ void TestRunWriter::exportsReloadEqual_data()
 void TestRunWriter::exportsReloadEqual()
 {
     QFETCH(QString, name);
-    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    const ParseResult in = parseFile(kixtest::modelDataPath(QStringLiteral("good/array.json")));
     QCOMPARE(in.runs.size(), 2);
     QTemporaryDir dir;
     const QString path = dir.filePath(name);
@@ -77,7 +66,7 @@ void TestRunWriter::exportsReloadEqual()
 
 void TestRunWriter::csvHasHeaderAndQuotes()
 {
-    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    const ParseResult in = parseFile(kixtest::modelDataPath(QStringLiteral("good/array.json")));
     const QList<QByteArray> lines = serializeRuns(in.runs, ExportFormat::Csv).split('\n');
     QCOMPARE(lines.size(), 4); // header, two runs, final newline
     QCOMPARE(lines[0],
@@ -115,11 +104,11 @@ void TestRunWriter::failedWriteKeepsTheOldFile()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("precious");
     f.close();
-    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    const ParseResult in = parseFile(kixtest::modelDataPath(QStringLiteral("good/array.json")));
     QString error;
     QVERIFY(!writeRuns(in.runs, path, ExportFormat::Json, &error));
     QVERIFY(error.contains(path));
-    QCOMPARE(readAll(path), QByteArray("precious"));
+    QCOMPARE(kixtest::readFile(path), QByteArray("precious"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary file left behind
 }
 
@@ -136,7 +125,7 @@ void TestRunWriter::fullDiskKeepsTheOldFile_data()
 void TestRunWriter::fullDiskKeepsTheOldFile()
 {
     QFETCH(QString, name);
-    const ParseResult in = parseFile(dataPath(QStringLiteral("good/array.json")));
+    const ParseResult in = parseFile(kixtest::modelDataPath(QStringLiteral("good/array.json")));
     QCOMPARE(in.runs.size(), 2);
     const ExportFormat format = *exportFormatForPath(name);
     const QByteArray bytes = serializeRuns(in.runs, format);
@@ -155,11 +144,11 @@ void TestRunWriter::fullDiskKeepsTheOldFile()
         QVERIFY(!writeRuns(in.runs, path, format, &error));
     }
     QVERIFY2(error.contains(path) && error.contains(QStringLiteral("File too large")), qPrintable(error));
-    QCOMPARE(readAll(path), previous);
+    QCOMPARE(kixtest::readFile(path), previous);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { name });
     // with room again, the same export goes through
     QVERIFY2(writeRuns(in.runs, path, format, &error), qPrintable(error));
-    QCOMPARE(readAll(path), bytes);
+    QCOMPARE(kixtest::readFile(path), bytes);
 }
 
 KIX_TEST_GUILESS_MAIN(TestRunWriter)

@@ -21,7 +21,7 @@ std::string aligned(const TextTable& table)
     return out;
 }
 
-std::string csv(const TextTable& table)
+std::string csvOf(const TextTable& table)
 {
     std::string out;
     table.writeCsv([&](std::string_view chunk) { out.append(chunk); });
@@ -64,7 +64,7 @@ void TestTextTable::csvQuotesAsRfc4180()
     table.addRow({ QStringLiteral("say \"hi\""), QStringLiteral("two\nlines") });
     table.addRow({ QStringLiteral("cr\r"), QString() });
     // RFC 4180 §2.6–2.7: fields with commas, quotes or line breaks are quoted, quotes doubled
-    QCOMPARE(csv(table), std::string("a,\"b,c\"\n\"say \"\"hi\"\"\",\"two\nlines\"\n\"cr\r\",\n"));
+    QCOMPARE(csvOf(table), std::string("a,\"b,c\"\n\"say \"\"hi\"\"\",\"two\nlines\"\n\"cr\r\",\n"));
 }
 
 void TestTextTable::csvEqualsCsvLineForEveryField()
@@ -77,7 +77,7 @@ void TestTextTable::csvEqualsCsvLineForEveryField()
     table.addRow(QStringList(fields.rbegin(), fields.rend()));
     const QByteArray expected
         = csvLine(fields) + csvLine(fields) + csvLine(QStringList(fields.rbegin(), fields.rend()));
-    QCOMPARE(QByteArray::fromStdString(csv(table)), expected);
+    QCOMPARE(QByteArray::fromStdString(csvOf(table)), expected);
 }
 
 void TestTextTable::shortRowsArePaddedAndLongOnesCut()
@@ -88,8 +88,8 @@ void TestTextTable::shortRowsArePaddedAndLongOnesCut()
     table.addRow({ QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("dropped") });
     table.endRow(); // an empty row
     QCOMPARE(table.rowCount(), std::size_t(3));
-    QCOMPARE(csv(table), std::string("x,y,z\n1,,\n1,2,3\n,,\n"));
-    QVERIFY(csv(table).find("dropped") == std::string::npos);
+    QCOMPARE(csvOf(table), std::string("x,y,z\n1,,\n1,2,3\n,,\n"));
+    QVERIFY(csvOf(table).find("dropped") == std::string::npos);
 }
 
 void TestTextTable::cellsReadBackAsAdded()

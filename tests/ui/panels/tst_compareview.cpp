@@ -39,7 +39,7 @@ RunList threeRuns()
         kixtest::makeRun(QStringLiteral("liger"), QStringLiteral("NVIDIA H100"), 2048, 1200) };
 }
 
-int findRow(const RunDiffModel& model, const QString& section, const QString& path)
+int findDiffRowIndex(const RunDiffModel& model, const QString& section, const QString& path)
 {
     for (int r = 0; r < model.rowCount(); ++r) {
         if (const DiffRow* row = model.diffRow(r); row && row->section == section && row->path == path)
@@ -89,7 +89,7 @@ void TestCompareView::fillsFromTheSelection()
     QVERIFY(view->table()->isVisible());
     QVERIFY(view->message().isEmpty());
     // Grouped by document: a section row before the fields of its section.
-    const int gpu = findRow(*view->model(), QStringLiteral("environment"), QStringLiteral("gpuProduct"));
+    const int gpu = findDiffRowIndex(*view->model(), QStringLiteral("environment"), QStringLiteral("gpuProduct"));
     QVERIFY(gpu > 0);
     int sectionRow = gpu;
     while (sectionRow >= 0
@@ -110,16 +110,16 @@ void TestCompareView::materialMarkedInWords()
     view.setRuns(threeRuns());
     QVERIFY(waitFilled(view));
     const RunDiffModel& m = *view.model();
-    const int gpu = findRow(m, QStringLiteral("environment"), QStringLiteral("gpuProduct"));
+    const int gpu = findDiffRowIndex(m, QStringLiteral("environment"), QStringLiteral("gpuProduct"));
     QVERIFY(gpu >= 0);
     QCOMPARE(m.index(gpu, RunDiffModel::KindColumn).data().toString(), QStringLiteral("! material"));
     QVERIFY(m.index(gpu, RunDiffModel::KindColumn).data(Qt::BackgroundRole).isValid()); // colour repeats it
     QCOMPARE(m.index(gpu, RunDiffModel::FirstRunColumn + 2).data().toString(), QStringLiteral("NVIDIA H100"));
     // The median differs: a measurement, not material; the provider (what is compared) is cosmetic.
-    const int value = findRow(m, QStringLiteral("headline"), QStringLiteral("value"));
+    const int value = findDiffRowIndex(m, QStringLiteral("headline"), QStringLiteral("value"));
     QVERIFY(value >= 0);
     QCOMPARE(m.index(value, RunDiffModel::KindColumn).data().toString(), QStringLiteral("measurement"));
-    const int provider = findRow(m, QStringLiteral("run"), QStringLiteral("provider"));
+    const int provider = findDiffRowIndex(m, QStringLiteral("run"), QStringLiteral("provider"));
     QVERIFY(provider >= 0);
     QCOMPARE(m.index(provider, RunDiffModel::KindColumn).data().toString(), QStringLiteral("cosmetic"));
     QVERIFY(!m.index(provider, RunDiffModel::KindColumn).data(Qt::BackgroundRole).isValid());
@@ -147,13 +147,13 @@ void TestCompareView::equalFieldsFoldAndUnfold()
     QCOMPARE(count(RunDiffModel::FieldRow, true), 0); // folded: no equal field listed
     const int foldedRows = count(RunDiffModel::FoldedRow, false);
     QVERIFY(foldedRows > 0);
-    QVERIFY(findRow(m, QStringLiteral("run"), QStringLiteral("kernel")) < 0); // group_norm in every run
+    QVERIFY(findDiffRowIndex(m, QStringLiteral("run"), QStringLiteral("kernel")) < 0); // group_norm in every run
     view.showEqualBox()->click();
     QVERIFY(m.showEqual());
     QCOMPARE(count(RunDiffModel::FieldRow, true), m.diff().equal);
     QCOMPARE(count(RunDiffModel::FoldedRow, false), 0);
     QCOMPARE(m.rowCount(), folded - foldedRows + m.diff().equal); // each folded line became its fields
-    const int kernel = findRow(m, QStringLiteral("run"), QStringLiteral("kernel"));
+    const int kernel = findDiffRowIndex(m, QStringLiteral("run"), QStringLiteral("kernel"));
     QVERIFY(kernel >= 0);
     QCOMPARE(m.index(kernel, RunDiffModel::KindColumn).data().toString(), QStringLiteral("= equal"));
     view.showEqualBox()->click();

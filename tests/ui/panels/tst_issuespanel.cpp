@@ -74,7 +74,7 @@ bool write(const QString& path, const QByteArray& bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-QModelIndex findRow(const QAbstractItemModel* model, const QString& text, const QModelIndex& parent = {})
+QModelIndex findIssueRow(const QAbstractItemModel* model, const QString& text, const QModelIndex& parent = {})
 {
     for (int row = 0; row < model->rowCount(parent); ++row)
         if (model->index(row, 0, parent).data().toString() == text)
@@ -282,7 +282,7 @@ void TestIssuesPanel::jsonLinesLineNumbers()
     QCOMPARE(flat.diagnostics().back().line, 3); // a blank line keeps its place
     QVERIFY(issueLocation(flat.diagnostics().back()).startsWith(QStringLiteral("syntax.jsonl:3:")));
     tree.setGrouping(IssueTreeModel::Grouping::ByFile);
-    const QModelIndex three = findRow(&tree, QStringLiteral("three.jsonl"));
+    const QModelIndex three = findIssueRow(&tree, QStringLiteral("three.jsonl"));
     QVERIFY(three.isValid());
     QCOMPARE(tree.index(0, 0, tree.index(0, 0, three)).data().toString(),
         QStringLiteral("three.jsonl:3 · /spec/timing/latencyNs/median"));

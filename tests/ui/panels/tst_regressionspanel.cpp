@@ -65,7 +65,7 @@ RunList steppedRuns()
     return runs;
 }
 
-QStringList column(QAbstractItemModel* model, int column)
+QStringList columnTexts(QAbstractItemModel* model, int column)
 {
     QStringList texts;
     for (int row = 0; row < model->rowCount(); ++row)
@@ -176,9 +176,9 @@ void TestRegressionsPanel::sortsNumbersAsNumbers()
     QCOMPARE(model->rowCount(), 5);
     // By default regressions first, each kind largest first: the 0.1× improvement is larger than the 3× and 2.5×
     // regressions, and still comes after them.
-    QCOMPARE(
-        column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×", "0.100×", "0.667×" }));
-    QCOMPARE(column(model, HistoryChangesModel::Kind),
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio),
+        QStringList({ "12.000×", "3.000×", "2.500×", "0.100×", "0.667×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Kind),
         QStringList({ "regression", "regression", "regression", "improvement", "improvement" }));
 
     // A click on the Ratio header sorts by the number (as text "12.000×" would come before "2.500×").
@@ -186,16 +186,16 @@ void TestRegressionsPanel::sortsNumbersAsNumbers()
         QPoint(view->horizontalHeader()->sectionViewportPosition(HistoryChangesModel::Ratio) + 10, 5));
     QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(HistoryChangesModel::Ratio));
     view->sortByColumn(HistoryChangesModel::Ratio, Qt::AscendingOrder);
-    QCOMPARE(
-        column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "0.667×", "2.500×", "3.000×", "12.000×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio),
+        QStringList({ "0.100×", "0.667×", "2.500×", "3.000×", "12.000×" }));
     view->sortByColumn(HistoryChangesModel::Ratio, Qt::DescendingOrder);
-    QCOMPARE(
-        column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×", "0.667×", "0.100×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio),
+        QStringList({ "12.000×", "3.000×", "2.500×", "0.667×", "0.100×" }));
 
     // The After column sorts by the new level (100, 250, 300, 600, 1,200 ns), whatever unit its text shows.
     view->sortByColumn(HistoryChangesModel::After, Qt::AscendingOrder);
-    QCOMPARE(
-        column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "2.500×", "3.000×", "0.667×", "12.000×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio),
+        QStringList({ "0.100×", "2.500×", "3.000×", "0.667×", "12.000×" }));
     // Series by name.
     view->sortByColumn(HistoryChangesModel::Series, Qt::DescendingOrder);
     QVERIFY(model->index(0, HistoryChangesModel::Series).data().toString().contains(QStringLiteral(" · ee · ")));
@@ -214,14 +214,14 @@ void TestRegressionsPanel::filtersByKindAndText()
     QAbstractItemModel* model = panel.view()->model();
     QCOMPARE(panel.kindBox()->currentText(), QStringLiteral("All kinds"));
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
-    QCOMPARE(column(model, HistoryChangesModel::Kind), QStringList({ "improvement", "improvement" }));
-    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "0.667×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Kind), QStringList({ "improvement", "improvement" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio), QStringList({ "0.100×", "0.667×" }));
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Regressions")));
-    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio), QStringList({ "12.000×", "3.000×", "2.500×" }));
     QVERIFY2(panel.summary().endsWith(QStringLiteral(" · 3 of 5 rows shown")), qPrintable(panel.summary()));
     // Text narrows further; with another kind it can leave nothing.
     panel.filterEdit()->setText(QStringLiteral("· BB ·"));
-    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "2.500×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio), QStringList({ "2.500×" }));
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
     QCOMPARE(model->rowCount(), 0);
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("All kinds")));
@@ -232,7 +232,7 @@ void TestRegressionsPanel::filtersByKindAndText()
     panel.kindBox()->setCurrentIndex(panel.kindBox()->findText(QStringLiteral("Improvements")));
     panel.setThreshold(1.0);
     QTRY_VERIFY(!panel.isBuilding());
-    QCOMPARE(column(model, HistoryChangesModel::Ratio), QStringList({ "0.100×" }));
+    QCOMPARE(columnTexts(model, HistoryChangesModel::Ratio), QStringList({ "0.100×" }));
 }
 
 void TestRegressionsPanel::oneBuildAtATimeLatestWins()

@@ -39,7 +39,7 @@ RunList sweep()
     return parseFile(sweepPath()).runs;
 }
 
-QStringList column(const QAbstractItemModel* model, int c)
+QStringList columnValues(const QAbstractItemModel* model, int c)
 {
     QStringList out;
     for (int row = 0; row < model->rowCount(); ++row)
@@ -83,11 +83,11 @@ void TestWorkloadPanel::fillsTheTableFromARequest()
     QTest::keyClicks(panel.gpuEdit(), QStringLiteral("B200"));
     QTest::keyClick(panel.gpuEdit(), Qt::Key_Return);
     QCOMPARE(model->rowCount(), 2);
-    QCOMPARE(column(model, ResolveModel::Match),
+    QCOMPARE(columnValues(model, ResolveModel::Match),
         (QStringList { QStringLiteral("above channels ×1.37"), QStringLiteral("below channels ×0.683") }));
-    QCOMPARE(column(model, ResolveModel::Mismatches),
+    QCOMPARE(columnValues(model, ResolveModel::Mismatches),
         (QStringList { QStringLiteral("channels: 3000 → 4096"), QStringLiteral("channels: 3000 → 2048") }));
-    QCOMPARE(column(model, ResolveModel::Implementation),
+    QCOMPARE(columnValues(model, ResolveModel::Implementation),
         (QStringList { QStringLiteral("liger"), QStringLiteral("liger") }));
     QCOMPARE(model->index(0, ResolveModel::Implementations).data().toInt(), 2);
     QCOMPARE(model->index(1, ResolveModel::Best).data().toString(), QStringLiteral("180 µs"));
@@ -103,9 +103,10 @@ void TestWorkloadPanel::fillsTheTableFromARequest()
     QCOMPARE(panel.axesEdit()->text(), QStringLiteral("channels=1024"));
     panel.resolve();
     QCOMPARE(model->rowCount(), 2);
-    QCOMPARE(column(model, ResolveModel::Match), (QStringList { QStringLiteral("exact"), QStringLiteral("exact") }));
-    QCOMPARE(column(model, ResolveModel::Rank), (QStringList { QStringLiteral("1"), QStringLiteral("2") }));
-    QCOMPARE(column(model, ResolveModel::Implementation),
+    QCOMPARE(
+        columnValues(model, ResolveModel::Match), (QStringList { QStringLiteral("exact"), QStringLiteral("exact") }));
+    QCOMPARE(columnValues(model, ResolveModel::Rank), (QStringList { QStringLiteral("1"), QStringLiteral("2") }));
+    QCOMPARE(columnValues(model, ResolveModel::Implementation),
         (QStringList { QStringLiteral("liger"), QStringLiteral("huggingface") }));
     QVERIFY(panel.summary().contains(QLatin1String("Exact")));
     QCOMPARE(panel.model()->runsOf(1).size(), 1); // the huggingface run
