@@ -8,12 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --packages
 
-# The compute capabilities present ("9.0" -> 90), once each; none when there is no NVIDIA GPU or driver.
-archs=""
-if command -v nvidia-smi >/dev/null 2>&1; then
-    archs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d ' .' | grep -E '^[0-9]+$' |
-            sort -u | paste -sd ';' || true)
-fi
+archs=$(scripts/cuda-archs.sh) # the compute capabilities present; none without an NVIDIA GPU
 if [ -n "$archs" ]; then
     cuda=(-DKIX_ENABLE_CUDA=ON "-DCMAKE_CUDA_ARCHITECTURES=$archs")
     echo "kix: building the CUDA backend for compute capability ${archs//;/, }"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages kix needs (only those missing), then configures and builds a CMake preset.
-# Usage: scripts/setup.sh [PRESET]          (default: dev) packages, configure, build the preset
+# Usage: scripts/setup.sh [PRESET [CMAKE ARGS...]]  (default: dev) packages, configure, build the preset
 #        scripts/setup.sh --packages        the packages only (scripts/kix.sh configures and builds itself)
 #        scripts/setup.sh --ci-packages     the packages only, with those only CI needs (.ci/run)
 set -euo pipefail
@@ -15,11 +15,12 @@ ci_packages=(desktop-file-utils appstream clang-format dpkg-dev file chromium)
 
 mode=build
 preset=dev
+configure_args=()
 case "${1:-}" in
 --packages) mode=packages ;;
 --ci-packages) mode=packages; packages+=("${ci_packages[@]}") ;;
 "") ;;
-*) preset="$1" ;;
+*) preset="$1"; shift; configure_args=("$@") ;;
 esac
 
 missing=()
@@ -41,5 +42,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ "$mode" = packages ] && exit 0
 
-cmake --preset "$preset" >/dev/null
+cmake --preset "$preset" ${configure_args[@]+"${configure_args[@]}"} >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
