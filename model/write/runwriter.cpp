@@ -3,6 +3,7 @@
 
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
+#include "model/workerpool.h"
 #include "model/write/cellformat.h"
 #include "model/write/texttable.h"
 
@@ -10,7 +11,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <type_traits>
@@ -99,10 +103,25 @@ void appendListRow(const Run& run, TextTable& table)
 
 TextTable listTable(const RunList& runs)
 {
-    TextTable table(listColumns());
-    table.reserve(std::size_t(runs.size()), 256);
-    for (const RunPtr& run : runs)
-        appendListRow(*run, table);
+    // Rows are built in parts, one per thread of the worker pool (the calling thread builds the first), and joined
+    // in order: a part is at least kRowsPerPart rows, so that a short list never waits on a thread.
+    constexpr qsizetype kRowsPerPart = 16384;
+    const qsizetype parts
+        = std::clamp<qsizetype>(runs.size() / kRowsPerPart, 1, std::max(1, workerPool()->maxThreadCount()));
+    auto buildPart = [&runs, parts](qsizetype part) {
+        const qsizetype begin = runs.size() * part / parts, end = runs.size() * (part + 1) / parts;
+        TextTable table(listColumns());
+        table.reserve(std::size_t(end - begin), 256);
+        for (qsizetype i = begin; i < end; ++i)
+            appendListRow(*runs[i], table);
+        return table;
+    };
+    std::vector<QFuture<TextTable>> rest;
+    for (qsizetype part = 1; part < parts; ++part)
+        rest.push_back(QtConcurrent::run(workerPool(), buildPart, part));
+    TextTable table = buildPart(0);
+    for (QFuture<TextTable>& part : rest)
+        table.appendRows(part.takeResult());
     return table;
 }
 

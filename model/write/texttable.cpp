@@ -167,6 +167,21 @@ void TextTable::endRow()
     m_rowOpen = false;
 }
 
+void TextTable::appendRows(TextTable&& other)
+{
+    Q_ASSERT(other.columnCount() == columnCount() && !m_rowOpen && !other.m_rowOpen);
+    const std::size_t bytes = m_bytes.size();
+    const std::size_t cells = m_cellEnds.size();
+    m_bytes.append(other.m_bytes);
+    m_cellEnds.insert(m_cellEnds.end(), other.m_cellEnds.begin(), other.m_cellEnds.end()); // row-relative
+    m_rowStarts.reserve(m_rowStarts.size() + other.m_rowStarts.size());
+    for (const RowStart& start : other.m_rowStarts)
+        m_rowStarts.push_back({ start.byte + bytes, start.cell + cells });
+    for (std::size_t c = 0; c < m_widths.size() && c < other.m_widths.size(); ++c)
+        m_widths[c] = std::max(m_widths[c], other.m_widths[c]);
+    other = TextTable(other.m_columns);
+}
+
 void TextTable::addRow(const QStringList& cells)
 {
     for (const QString& cell : cells)

@@ -32,6 +32,9 @@ public:
     void endRow(); // cells past the columns are dropped; missing ones are empty
     void addRow(const QStringList& cells);
     void reserve(std::size_t rows, std::size_t bytesPerRow);
+    // Moves `other`'s rows after this table's (the same columns; neither with a row open): how rows built in
+    // parts on several threads become one table.
+    void appendRows(TextTable&& other);
 
     int columnCount() const { return int(m_columns.size()); }
     std::size_t rowCount() const { return m_rowStarts.size(); }

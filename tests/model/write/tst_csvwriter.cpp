@@ -5,6 +5,7 @@
 #include "model/write/csvwriter.h"
 #include "model/write/jsonnumber.h"
 #include "model/write/runwriter.h"
+#include "model/write/texttable.h"
 
 #include "tests/model/runfactory.h"
 
@@ -55,6 +56,7 @@ private slots:
     void quoting();
     void lineRoundTrips();
     void runsAndComparisonQuoteAlike();
+    void longListIsBuiltInPartsInOrder();
     void jsonNumbers();
 };
 
@@ -104,6 +106,32 @@ void TestCsvWriter::runsAndComparisonQuoteAlike()
     QCOMPARE(compared.size(), 2);
     QCOMPARE(cell(compared, QStringLiteral("provider")), kAwkward);
     QCOMPARE(compared[0].size(), compared[1].size());
+}
+
+// A list long enough to be built in parts on several threads (kix list, CSV export) is the table built row by row:
+// same rows in the same order, columns as wide as the widest cell in any part.
+void TestCsvWriter::longListIsBuiltInPartsInOrder()
+{
+    RunList runs;
+    const int count = 50000;
+    for (int i = 0; i < count; ++i) {
+        const QString provider
+            = i == count - 7 ? QStringLiteral("a provider wider than all the others") : QStringLiteral("p%1").arg(i);
+        runs.append(kixtest::makeRun(provider, QStringLiteral("NVIDIA B200"), 64 + i, 1000 + i));
+    }
+    TextTable serial(listColumns());
+    for (const RunPtr& run : runs)
+        appendListRow(*run, serial);
+    const TextTable parts = listTable(runs);
+    QCOMPARE(parts.rowCount(), std::size_t(count));
+    std::string a, b;
+    parts.writeAligned([&](std::string_view chunk) { a.append(chunk); });
+    serial.writeAligned([&](std::string_view chunk) { b.append(chunk); });
+    QVERIFY(a == b);
+    const QVector<QStringList> listed = readBack(serializeRuns(runs, ExportFormat::Csv));
+    QCOMPARE(listed.size(), count + 1);
+    QCOMPARE(cell(listed, QStringLiteral("provider"), 1), QStringLiteral("p0"));
+    QCOMPARE(cell(listed, QStringLiteral("provider"), count), QStringLiteral("p%1").arg(count - 1));
 }
 
 // The one JSON number writer of the reports: finite values as numbers, NaN and infinities (unknown) as null.

@@ -39,10 +39,35 @@ private slots:
     void csvEqualsCsvLineForEveryField();
     void shortRowsArePaddedAndLongOnesCut();
     void cellsReadBackAsAdded();
+    void appendedRowsAreTheSameTable();
     void chunkedWriterKeepsTheBytesWholeAndInOrder();
     void writerWithoutDeviceGoesThroughTheString();
     void reportRowsAreIndentedWithoutTrailingSpaces();
 };
+
+// Rows built in two tables and joined are the table built in one: cells, widths (the wider column in the second
+// part widens the whole), short rows, CSV.
+void TestTextTable::appendedRowsAreTheSameTable()
+{
+    const QStringList columns = { QStringLiteral("name"), QStringLiteral("ms"), QStringLiteral("note") };
+    const QVector<QStringList> rows = { { QStringLiteral("a"), QStringLiteral("1") },
+        { QStringLiteral("naïve"), QStringLiteral("22.25"), QStringLiteral("x") },
+        { QStringLiteral("a much wider name"), QStringLiteral("3") }, { QStringLiteral("Ωμ") } };
+    TextTable whole(columns), first(columns), second(columns);
+    for (int i = 0; i < rows.size(); ++i) {
+        whole.addRow(rows[i]);
+        (i < 2 ? first : second).addRow(rows[i]);
+    }
+    first.appendRows(std::move(second));
+    QCOMPARE(first.rowCount(), whole.rowCount());
+    QCOMPARE(second.rowCount(), std::size_t(0));
+    QCOMPARE(aligned(first), aligned(whole));
+    QCOMPARE(csvOf(first), csvOf(whole));
+    QCOMPARE(first.cell(2, 0), std::string_view("a much wider name"));
+    QCOMPARE(first.cell(3, 2), std::string_view());
+    first.addRow({ QStringLiteral("after") }); // the joined table takes more rows
+    QCOMPARE(first.cell(4, 0), std::string_view("after"));
+}
 
 void TestTextTable::alignsInCodePointsNotBytes()
 {
