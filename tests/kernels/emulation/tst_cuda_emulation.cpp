@@ -27,6 +27,19 @@ Q_DECLARE_METATYPE(kix::cuda::GroupNormImpl)
 
 namespace {
 
+// The verify table's rows this process runs: KIX_TEST_SHARD=I/N (set by ctest, which runs N processes of this
+// test in parallel, the emulator being single-threaded) keeps rows I, I+N, I+2N, ...; unset, every row.
+std::pair<int, int> tableShard()
+{
+    const QList<QByteArray> parts = qgetenv("KIX_TEST_SHARD").split('/');
+    bool okIndex = false, okCount = false;
+    const int index = parts.size() == 2 ? parts[0].toInt(&okIndex) : 0;
+    const int count = parts.size() == 2 ? parts[1].toInt(&okCount) : 1;
+    if (!okIndex || !okCount || count < 1 || index < 0 || index >= count)
+        return { 0, 1 };
+    return { index, count };
+}
+
 GroupNormShape shapeOf(std::int64_t m, std::int64_t c, std::int64_t h, std::int64_t cpg)
 {
     GroupNormShape s;
@@ -174,12 +187,15 @@ private Q_SLOTS:
         QTest::addColumn<kix::gn::DType>("dtype");
         QTest::addColumn<kix::cuda::GroupNormImpl>("impl");
         const std::vector<EmulatedCase> cases = emulatedCases();
+        const auto [shard, shards] = tableShard();
+        int row = 0;
         for (int i = 0; i < static_cast<int>(cases.size()); ++i)
             for (gn::DType dtype : { gn::DType::F32, gn::DType::BF16, gn::DType::F16 })
                 for (GroupNormImpl impl : kAllImpls)
-                    QTest::addRow(
-                        "%s/%s/%s", cases[static_cast<std::size_t>(i)].c.name.c_str(), dtypeText(dtype), implName(impl))
-                        << i << dtype << impl;
+                    if (row++ % shards == shard)
+                        QTest::addRow("%s/%s/%s", cases[static_cast<std::size_t>(i)].c.name.c_str(), dtypeText(dtype),
+                            implName(impl))
+                            << i << dtype << impl;
     }
 
     // Forward and backward against the float64 reference (verifyCase: outputs poisoned, guard bytes around
