@@ -121,8 +121,7 @@ private slots:
         const Result r = runOverview({ m_file, QStringLiteral("--filter"), QStringLiteral("gpu:b200") });
         QVERIFY2(r.code == ExitOk, qPrintable(r.err));
         const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(
-            lines[0], QStringLiteral("2 kernel(s) × 1 GPU(s), 3 run(s), 0 failed: runs per kernel and GPU"));
+        QCOMPARE(lines[0], QStringLiteral("2 kernel(s) × 1 GPU(s), 3 run(s), 0 failed: runs per kernel and GPU"));
         QCOMPARE(lines[1].simplified(), QStringLiteral("kernel all NVIDIA B200"));
         QCOMPARE(lines[2].simplified(), QStringLiteral("all 3 3"));
         QCOMPARE(lines[3].simplified(), QStringLiteral("cross_entropy 2 2"));
