@@ -17,6 +17,18 @@ namespace kix {
 
 namespace rawtext {
 
+RawSource sourceOfFile(const QString& path, const struct ::stat& info)
+{
+    RawSource source;
+    source.path = path;
+    source.device = quint64(info.st_dev);
+    source.inode = quint64(info.st_ino);
+    source.size = qint64(info.st_size);
+    source.modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
+    source.changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    return source;
+}
+
 QString changedSince(int fd, const RawSource& source)
 {
     struct stat info
@@ -24,11 +36,10 @@ QString changedSince(int fd, const RawSource& source)
     };
     if (::fstat(fd, &info) != 0)
         return QString::fromLocal8Bit(std::strerror(errno));
-    const qint64 modified = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-    const qint64 changed = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
-    if (quint64(info.st_dev) != source.device || quint64(info.st_ino) != source.inode)
+    const RawSource now = sourceOfFile(source.path, info);
+    if (now.device != source.device || now.inode != source.inode)
         return QStringLiteral("the file was replaced since it was loaded");
-    if (qint64(info.st_size) != source.size || modified != source.modifiedNs || changed != source.changedNs)
+    if (now.size != source.size || now.modifiedNs != source.modifiedNs || now.changedNs != source.changedNs)
         return QStringLiteral("the file changed since it was loaded");
     return {};
 }

@@ -7,7 +7,13 @@
 
 #include <QString>
 
+struct stat;
+
 namespace kix::rawtext {
+
+// The file at `path` as `info` (its stat) identifies it: device, inode, size, modification and change times. The
+// loaders describe the files they read with it, and changedSince() compares with it.
+RawSource sourceOfFile(const QString& path, const struct ::stat& info);
 
 // The file, opened, is the one the text was read from: same inode, size, modification and change times. Empty when
 // it is, else why not.

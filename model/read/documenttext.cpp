@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/documenttext.h"
 
+#include "model/rawtext.h"
 #include "model/read/bundlereader.h"
 #include "model/read/catalogreader.h"
 #include "model/read/documentframes.h"
@@ -95,13 +96,7 @@ const Compression kCompressions[]
 std::shared_ptr<const RawSource> wholeDocumentSource(
     const QString& path, const struct stat& info, std::string_view bytes)
 {
-    auto source = std::make_shared<RawSource>();
-    source->path = path;
-    source->device = quint64(info.st_dev);
-    source->inode = quint64(info.st_ino);
-    source->size = qint64(info.st_size);
-    source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-    source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    auto source = std::make_shared<RawSource>(rawtext::sourceOfFile(path, info));
     source->wholeDocument = true;
     source->contentHash = RawSource::hashOf(bytes);
     return source;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/jsonlstream.h"
 
+#include "model/rawtext.h"
 #include "model/read/documentframes.h"
 #include "model/read/documentparser.h"
 #include "model/read/jsonlmapped.h"
@@ -313,13 +314,7 @@ bool ReadStream::run()
 // What identifies the file, which the runs read their lines back from.
 std::shared_ptr<const RawSource> sourceOf(const QString& path, const struct stat& info)
 {
-    auto source = std::make_shared<RawSource>();
-    source->path = path;
-    source->device = quint64(info.st_dev);
-    source->inode = quint64(info.st_ino);
-    source->size = qint64(info.st_size);
-    source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-    source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+    auto source = std::make_shared<RawSource>(rawtext::sourceOfFile(path, info));
     source->minifyOnRead = true; // its lines (or documents) as written: minified when read back
     return source;
 }

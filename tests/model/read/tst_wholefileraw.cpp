@@ -5,6 +5,7 @@
 // those of the same runs kept in memory; a file changed or removed since it was loaded is refused, naming it, and an
 // export then leaves the file it would have replaced as it was. The loader opens a folder's files relative to it
 // (FolderHandle): every file of every folder loads, a bad one is named.
+#include "model/rawtext.h"
 #include "model/read/documentparser.h"
 #include "model/read/runloader.h"
 #include "model/write/runwriter.h"
@@ -177,13 +178,7 @@ void TestWholeFileRaw::sameTimesOtherBytesAreRefused()
     };
     QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
     auto describe = [&](const QByteArray& loaded) {
-        auto source = std::make_shared<RawSource>();
-        source->path = path;
-        source->device = quint64(info.st_dev);
-        source->inode = quint64(info.st_ino);
-        source->size = qint64(info.st_size);
-        source->modifiedNs = qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-        source->changedNs = qint64(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec;
+        auto source = std::make_shared<RawSource>(kix::rawtext::sourceOfFile(path, info));
         source->wholeDocument = true;
         source->contentHash = RawSource::hashOf(std::string_view(loaded.constData(), std::size_t(loaded.size())));
         return RawText(std::shared_ptr<const RawSource>(source), 0, std::size_t(info.st_size));
