@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build pkg-config libboost-context-dev qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
+packages=(build-essential cmake ninja-build lld pkg-config libboost-context-dev qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
           nlohmann-json3-dev libsimdjson-dev libzstd-dev libssl-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core)
 # CI only: the .desktop and AppStream validators, clang-format, dpkg-shlibdeps/file for the .deb (CPack), and
 # chromium for tst_htmlreport's real-browser test (optional: where it cannot be installed, that test skips).

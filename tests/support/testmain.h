@@ -6,6 +6,9 @@
 // set up the application object QTEST_MAIN, QTEST_GUILESS_MAIN or QTEST_APPLESS_MAIN would.
 
 #include <QTest>
+// QTest's qCompare() has qfloat16 overloads and declares qfloat16 only: a QCOMPARE of a nlohmann::json value makes
+// the compiler try json's conversion to qfloat16, which needs the complete type.
+#include <QtCore/qfloat16.h>
 
 namespace kixtest {
 
