@@ -25,9 +25,13 @@ CpuBackend::CpuBackend(ThreadPool* pool)
     : m_pool(pool ? *pool : ThreadPool::shared())
     , m_cpu(describeCpu())
 {
-    const qint64 cache = m_cpu.lastLevelCacheBytes > 0 ? m_cpu.lastLevelCacheBytes : 32 * kMiB;
+    // The cache the buffers are sized by: at most 16 MiB a logical CPU. A virtual machine can report its host's
+    // whole L3 (512 MB to a 2-CPU cloud machine), which no core of it reaches; no CPU has more than about 12 MB of
+    // L3 a core. The sized buffers are written on every repetition (the flush) and by the copy measurement.
+    const qint64 reported = m_cpu.lastLevelCacheBytes > 0 ? m_cpu.lastLevelCacheBytes : 32 * kMiB;
+    const qint64 cache = std::min(reported, 16 * kMiB * std::max(1, m_cpu.logicalCpus));
     m_flushBytes = std::max(2 * cache, 8 * kMiB);
-    m_copyBytes = std::max(8 * cache, 64 * kMiB);
+    m_copyBytes = std::min(std::max(8 * cache, 64 * kMiB), 1024 * kMiB); // the first run waits for it
     if (m_cpu.memoryBytes > 0)
         m_copyBytes = std::min(m_copyBytes, m_cpu.memoryBytes / 8);
 }

@@ -25,10 +25,11 @@ public:
     double measureCopyBandwidth(const DeviceInfo& device) override;
     std::unique_ptr<PreparedBenchmark> prepare(const BenchmarkSpec& spec, const DeviceInfo& device) override;
 
-    // Bytes copied by measureCopyBandwidth() (default: 8 x the last-level cache, at least 64 MiB, at most
-    // an eighth of memory). Tests make it small.
+    // Bytes copied by measureCopyBandwidth() (default: 8 x the last-level cache, at least 64 MiB, at most 1 GiB
+    // and an eighth of memory; the cache taken as at most 16 MiB a logical CPU). Tests make it small.
     void setCopyBytes(qint64 bytes) { m_copyBytes = bytes; }
-    // Bytes written by every cache flush (default: 2 x the last-level cache, at least 8 MiB).
+    // Bytes written by every cache flush (default: 2 x the last-level cache, at least 8 MiB; the cache taken as at
+    // most 16 MiB a logical CPU).
     void setFlushBytes(qint64 bytes) { m_flushBytes = bytes; }
 
 private:

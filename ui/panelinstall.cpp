@@ -53,7 +53,12 @@ int selectRunsInTable(MainWindow& window, const RunList& runs)
 
 BenchmarkPanel* installBenchmarkPanel(MainWindow& window)
 {
-    auto* runner = new BenchmarkRunner(&window);
+    return installBenchmarkPanel(window, new BenchmarkRunner(&window));
+}
+
+BenchmarkPanel* installBenchmarkPanel(MainWindow& window, BenchmarkRunner* runner)
+{
+    runner->setParent(&window);
     auto* panel = new BenchmarkPanel(runner, &window);
     window.addPanel(panel, Qt::RightDockWidgetArea);
     QObject::connect(panel, &BenchmarkPanel::runsReady, &window, &MainWindow::addRuns);

@@ -8,6 +8,7 @@
 namespace kix {
 
 class BenchmarkPanel;
+class BenchmarkRunner;
 class FleetPanel;
 class FolderFollower;
 class MainWindow;
@@ -15,8 +16,9 @@ class RegressionsPanel;
 class WorkloadPanel;
 
 // Adds the Benchmark panel (with its own runner) to the window's right dock area and View menu, its runs wired to
-// addRuns and its issues to the Issues panel.
+// addRuns and its issues to the Issues panel. The window takes `runner` (tests pass one with their own backends).
 BenchmarkPanel* installBenchmarkPanel(MainWindow& window);
+BenchmarkPanel* installBenchmarkPanel(MainWindow& window, BenchmarkRunner* runner);
 
 // Adds the Fleet panel (right dock area, View menu) beside the Benchmark panel; `follower` follows a job's folder.
 FleetPanel* installFleetPanel(MainWindow& window, BenchmarkPanel* benchmark, FolderFollower* follower);

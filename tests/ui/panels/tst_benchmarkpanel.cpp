@@ -153,7 +153,7 @@ void TestBenchmarkPanel::runShowsInTheTable()
 {
     QTemporaryDir dir;
     MainWindow window;
-    BenchmarkPanel* panel = installBenchmarkPanel(window);
+    BenchmarkPanel* panel = installBenchmarkPanel(window, new BenchmarkRunner(test::smallCpuRegistry()));
     tinyForm(*panel, dir.path());
     QSignalSpy ready(panel, &BenchmarkPanel::runsReady);
     panel->runButton()->click();
@@ -178,7 +178,7 @@ void TestBenchmarkPanel::refusedDocumentReachesIssues()
 {
     QTemporaryDir dir;
     MainWindow window;
-    BenchmarkPanel* panel = installBenchmarkPanel(window);
+    BenchmarkPanel* panel = installBenchmarkPanel(window, new BenchmarkRunner(test::smallCpuRegistry()));
     auto* runner = window.findChild<BenchmarkRunner*>();
     QVERIFY(runner);
     tinyForm(*panel, dir.path());
@@ -211,7 +211,7 @@ void TestBenchmarkPanel::refusedDocumentReachesIssues()
 void TestBenchmarkPanel::cancelLeavesNothing()
 {
     QTemporaryDir dir;
-    BenchmarkRunner runner;
+    BenchmarkRunner runner(test::smallCpuRegistry());
     BenchmarkPanel panel(&runner);
     tinyForm(panel, dir.path());
     panel.shapeEdit()->setText(QStringLiteral("16,2048,512"));
