@@ -28,7 +28,7 @@ Q_DECLARE_METATYPE(kix::cuda::GroupNormImpl)
 namespace {
 
 // The verify table's rows this process runs: KIX_TEST_SHARD=I/N (set by ctest, which runs N processes of this
-// test in parallel, the emulator being single-threaded) keeps rows I, I+N, I+2N, ...; unset, every row.
+// test in parallel, the emulator being single-threaded) keeps one Nth of the rows; unset, every row.
 std::pair<int, int> tableShard()
 {
     const QList<QByteArray> parts = qgetenv("KIX_TEST_SHARD").split('/');
@@ -188,14 +188,20 @@ private Q_SLOTS:
         QTest::addColumn<kix::cuda::GroupNormImpl>("impl");
         const std::vector<EmulatedCase> cases = emulatedCases();
         const auto [shard, shards] = tableShard();
-        int row = 0;
+        // Rows go to shards by (case and dtype) + implementation, not by row number: with three implementations and
+        // three shards, the row number would give every shard one implementation, and the reference one costs
+        // three times the others.
+        int group = 0;
         for (int i = 0; i < static_cast<int>(cases.size()); ++i)
-            for (gn::DType dtype : { gn::DType::F32, gn::DType::BF16, gn::DType::F16 })
+            for (gn::DType dtype : { gn::DType::F32, gn::DType::BF16, gn::DType::F16 }) {
+                int implIndex = 0;
                 for (GroupNormImpl impl : kAllImpls)
-                    if (row++ % shards == shard)
+                    if ((group + implIndex++) % shards == shard)
                         QTest::addRow("%s/%s/%s", cases[static_cast<std::size_t>(i)].c.name.c_str(), dtypeText(dtype),
                             implName(impl))
                             << i << dtype << impl;
+                ++group;
+            }
     }
 
     // Forward and backward against the float64 reference (verifyCase: outputs poisoned, guard bytes around
