@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
 // the window and a command (app/commands/).
+#include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 #include "app/processpolicy.h"
 #include "ui/display.h"
@@ -75,6 +76,7 @@ int runHeadless(int argc, char** argv, const kix::cli::Command& command, const Q
     }
     QTextStream out(stdout);
     QTextStream err(stderr);
+    kix::cli::CommandLine::keepLoadedRunsUntilExit();
     return kix::cli::runCommand(QLatin1String(command.name), args, out, err);
 }
 
