@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+// The Liger CSV import read as CSV: the seed row, CSV syntax, bad rows and columns, file detection, hostile bytes
+// and the shared CSV (tests/model/import/ligercsvrows.h holds the rows; tst_ligercsvmapping what fields become).
 #include "kix/config.h"
 #include "model/import/ligercsv.h"
 #include "model/read/documentparser.h"
 
+#include "tests/model/import/ligercsvrows.h"
 #include "tests/support/testmain.h"
 
 #include <QFile>
@@ -15,24 +18,10 @@
 using kix::Diagnostic;
 using kix::LigerImport;
 using nlohmann::json;
+using namespace kixtest::ligercsv;
 
 namespace {
 
-// Column order of the upstream CSV.
-enum Col { Kernel, Provider, Mode, Metric, Unit, XName, XLabel, XValue, Y50, Y20, Y80, Config, Gpu, Stamp, Version };
-
-const QByteArray kHeader = "kernel_name,kernel_provider,kernel_operation_mode,metric_name,metric_unit,x_name,x_label,"
-                           "x_value,y_value_50,y_value_20,y_value_80,extra_benchmark_config_str,gpu_name,timestamp,"
-                           "liger_version";
-
-// The row the seed document was made from (line 1843 of the shared CSV), field by field, unquoted.
-const QByteArrayList kSeedFields = { "group_norm", "huggingface", "backward", "speed", "ms", "C", "num_channels",
-    "2048", "1.3158719539642334", "1.3157440423965454", "1.3177599906921387",
-    R"({"M": 128, "H": 512, "channels_per_group": 4, "dtype": "torch.float32", "eps": 1e-06})", "NVIDIA B200",
-    "2026-02-28 00:23:31", "0.7.0" };
-
-const char kSeedId[] = "group_norm/backward/huggingface/nvidia-b200/"
-                       "batch128-channels2048-channels_per_group4-hidden512-fp32/2026-02-28-00-23-31";
 const char kSeedName[]
     = "liger-group-norm-backward-huggingface-nvidia-b200-batch128-channels2048-channels-per-group4-hidden51";
 const char kSeedNotes[]
@@ -40,36 +29,6 @@ const char kSeedNotes[]
       "with quantiles 0.5/0.2/0.8 (median with p20/p80 spread). The upstream CSV records no CUDA, driver, or torch "
       "version; the Liger release rides each run's labels. Comparable only within one kernel, workload, timed pass, "
       "and GPU.";
-
-QByteArray csvField(const QByteArray& text)
-{
-    if (!text.contains(',') && !text.contains('"') && !text.contains('\n') && !text.contains('\r'))
-        return text;
-    QByteArray quoted = text;
-    return '"' + quoted.replace("\"", "\"\"") + '"';
-}
-
-QByteArrayList seedFieldsWith(std::initializer_list<std::pair<int, QByteArray>> changes)
-{
-    QByteArrayList fields = kSeedFields;
-    for (const auto& [column, value] : changes)
-        fields[column] = value;
-    return fields;
-}
-
-QByteArray joinRow(const QByteArrayList& fields)
-{
-    QByteArrayList quoted;
-    for (const QByteArray& f : fields)
-        quoted.append(csvField(f));
-    return quoted.join(',');
-}
-
-// The seed row with some fields replaced, as one CSV line (no line end).
-QByteArray seedRow(std::initializer_list<std::pair<int, QByteArray>> changes = {})
-{
-    return joinRow(seedFieldsWith(changes));
-}
 
 // 1-based byte column where field `index` of the row starts.
 int fieldColumn(const QByteArrayList& fields, int index)
@@ -80,76 +39,12 @@ int fieldColumn(const QByteArrayList& fields, int index)
     return column;
 }
 
-QByteArray csvText(const QByteArrayList& rows)
-{
-    return kHeader + '\n' + rows.join('\n') + '\n';
-}
-
-json get(const json& j, const char* pointer)
-{
-    const json::json_pointer p(pointer);
-    return j.contains(p) ? j.at(p) : json();
-}
-
-QString str(const json& j, const char* pointer)
-{
-    const json v = get(j, pointer);
-    return v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString();
-}
-
-QString externalId(const json& document)
-{
-    return str(document, "/run/spec/sourceNative/externalId");
-}
-
-QString workloadSlug(const json& document)
-{
-    return externalId(document).section(QLatin1Char('/'), 4, 4);
-}
-
-// The measurement of `metric` with `statistic`, or null.
-json measurementEntry(const json& document, const char* metric, const char* statistic)
-{
-    for (const json& m : get(document, "/run/spec/measurements")) {
-        if (m.value("metric", "") == metric && m.value("statistic", "") == statistic)
-            return m;
-    }
-    return json();
-}
-
 QList<int> lines(const LigerImport& imported)
 {
     return QList<int>(imported.documentLines.begin(), imported.documentLines.end());
 }
 
-QString describeDiagnostics(const kix::Diagnostics& diagnostics)
-{
-    QStringList lines;
-    for (const Diagnostic& d : diagnostics)
-        lines.append(d.toString());
-    return lines.join(QLatin1Char('\n'));
-}
-
-// Imports one seed row with the given fields replaced; fails the test unless it gives exactly one document.
-json importOne(std::initializer_list<std::pair<int, QByteArray>> changes)
-{
-    const LigerImport imported = kix::importLigerCsv(csvText({ seedRow(changes) }), QStringLiteral("one.csv"));
-    if (imported.documents.size() != 1 || !imported.diagnostics.isEmpty()) {
-        qWarning("%s", qPrintable(describeDiagnostics(imported.diagnostics)));
-        return json();
-    }
-    return imported.documents.front();
-}
-
 } // namespace
-
-// nlohmann::json has no QTest::toString; show both sides as JSON text.
-#define COMPARE_JSON(actual, expected)                                                                                 \
-    do {                                                                                                               \
-        const json actual_ = (actual);                                                                                 \
-        const json expected_ = (expected);                                                                             \
-        QVERIFY2(actual_ == expected_, (actual_.dump() + " != " + expected_.dump()).c_str());                          \
-    } while (false)
 
 class TestLigerCsv : public QObject
 {
@@ -167,14 +62,6 @@ private slots:
     void missingColumn();
     void optionalColumns();
     void emptyInput();
-    void memoryRow();
-    void nonNumericX();
-    void workloadSlugRules_data();
-    void workloadSlugRules();
-    void gpuRules_data();
-    void gpuRules();
-    void titles_data();
-    void titles();
     void looksLikeLigerCsv_data();
     void looksLikeLigerCsv();
     void arbitraryBytes();
@@ -418,161 +305,6 @@ void TestLigerCsv::emptyInput()
     const LigerImport headerOnly = kix::importLigerCsv(kHeader + "\r\n", QStringLiteral("header.csv"));
     QVERIFY(headerOnly.documents.empty());
     QVERIFY(headerOnly.diagnostics.isEmpty());
-}
-
-void TestLigerCsv::memoryRow()
-{
-    const QByteArray bytes = csvText({ ::seedRow(),
-        ::seedRow({ { Metric, "memory" }, { Unit, "MB" }, { Y50, "20.5" }, { Y20, "20.25" }, { Y80, "21" } }) });
-    const LigerImport imported = kix::importLigerCsv(bytes, QStringLiteral("memory.csv"));
-    QVERIFY2(imported.diagnostics.isEmpty(), qPrintable(describeDiagnostics(imported.diagnostics)));
-    QCOMPARE(imported.documents.size(), size_t(2));
-    const json& speed = imported.documents[0];
-    const json& memory = imported.documents[1];
-
-    QCOMPARE(externalId(memory), QString(QLatin1String(kSeedId) + QStringLiteral("/memory")));
-    QVERIFY(get(memory, "/run/spec/timing").is_null());
-    QCOMPARE(get(memory, "/run/spec/measurements").size(), size_t(3));
-    const std::pair<const char*, double> statistics[] = { { "median", 20.5 }, { "p20", 20.25 }, { "p80", 21.0 } };
-    for (const auto& [statistic, value] : statistics) {
-        COMPARE_JSON(measurementEntry(memory, "memory", statistic),
-            json({ { "unit", "mb" }, { "value", value }, { "metric", "memory" }, { "statistic", statistic } }));
-    }
-    COMPARE_JSON(get(memory, "/run/spec/sourceNative/metrics/mb_50"), json(20.5));
-    QVERIFY(get(memory, "/run/spec/sourceNative/metrics/ms_50").is_null());
-    QCOMPARE(str(memory, "/run/metadata/title"),
-        QStringLiteral("GroupNorm \u00b7 huggingface \u00b7 backward \u00b7 memory"));
-    QCOMPARE(str(memory, "/protocol/spec/comparability/family"), QStringLiteral("liger_kernel_bench_memory"));
-    QVERIFY(str(memory, "/protocol/spec/comparability/notes").contains(QLatin1String("peak memory")));
-    QVERIFY(str(memory, "/protocol/metadata/name") != str(speed, "/protocol/metadata/name"));
-    QVERIFY(str(memory, "/run/metadata/name") != str(speed, "/run/metadata/name"));
-    // Same workload, environment and implementation as the latency run; another protocol.
-    COMPARE_JSON(get(memory, "/run/spec/workloadDigest"), get(speed, "/run/spec/workloadDigest"));
-    COMPARE_JSON(get(memory, "/run/spec/environmentDigest"), get(speed, "/run/spec/environmentDigest"));
-    COMPARE_JSON(get(memory, "/run/spec/implementationDigest"), get(speed, "/run/spec/implementationDigest"));
-    QVERIFY(get(memory, "/run/spec/protocolDigest") != get(speed, "/run/spec/protocolDigest"));
-}
-
-void TestLigerCsv::nonNumericX()
-{
-    const json doc = importOne({ { Kernel, "fused_linear_cross_entropy" }, { XName, "model" }, { XValue, "llama_2_7b" },
-        { Config, R"({"hidden_act": "gelu tanh", "dtype": "torch.bfloat16"})" } });
-    QCOMPARE(workloadSlug(doc), QStringLiteral("hidden_actgelu_tanh-modelllama_2_7b-bf16"));
-}
-
-void TestLigerCsv::workloadSlugRules_data()
-{
-    QTest::addColumn<QByteArray>("config");
-    QTest::addColumn<QByteArray>("xName");
-    QTest::addColumn<QByteArray>("xValue");
-    QTest::addColumn<QString>("slug");
-
-    QTest::newRow("seed") << kSeedFields[Config] << QByteArray("C") << QByteArray("2048")
-                          << QStringLiteral("batch128-channels2048-channels_per_group4-hidden512-fp32");
-    QTest::newRow("other keys kept, case-insensitive order") << QByteArray(R"({"B": 8, "T": 2048})") << QByteArray("V")
-                                                             << QByteArray("4096") << QStringLiteral("B8-T2048-V4096");
-    QTest::newRow("H renamed, lower-case keys sort among upper-case")
-        << QByteArray(R"({"T": 1024, "H": 4096, "V": 128256, "mode": "forward", "dtype": "torch.bfloat16"})")
-        << QByteArray("BT") << QByteArray("4096") << QStringLiteral("BT4096-hidden4096-modeforward-T1024-V128256-bf16");
-    QTest::newRow("fp16, eps dropped") << QByteArray(R"({"M": 2048, "eps": 1e-05, "dtype": "torch.float16"})")
-                                       << QByteArray("N") << QByteArray("512") << QStringLiteral("batch2048-N512-fp16");
-    QTest::newRow("unknown dtype") << QByteArray(R"({"dtype": "torch.int8"})") << QByteArray("N") << QByteArray("512")
-                                   << QStringLiteral("N512-int8");
-    QTest::newRow("swept eps kept") << QByteArray(R"({"eps": 1e-06})") << QByteArray("eps") << QByteArray("0.001")
-                                    << QStringLiteral("eps0.001");
-    QTest::newRow("swept dtype") << QByteArray(R"({"M": 8})") << QByteArray("dtype") << QByteArray("torch.bfloat16")
-                                 << QStringLiteral("batch8-bf16");
-    QTest::newRow("negative, bool, float")
-        << QByteArray(R"({"ignore_index": -100, "bias": false, "beta": 0.1, "dim": -1})") << QByteArray("T")
-        << QByteArray("512") << QStringLiteral("beta0.1-biasfalse-dimneg1-ignore_indexneg100-T512");
-    QTest::newRow("null placeholder replaced by x")
-        << QByteArray(R"({"sweep_dim": "T", "T": null, "E": 128})") << QByteArray("T") << QByteArray("8192")
-        << QStringLiteral("E128-sweep_dimT-T8192");
-    QTest::newRow("null kept") << QByteArray(R"({"E": null})") << QByteArray("T") << QByteArray("8")
-                               << QStringLiteral("Enone-T8");
-    QTest::newRow("unsafe characters") << QByteArray(R"({"a/b": "x-y z", "list": [1, 2]})") << QByteArray("n")
-                                       << QByteArray(" 7 ") << QStringLiteral("a_bx_y_z-list_1_2_-n7");
-    QTest::newRow("empty config") << QByteArray() << QByteArray("B") << QByteArray("4") << QStringLiteral("B4");
-}
-
-void TestLigerCsv::workloadSlugRules()
-{
-    QFETCH(QByteArray, config);
-    QFETCH(QByteArray, xName);
-    QFETCH(QByteArray, xValue);
-    QFETCH(QString, slug);
-    const json doc = importOne({ { Config, config }, { XName, xName }, { XValue, xValue } });
-    QCOMPARE(workloadSlug(doc), slug);
-}
-
-void TestLigerCsv::gpuRules_data()
-{
-    QTest::addColumn<QByteArray>("gpu");
-    QTest::addColumn<QString>("slug");
-    QTest::addColumn<QString>("vendor");
-    QTest::addColumn<QString>("architecture");
-
-    const auto add = [](const char* name, const char* gpu, const char* slug, const char* vendor, const char* arch) {
-        QTest::newRow(name) << QByteArray(gpu) << QString::fromLatin1(slug) << QString::fromLatin1(vendor)
-                            << QString::fromLatin1(arch);
-    };
-    add("B200", "NVIDIA B200", "nvidia-b200", "nvidia", "sm_100");
-    add("H100 SXM", "NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3", "nvidia", "sm_90");
-    add("H100 PCIe", "NVIDIA H100 PCIe", "nvidia-h100-pcie", "nvidia", "sm_90");
-    add("A100", "NVIDIA A100-SXM4-80GB", "nvidia-a100-sxm4-80gb", "nvidia", "sm_80");
-    add("RTX 3090", "  NVIDIA  GeForce RTX 3090 ", "nvidia-geforce-rtx-3090", "nvidia", "sm_86");
-    add("RTX 4090", "NVIDIA GeForce RTX 4090", "nvidia-geforce-rtx-4090", "nvidia", "sm_89");
-    // vendor and architecture are required names in the format: "unknown" when kix cannot tell
-    add("unknown NVIDIA", "Tesla T4", "tesla-t4", "nvidia", "unknown");
-    add("AMD", "AMD Instinct MI300X", "amd-instinct-mi300x", "amd", "unknown");
-    add("punctuation", "--Some GPU (rev. 2)--", "some-gpu-rev-2", "unknown", "unknown");
-}
-
-void TestLigerCsv::gpuRules()
-{
-    QFETCH(QByteArray, gpu);
-    QFETCH(QString, slug);
-    QFETCH(QString, vendor);
-    QFETCH(QString, architecture);
-    const json doc = importOne({ { Gpu, gpu } });
-    QCOMPARE(externalId(doc).section(QLatin1Char('/'), 3, 3), slug);
-    QCOMPARE(str(doc, "/environment/spec/hardware/product"), QString::fromUtf8(gpu).simplified());
-    QCOMPARE(str(doc, "/environment/spec/hardware/vendor"), vendor);
-    QCOMPARE(str(doc, "/environment/spec/hardware/architecture"), architecture);
-    QCOMPARE(str(doc, "/environment/metadata/name"), QString(QStringLiteral("liger-bench-") + slug));
-    COMPARE_JSON(get(doc, "/environment/spec/software"), json::object());
-}
-
-void TestLigerCsv::titles_data()
-{
-    QTest::addColumn<QByteArray>("kernel");
-    QTest::addColumn<QByteArray>("provider");
-    QTest::addColumn<QByteArray>("pass");
-    QTest::addColumn<QString>("title");
-
-    QTest::newRow("group_norm") << QByteArray("group_norm") << QByteArray("huggingface") << QByteArray("backward")
-                                << QStringLiteral("GroupNorm \u00b7 huggingface \u00b7 backward");
-    QTest::newRow("title-cased words") << QByteArray("fused_linear_cross_entropy") << QByteArray("liger")
-                                       << QByteArray("full")
-                                       << QStringLiteral("FusedLinearCrossEntropy \u00b7 liger \u00b7 full");
-    QTest::newRow("abbreviations") << QByteArray("fused_add_rms_norm") << QByteArray("torch") << QByteArray("forward")
-                                   << QStringLiteral("FusedAddRMSNorm \u00b7 torch \u00b7 forward");
-    QTest::newRow("single word") << QByteArray("embedding") << QByteArray("torch_compile") << QByteArray("forward")
-                                 << QStringLiteral("Embedding \u00b7 torch_compile \u00b7 forward");
-}
-
-void TestLigerCsv::titles()
-{
-    QFETCH(QByteArray, kernel);
-    QFETCH(QByteArray, provider);
-    QFETCH(QByteArray, pass);
-    QFETCH(QString, title);
-    const json doc = importOne({ { Kernel, kernel }, { Provider, provider }, { Mode, pass } });
-    QCOMPARE(str(doc, "/run/metadata/title"), title);
-    QCOMPARE(str(doc, "/protocol/metadata/name"),
-        QString(QStringLiteral("liger-bench-do-bench-") + QString::fromUtf8(pass)));
-    QVERIFY(str(doc, "/protocol/spec/comparability/notes").startsWith(QStringLiteral("Timed: the ")));
-    QVERIFY(str(doc, "/run/metadata/name").size() <= 100);
 }
 
 void TestLigerCsv::looksLikeLigerCsv_data()
