@@ -72,7 +72,11 @@ void listCells(const Run& run, Cell&& cell)
     cell(run.links().operationTitle);
     cell(run.links().project);
     cell(run.links().workloadTitle);
-    cell(run.links().comparisonKey.toString());
+    char key[71];
+    if (run.links().comparisonKey.sha256Text(key))
+        cell(std::string_view(key, sizeof key));
+    else
+        cell(run.links().comparisonKey.toString());
 }
 
 } // namespace

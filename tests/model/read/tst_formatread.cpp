@@ -25,11 +25,13 @@ namespace {
 
 const char* const kApi = "kernelindex.dev/v1alpha1";
 
-QString kernelindexDigest(const json& resource)
+// kix's digests as text (named apart from format::kernelindexDigest and format::sha256Digest, which a unity batch
+// may make visible unqualified).
+QString digestText(const json& resource)
 {
     return QString::fromStdString(format::kernelindexDigest(resource));
 }
-QString sha256Digest(const std::string& bytes)
+QString sha256Text(const std::string& bytes)
 {
     return QString::fromStdString(format::sha256Digest(bytes));
 }
@@ -64,7 +66,7 @@ json operation()
 json workload(const json& op)
 {
     return resource("WorkloadCase", "causal-conv1d-b4",
-        { { "operationSpecDigest", kernelindexDigest(op).toStdString() },
+        { { "operationSpecDigest", digestText(op).toStdString() },
             { "axes", { { "dim", 2048 }, { "batch", 4 } } },
             { "tensors",
                 { { "x", { { "dtype", "bf16" }, { "shape", { "batch", "dim" } } } },
@@ -76,7 +78,7 @@ json implementation(const json& op)
 {
     return resource("ImplementationRevision", "kernelbot-causal-conv1d-555004",
         { { "projectRevision", { { "version", "submission-555004" } } },
-            { "operation", { { "specDigest", kernelindexDigest(op).toStdString() } } },
+            { "operation", { { "specDigest", digestText(op).toStdString() } } },
             { "callable", { { "language", "python" } } } });
 }
 
@@ -85,8 +87,8 @@ json scoreDocument(const json& p, const json& e, const std::string& workloadDige
 {
     return resource("BenchmarkRun", "kernelbot-555004",
         { { "status", "passed" }, { "observedAt", "2026-03-14T23:56:12.645Z" },
-            { "protocolDigest", kernelindexDigest(p).toStdString() },
-            { "environmentDigest", kernelindexDigest(e).toStdString() }, { "workloadDigest", workloadDigest },
+            { "protocolDigest", digestText(p).toStdString() },
+            { "environmentDigest", digestText(e).toStdString() }, { "workloadDigest", workloadDigest },
             { "implementationDigest", implDigest },
             { "measurements",
                 { { { "metric", "score" }, { "statistic", "geomean" }, { "unit", "s" },
@@ -206,7 +208,7 @@ void TestFormatRead::carriedResourcesAreVerified()
     QCOMPARE(run.protocolCheck, DigestCheck::Verified);
     QCOMPARE(run.environmentCheck, DigestCheck::Verified);
     QCOMPARE(run.workloadCheck, DigestCheck::NotCarried);
-    QCOMPARE(run.runDigest.toString(), kernelindexDigest(doc.at("run")));
+    QCOMPARE(run.runDigest.toString(), digestText(doc.at("run")));
 }
 
 void TestFormatRead::changedResourceDoesNotMatch()
@@ -223,7 +225,7 @@ void TestFormatRead::changedResourceDoesNotMatch()
     const Diagnostic* d = find(r.diagnostics, QStringLiteral("does not match the environment"));
     QVERIFY2(d, qPrintable(diagnosticLines(r.diagnostics)));
     QCOMPARE(d->pointer, QStringLiteral("/run/spec/environmentDigest"));
-    QVERIFY(d->message.contains(kernelindexDigest(doc["environment"]))); // says what it digests to
+    QVERIFY(d->message.contains(digestText(doc["environment"]))); // says what it digests to
 }
 
 void TestFormatRead::kix010DigestsAreNamed()
@@ -232,7 +234,7 @@ void TestFormatRead::kix010DigestsAreNamed()
     const json p = protocol();
     const json e = environment();
     json run = scoreDocument(p, e, kDigestA, kDigestB);
-    run["spec"]["protocolDigest"] = sha256Digest(p.dump()).toStdString();
+    run["spec"]["protocolDigest"] = sha256Text(p.dump()).toStdString();
     run["spec"]["status"] = "failed";
     const ParseResult r = parse({ { "run", run }, { "protocol", p }, { "environment", e } });
     QCOMPARE(r.runs.size(), 1);
@@ -335,7 +337,7 @@ void TestFormatRead::typedViewFromLinkedResources()
     const json p = protocol();
     const json e = environment();
     json doc = { { "run",
-                     scoreDocument(p, e, kernelindexDigest(w).toStdString(), kernelindexDigest(impl).toStdString()) },
+                     scoreDocument(p, e, digestText(w).toStdString(), digestText(impl).toStdString()) },
         { "protocol", p }, { "environment", e }, { "workload", w }, { "operation", op }, { "implementation", impl } };
     ParseResult r = parse(doc);
     QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics)));
@@ -343,7 +345,7 @@ void TestFormatRead::typedViewFromLinkedResources()
     QCOMPARE(run.workloadCheck, DigestCheck::Verified);
     QCOMPARE(run.implementationCheck, DigestCheck::Verified);
     QCOMPARE(run.operationCheck, DigestCheck::Verified);
-    QCOMPARE(run.operationDigest, kernelindexDigest(op));
+    QCOMPARE(run.operationDigest, digestText(op));
     QCOMPARE(run.kernel, QStringLiteral("causal_conv1d")); // the operation's name
     QCOMPARE(run.provider, QStringLiteral("kernelbot-causal-conv1d-555004"));
     QCOMPARE(run.param(QStringLiteral("batch")), QStringLiteral("4"));
