@@ -66,8 +66,7 @@ json operation()
 json workload(const json& op)
 {
     return resource("WorkloadCase", "causal-conv1d-b4",
-        { { "operationSpecDigest", digestText(op).toStdString() },
-            { "axes", { { "dim", 2048 }, { "batch", 4 } } },
+        { { "operationSpecDigest", digestText(op).toStdString() }, { "axes", { { "dim", 2048 }, { "batch", 4 } } },
             { "tensors",
                 { { "x", { { "dtype", "bf16" }, { "shape", { "batch", "dim" } } } },
                     { "w", { { "dtype", "bf16" }, { "shape", { "dim" } } } } } },
@@ -87,9 +86,8 @@ json scoreDocument(const json& p, const json& e, const std::string& workloadDige
 {
     return resource("BenchmarkRun", "kernelbot-555004",
         { { "status", "passed" }, { "observedAt", "2026-03-14T23:56:12.645Z" },
-            { "protocolDigest", digestText(p).toStdString() },
-            { "environmentDigest", digestText(e).toStdString() }, { "workloadDigest", workloadDigest },
-            { "implementationDigest", implDigest },
+            { "protocolDigest", digestText(p).toStdString() }, { "environmentDigest", digestText(e).toStdString() },
+            { "workloadDigest", workloadDigest }, { "implementationDigest", implDigest },
             { "measurements",
                 { { { "metric", "score" }, { "statistic", "geomean" }, { "unit", "s" },
                     { "value", 1.0048658277929109e-05 } } } },
@@ -336,8 +334,7 @@ void TestFormatRead::typedViewFromLinkedResources()
     const json impl = implementation(op);
     const json p = protocol();
     const json e = environment();
-    json doc = { { "run",
-                     scoreDocument(p, e, digestText(w).toStdString(), digestText(impl).toStdString()) },
+    json doc = { { "run", scoreDocument(p, e, digestText(w).toStdString(), digestText(impl).toStdString()) },
         { "protocol", p }, { "environment", e }, { "workload", w }, { "operation", op }, { "implementation", impl } };
     ParseResult r = parse(doc);
     QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticLines(r.diagnostics)));
