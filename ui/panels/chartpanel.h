@@ -18,6 +18,7 @@ class QChartView;
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
@@ -133,6 +134,16 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    // The constructor's steps, in order: the widgets each names set up, then the signals that drive the rebuilds.
+    void setUpTabs();
+    void setUpChoosers();
+    QHBoxLayout* setUpControlsRow(); // the tool buttons, the scope, the baseline chip: the row above the chart
+    void setUpBanner(); // the banner and the read-out line under it
+    void setUpChartView(); // the chart's view and the pairs' table, in their splitter
+    void layOutPanel(QHBoxLayout* controls);
+    void connectControls();
+    void chooseBaseline(); // the baseline chooser's pick becomes the chosen baseline
+
     struct Build
     {
         int generation = 0;
