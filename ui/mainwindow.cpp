@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+// MainWindow: the views made and wired together, and the scope (selection or filter) they follow.
 #include "ui/mainwindow.h"
 
-#include "kix/config.h"
 #include "model/filter/runfilter.h"
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
@@ -12,34 +12,17 @@
 #include "ui/panels/chartpanel.h"
 #include "ui/panels/detailspane.h"
 #include "ui/panels/facetspanel.h"
-#include "ui/panels/helpguide.h"
 #include "ui/panels/issuespanel.h"
 #include "ui/panels/loadstatus.h"
-#include "ui/panels/overviewtable.h"
 #include "ui/recentfiles.h"
-#include "ui/report/htmlreport.h"
-#include "ui/runexportdialog.h"
 #include "ui/runsession.h"
 #include "ui/runtableview.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QChartView>
-#include <QCloseEvent>
-#include <QCoreApplication>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFutureWatcher>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QScrollArea>
 #include <QSet>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
@@ -61,6 +44,22 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_scopeTimer(new QTimer(this))
 {
+    setUpCentralWidget();
+    setUpFilterBar();
+    setUpDocks();
+    createMenus();
+    connectCharts();
+    connectFilter();
+    connectScope();
+    connectLoading();
+
+    m_defaultState = saveState();
+    restoreLayout();
+    updateScope();
+}
+
+void MainWindow::setUpCentralWidget()
+{
     setWindowTitle(QStringLiteral("kix"));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -72,7 +71,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->setStretchFactor(1, 2); // the chart is the main thing
     m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
+}
 
+void MainWindow::setUpFilterBar()
+{
     m_search->setPlaceholderText(
         QStringLiteral("Filter runs, e.g. groupnorm backward gpu:b200 channels>=1024 (F1: the grammar)"));
     m_search->setToolTip(filterGrammarHelp());
@@ -90,7 +92,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_hiddenNotice->hide();
     statusBar()->addPermanentWidget(m_hiddenNotice);
     connect(m_hiddenNotice, &QLabel::linkActivated, this, &MainWindow::clearFilter);
+}
 
+void MainWindow::setUpDocks()
+{
     createDock(QStringLiteral("Facets"), QStringLiteral("facetsDock"), m_facets, Qt::LeftDockWidgetArea);
     m_detailsDock
         = createDock(QStringLiteral("Details"), QStringLiteral("detailsDock"), m_details, Qt::RightDockWidgetArea);
@@ -111,14 +116,20 @@ MainWindow::MainWindow(QWidget* parent)
         scheduleKeepChartHeight();
     });
     connect(m_issuesDock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleKeepChartHeight);
-    createMenus();
+}
+
+void MainWindow::connectCharts()
+{
     connect(m_charts, &ChartPanel::statusMessage, this, [this](const QString& text) {
         statusBar()->showMessage(text, 10000); // ms
     });
     connect(m_charts, &ChartPanel::filterRequested, this, &MainWindow::applyFilterClause);
     connect(m_charts, &ChartPanel::maximizeRequested, this, &MainWindow::toggleMaximizedChart);
     connect(m_charts, &ChartPanel::selectionDismissed, m_table, &QTableView::clearSelection);
+}
 
+void MainWindow::connectFilter()
+{
     // Filtering: the search box and the facets drive the proxy at once. The facet counts follow the text once
     // typing pauses: over 100k runs a recount costs as much as the refilter, and the table must answer each key.
     auto* facetTimer = new QTimer(this);
@@ -132,7 +143,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_hiddenNotice->hide(); // a new filter: what it hides is another matter
     });
     connect(m_facets, &FacetsPanel::facetChanged, m_session->proxy(), &RunFilterProxy::setFacet);
+}
 
+void MainWindow::connectScope()
+{
     // Scope (selection, or else the shown rows) -> charts and counts, coalesced: a filter change can emit many
     // row signals.
     m_scopeTimer->setObjectName(QStringLiteral("scopeTimer"));
@@ -148,7 +162,10 @@ MainWindow::MainWindow(QWidget* parent)
     const auto markCurrent = [this] { m_charts->setCurrentRun(m_table->selectedCurrentRun()); };
     connect(m_table, &RunTableView::currentRunChanged, this, markCurrent);
     connect(m_table, &RunTableView::scopeChanged, this, markCurrent);
+}
 
+void MainWindow::connectLoading()
+{
     // Loading.
     connect(m_session, &RunSession::loadStarted, m_status, &LoadStatus::setLoading);
     connect(m_session, &RunSession::loadProgress, m_status, &LoadStatus::setProgress);
@@ -167,10 +184,6 @@ MainWindow::MainWindow(QWidget* parent)
         m_issuesDock->show();
         m_issuesDock->raise();
     });
-
-    m_defaultState = saveState();
-    restoreLayout();
-    updateScope();
 }
 
 MainWindow::~MainWindow()
@@ -179,255 +192,6 @@ MainWindow::~MainWindow()
     // MainWindow: the slots connected to them must be gone by then.
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->disconnect(this);
-}
-
-QDockWidget* MainWindow::createDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area)
-{
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(name);
-    dock->setWidget(widget);
-    addDockWidget(area, dock);
-    return dock;
-}
-
-void MainWindow::addPanel(QDockWidget* dock, Qt::DockWidgetArea area)
-{
-    // A panel scrolls rather than making the window refuse to be narrower (or shorter: 1024×640 must work).
-    QWidget* content = dock->widget();
-    if (content) {
-        auto* scroll = new QScrollArea(dock);
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setWidget(content);
-        dock->setWidget(scroll);
-    }
-    addDockWidget(area, dock);
-    m_viewMenu->insertAction(m_panelsEnd, dock->toggleViewAction());
-    if (area == Qt::RightDockWidgetArea)
-        m_sidePanels << dock;
-    if (area == Qt::BottomDockWidgetArea) {
-        m_bottomPanels << dock;
-        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleKeepChartHeight);
-        connect(dock, &QDockWidget::topLevelChanged, this, &MainWindow::scheduleKeepChartHeight);
-    }
-    placeSidePanel(dock);
-    placeBottomPanel(dock);
-    restoreDockWidget(dock); // where the user left it last time, if anywhere
-}
-
-void MainWindow::placeBottomPanel(QDockWidget* dock)
-{
-    // A panel below the chart shares a tab with Issues: two panels stacked would leave the chart no height.
-    if (!m_bottomPanels.contains(dock) || !m_issuesDock)
-        return;
-    dock->setFloating(false);
-    tabifyDockWidget(m_issuesDock, dock);
-}
-
-void MainWindow::scheduleKeepChartHeight()
-{
-    m_chartHeightTimer->start();
-}
-
-void MainWindow::keepChartHeight()
-{
-    if (m_maximized || !isVisible())
-        return;
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // the heights as laid out now, not before
-    QWidget* chart = m_charts->chartView()->isVisible() ? static_cast<QWidget*>(m_charts->chartView())
-                                                        : static_cast<QWidget*>(m_charts->overviewTable());
-    int deficit = kMinChartHeight - chart->height();
-    if (deficit <= 0 || !chart->isVisible()) {
-        m_chartHeightPasses = 0;
-        return;
-    }
-    const int wanted = deficit;
-    // The table gives room first, down to a few rows.
-    QList<int> sizes = m_splitter->sizes();
-    if (sizes.size() == 2 && m_table->isVisible()) {
-        const int tableLeast = std::max(m_table->minimumSizeHint().height(),
-            m_table->horizontalHeader()->height() + 3 * m_table->verticalHeader()->defaultSectionSize() + 4);
-        const int given = std::clamp(sizes[0] - tableLeast, 0, deficit);
-        sizes[0] -= given;
-        sizes[1] += given;
-        m_splitter->setSizes(sizes);
-        deficit -= given;
-    }
-    // Then the speed-up's pairs table, down to its header and a row (it scrolls; the chart is the answer).
-    if (deficit > 0)
-        deficit -= m_charts->yieldPairsHeight(deficit, false);
-    // Then the panels below. Tabbed docks share one height (the shown tab's; a hidden tab keeps a stale one): all are
-    // given the same, the shown one's less the deficit, never under the tallest least height among them.
-    if (deficit > 0) {
-        QList<QDockWidget*> docks;
-        int least = 0;
-        int shown = 0;
-        for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
-            if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
-                docks << dock;
-                least = std::max(least, dock->minimumSizeHint().height());
-                if (!dock->visibleRegion().isEmpty())
-                    shown = std::max(shown, dock->height());
-            }
-        }
-        const int target = std::max(least, shown - deficit);
-        if (!docks.isEmpty() && target < shown) {
-            resizeDocks(docks, QList<int>(docks.size(), target), Qt::Vertical);
-            deficit -= shown - target;
-        }
-    }
-    // Last, the pairs table folds away (its splitter handle stays at the chart's foot: drag it up to see the pairs).
-    if (deficit > 0)
-        deficit -= m_charts->yieldPairsHeight(deficit, true);
-    // Space freed is shared out by the layouts, not all of it to the chart: look again once they have run, for as long
-    // as something gives.
-    if (deficit < wanted && ++m_chartHeightPasses < 4)
-        scheduleKeepChartHeight();
-    else
-        m_chartHeightPasses = 0;
-}
-
-void MainWindow::resizeEvent(QResizeEvent* event)
-{
-    QMainWindow::resizeEvent(event);
-    if (m_chartHeightTimer)
-        scheduleKeepChartHeight();
-}
-
-void MainWindow::placeSidePanel(QDockWidget* dock)
-{
-    // A panel on the right shares a tab with Details rather than narrowing the chart; Details stays in front.
-    if (!m_sidePanels.contains(dock) || !m_detailsDock)
-        return;
-    dock->setFloating(false);
-    tabifyDockWidget(m_detailsDock, dock);
-    m_detailsDock->raise();
-}
-
-void MainWindow::resetLayout()
-{
-    m_maximized = false;
-    restoreState(m_defaultState);
-    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        dock->setFloating(false);
-    m_table->show();
-    for (QDockWidget* dock : std::as_const(m_sidePanels))
-        placeSidePanel(dock);
-    for (QDockWidget* dock : std::as_const(m_bottomPanels))
-        placeBottomPanel(dock);
-    applyDefaultSizes();
-    scheduleKeepChartHeight();
-    statusBar()->showMessage(QStringLiteral("Layout reset."), 5000);
-}
-
-void MainWindow::applyDefaultSizes()
-{
-    // Facets and Details narrow (Facets wide enough for most kernel names), the chart at least half of
-    // the height.
-    const int facetsWidth = 240;
-    QList<QDockWidget*> side;
-    QList<int> widths;
-    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
-        const Qt::DockWidgetArea area = dockWidgetArea(dock);
-        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
-            side << dock;
-            widths << (area == Qt::LeftDockWidgetArea ? facetsWidth : 280);
-        }
-    }
-    resizeDocks(side, widths, Qt::Horizontal);
-    const int height = std::max(400, m_splitter->height());
-    m_splitter->setSizes({ height / 3, height - height / 3 });
-}
-
-void MainWindow::toggleMaximizedChart()
-{
-    m_maximized = !m_maximized;
-    if (m_maximized) {
-        m_stateBeforeMaximize = saveState();
-        for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
-            dock->hide();
-        m_table->hide();
-        statusBar()->showMessage(QStringLiteral("Chart maximized: Ctrl+M restores the layout."), 5000);
-    } else {
-        m_table->show();
-        restoreState(m_stateBeforeMaximize);
-    }
-}
-
-void MainWindow::applyFilterClause(const QString& clauses)
-{
-    // Each clause replaces a clause of the same key ("kernel=..."), else it is appended: "kernel=x gpu=y" (a click
-    // in the overview) replaces both.
-    const QStringList added = clauses.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    QSet<QByteArray> keys;
-    for (const QString& part : added) {
-        const FilterClause c = RunFilter::parseClause(part);
-        if (!c.key.isEmpty())
-            keys.insert(c.key);
-    }
-    QStringList kept;
-    for (const QString& part : m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const FilterClause c = RunFilter::parseClause(part);
-        if (c.key.isEmpty() || !keys.contains(c.key))
-            kept << part;
-    }
-    kept += added;
-    m_search->setText(kept.join(QLatin1Char(' ')));
-}
-
-void MainWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
-    file->addAction(QStringLiteral("&Open Files…"), QKeySequence::Open, this, &MainWindow::openFilesDialog);
-    file->addAction(QStringLiteral("Open &Folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
-        &MainWindow::openFolderDialog);
-    QMenu* recent = file->addMenu(QStringLiteral("Open &Recent"));
-    m_recent = new RecentFiles(recent, this);
-    connect(m_recent, &RecentFiles::openRequested, this, [this](const QString& path) { openPaths({ path }); });
-    file->addAction(QStringLiteral("Re&load"), QKeySequence::Refresh, m_session, &RunSession::reload);
-    file->addSeparator();
-    file->addAction(
-        QStringLiteral("&Export Chart…"), QKeySequence(Qt::CTRL | Qt::Key_E), m_charts, &ChartPanel::exportChart);
-    file->addAction(QStringLiteral("&Copy Chart"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), m_charts,
-        &ChartPanel::copyChart);
-    file->addAction(
-        QStringLiteral("Export &Runs…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, &MainWindow::exportRuns);
-    file->addAction(QStringLiteral("Export Re&port…"), this, &MainWindow::exportReport);
-    file->addSeparator();
-    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
-    edit->addAction(QStringLiteral("&Find…"), QKeySequence::Find, this, [this] {
-        m_search->setFocus(Qt::ShortcutFocusReason);
-        m_search->selectAll();
-    });
-    edit->addAction(QStringLiteral("Select &All Runs"), QKeySequence::SelectAll, m_table, &QTableView::selectAll);
-    // Esc undoes the last sticky thing: a pinned read-out first, then the selection.
-    edit->addAction(QStringLiteral("Unpin / Clear Selection"), QKeySequence(Qt::Key_Escape), this, [this] {
-        if (m_charts->isReadoutPinned())
-            m_charts->unpinReadout();
-        else
-            m_table->clearSelection();
-    });
-
-    m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        m_viewMenu->addAction(dock->toggleViewAction());
-    m_panelsEnd = m_viewMenu->addSeparator(); // panels added later go above it
-    m_viewMenu->addMenu(m_table->columnMenu());
-    m_viewMenu->addMenu(QStringLiteral("C&hart"))->addActions(m_charts->kindActions());
-    m_viewMenu->addAction(
-        QStringLiteral("&Maximize Chart"), QKeySequence(Qt::CTRL | Qt::Key_M), this, &MainWindow::toggleMaximizedChart);
-    m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, &MainWindow::resetLayout);
-
-    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
-    help->addAction(QStringLiteral("&Guide and Shortcuts"), QKeySequence::HelpContents, this,
-        [this] { showHelpGuide(this, menuBar()); });
-    help->addAction(QStringLiteral("&About kix"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About kix"),
-            QStringLiteral("<b>kix %1</b><p>An explorer for kernelindex GPU kernel benchmark runs.</p>")
-                .arg(QStringLiteral(KIX_VERSION)));
-    });
 }
 
 void MainWindow::openPaths(const QStringList& paths)
@@ -462,6 +226,27 @@ void MainWindow::clearFilter()
     m_search->clear();
     m_facets->model()->clearSelection();
     m_hiddenNotice->hide();
+}
+
+void MainWindow::applyFilterClause(const QString& clauses)
+{
+    // Each clause replaces a clause of the same key ("kernel=..."), else it is appended: "kernel=x gpu=y" (a click
+    // in the overview) replaces both.
+    const QStringList added = clauses.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QSet<QByteArray> keys;
+    for (const QString& part : added) {
+        const FilterClause c = RunFilter::parseClause(part);
+        if (!c.key.isEmpty())
+            keys.insert(c.key);
+    }
+    QStringList kept;
+    for (const QString& part : m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const FilterClause c = RunFilter::parseClause(part);
+        if (c.key.isEmpty() || !keys.contains(c.key))
+            kept << part;
+    }
+    kept += added;
+    m_search->setText(kept.join(QLatin1Char(' ')));
 }
 
 void MainWindow::updateScope()
@@ -546,153 +331,6 @@ void MainWindow::onLoadFinished(int added, int duplicates, int errors, bool canc
         m_issuesDock->raise();
     }
     statusBar()->showMessage(message, 10000);
-}
-
-QString MainWindow::openFilesFilter()
-{
-    // Every suffix the reader takes (expandPaths), the catalog's compressed JSON Lines included.
-    return QStringLiteral("Runs (*.json *.jsonl *.ndjson *.csv *.yaml *.yml *.jsonl.zst *.zst);;All files (*)");
-}
-
-void MainWindow::openFilesDialog()
-{
-    QSettings settings;
-    const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Runs"),
-        settings.value(QStringLiteral("files/lastFolder")).toString(), openFilesFilter());
-    if (files.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("files/lastFolder"), QFileInfo(files.front()).absolutePath());
-    openPaths(files);
-}
-
-void MainWindow::openFolderDialog()
-{
-    QSettings settings;
-    const QString folder = QFileDialog::getExistingDirectory(
-        this, QStringLiteral("Open Folder of Runs"), settings.value(QStringLiteral("files/lastFolder")).toString());
-    if (folder.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("files/lastFolder"), folder);
-    openPaths({ folder });
-}
-
-void MainWindow::exportRuns()
-{
-    bool fromSelection = false;
-    const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
-    QString path;
-    if (RunExportDialog::exportRuns(this, runs,
-            fromSelection ? QStringLiteral("%1 Selected Runs").arg(runs.size())
-                          : QStringLiteral("%1 Shown Runs").arg(runs.size()),
-            &path))
-        statusBar()->showMessage(
-            QStringLiteral("Exported %1 runs to %2").arg(runs.size()).arg(QDir::toNativeSeparators(path)), 10000);
-}
-
-void MainWindow::exportReport()
-{
-    const int shown = int(m_session->proxy()->visibleRuns().size());
-    if (shown == 0) {
-        QMessageBox::information(
-            this, QStringLiteral("Export Report"), QStringLiteral("No run is shown: nothing to report."));
-        return;
-    }
-    QSettings settings;
-    const QString folder = settings.value(QStringLiteral("files/lastReportFolder"), QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export Report of %1 Shown Runs").arg(shown),
-        QDir(folder).filePath(QStringLiteral("kix-report.html")), QStringLiteral("HTML report (*.html *.htm)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".html");
-    settings.setValue(QStringLiteral("files/lastReportFolder"), QFileInfo(path).absolutePath());
-    QString error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = writeReport(path, &error);
-    QApplication::restoreOverrideCursor();
-    if (!ok)
-        QMessageBox::warning(this, QStringLiteral("Export Report"), error);
-    else
-        statusBar()->showMessage(
-            QStringLiteral("Exported a report of %1 runs to %2").arg(shown).arg(QDir::toNativeSeparators(path)), 10000);
-}
-
-bool MainWindow::writeReport(const QString& path, QString* error)
-{
-    ReportInput input;
-    input.runs = m_session->proxy()->visibleRuns();
-    input.loaded = m_session->model()->runs();
-    input.diagnostics = m_session->diagnostics()->diagnostics();
-    // The filter box, then each facet narrowed ("provider: liger or torch").
-    QStringList filter;
-    if (!m_search->text().trimmed().isEmpty())
-        filter << m_search->text().trimmed();
-    for (Facet facet : allFacets()) {
-        const QSet<QString> values = m_session->proxy()->runFilter().facet(facet);
-        QStringList names(values.cbegin(), values.cend());
-        names.sort();
-        if (!names.isEmpty())
-            filter << facetName(facet) + QStringLiteral(": ") + names.join(QStringLiteral(" or "));
-    }
-    input.filter = filter.join(QStringLiteral(" · "));
-    input.madeBy = QStringLiteral("the kix window, File > Export Report…, on %1 (%2 of %3 runs shown)")
-                       .arg(m_session->openedPaths().join(QStringLiteral(", ")))
-                       .arg(input.runs.size())
-                       .arg(input.loaded.size());
-    input.generatedAt = QDateTime::currentDateTimeUtc();
-    return writeHtmlReport(input, path, error);
-}
-
-void MainWindow::closeEvent(QCloseEvent* event)
-{
-    m_session->cancel();
-    saveLayout();
-    QMainWindow::closeEvent(event);
-}
-
-void MainWindow::saveLayout() const
-{
-    QSettings settings;
-    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("mainWindow/state2"), m_maximized ? m_stateBeforeMaximize : saveState());
-    settings.setValue(QStringLiteral("mainWindow/splitter2"), m_splitter->saveState());
-    m_table->saveState(QStringLiteral("runTable/header2"));
-}
-
-void MainWindow::restoreLayout()
-{
-    // "2" keys: the layout of this version (chart first, columns by what decides); an older one is not restored.
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
-        resize(1500, 950);
-    if (!restoreState(settings.value(QStringLiteral("mainWindow/state2")).toByteArray()))
-        applyDefaultSizes();
-    if (!m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter2")).toByteArray()))
-        m_splitter->setSizes({ 1, 2 });
-    m_table->restoreState(QStringLiteral("runTable/header2"));
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (url.isLocalFile()) {
-            event->acceptProposedAction();
-            return;
-        }
-    }
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    QStringList paths;
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (url.isLocalFile())
-            paths << url.toLocalFile();
-    }
-    if (!paths.isEmpty()) {
-        event->acceptProposedAction();
-        openPaths(paths);
-    }
 }
 
 } // namespace kix

@@ -79,7 +79,15 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The constructor's steps, in order: the widgets each names set up, then the signals between the views.
+    void setUpCentralWidget(); // the run table above the charts
+    void setUpFilterBar(); // the filter box, and the status bar's load status and hidden-runs notice
+    void setUpDocks(); // Facets, Details and Issues, and the chart's least height kept as they change
     void createMenus();
+    void connectCharts();
+    void connectFilter(); // the filter box and the facets -> the proxy
+    void connectScope(); // the selection or the shown rows -> the charts, the counts and Details
+    void connectLoading(); // the session's loads -> the status bar, the facets and Issues
     QDockWidget* createDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void updateScope();
     void updateDetails(); // the current row of the selection, else nothing with a hint
