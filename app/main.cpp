@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // kix: the desktop explorer for kernelindex benchmark runs, and its headless commands. main only chooses between
 // the window and a command (app/commands/).
-#include "app/commands/commandline.h"
 #include "app/commands/commands.h"
 #include "app/processpolicy.h"
 #include "ui/display.h"
@@ -76,7 +75,6 @@ int runHeadless(int argc, char** argv, const kix::cli::Command& command, const Q
     }
     QTextStream out(stdout);
     QTextStream err(stderr);
-    kix::cli::CommandLine::keepLoadedRunsUntilExit();
     return kix::cli::runCommand(QLatin1String(command.name), args, out, err);
 }
 

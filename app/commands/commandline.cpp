@@ -12,24 +12,6 @@
 
 namespace kix::cli {
 
-namespace {
-
-bool g_keepLoadedRuns = false;
-
-// Never destroyed: the point is that its runs are not freed at exit (keepLoadedRunsUntilExit()).
-RunList& runsKeptUntilExit()
-{
-    static auto* kept = new RunList;
-    return *kept;
-}
-
-} // namespace
-
-void CommandLine::keepLoadedRunsUntilExit()
-{
-    g_keepLoadedRuns = true;
-}
-
 CommandLine::CommandLine(const QString& name, const QString& description, QTextStream& out, QTextStream& err)
     : m_name(name)
     , m_out(out)
@@ -169,8 +151,6 @@ LoadResult CommandLine::load(QTextStream* diagnosticsTo)
 {
     const QStringList paths = this->paths();
     const LoadResult result = loadPaths(paths);
-    if (g_keepLoadedRuns)
-        runsKeptUntilExit().append(result.runs);
     report(result.diagnostics, diagnosticsTo);
     if (result.files == 0)
         refuse(QStringLiteral("no run files found in %1").arg(paths.join(QStringLiteral(", "))));

@@ -94,10 +94,6 @@ public:
     LoadResult load(QTextStream* diagnosticsTo = nullptr);
     // load(), then --filter.
     RunList loadRuns();
-    // The kix binary's policy for its one-shot commands (app/main.cpp): the runs load() returns are also kept until
-    // the process exits, where the system takes their memory back at once, instead of being freed one by one when
-    // the command returns (docs/benchmarks.md). Off in tests, which run many commands in one process.
-    static void keepLoadedRunsUntilExit();
     // The runs of `runs` that --filter keeps (all without --filter).
     RunList filtered(const RunList& runs) const;
     // Prints diagnostics (on err, or on `to`) of a read that did not go through load(); errors count as refused

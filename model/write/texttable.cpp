@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/write/texttable.h"
 
-#include "model/workerpool.h"
-
 #include <QIODevice>
 #include <QTextStream>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <vector>
 
 namespace kix {
 
@@ -89,56 +85,26 @@ constexpr std::size_t kChunk = std::size_t(64) << 10;
 constexpr std::size_t kHeaderRow = std::size_t(-1);
 
 // The header line, then each row's, every cell through `appendCell(chunk, column, text)`; handed to `sink` in
-// chunks of about kChunk bytes. `textAt(kHeaderRow, column)` is the header's cell. A long table's rows are
-// formatted in blocks, as many at once as the worker pool has threads (the calling thread takes the first of each
-// round), and sunk in order: the text in memory at once is a round's blocks, not the table's.
+// chunks of about kChunk bytes. `textAt(kHeaderRow, column)` is the header's cell.
 template<class TextAt, class AppendCell>
 void writeLines(const TextTable::Sink& sink, int columns, std::size_t rows, TextAt&& textAt, AppendCell&& appendCell)
 {
-    auto line = [&](std::size_t row, std::string& out) {
-        for (int c = 0; c < columns; ++c)
-            appendCell(out, c, textAt(row, c));
-        out.push_back('\n');
-    };
-    auto format = [&](std::size_t from, std::size_t to, std::string& out) {
-        for (std::size_t row = from; row < to; ++row)
-            line(row, out);
-    };
     std::string chunk;
     chunk.reserve(kChunk + 4096);
-    line(kHeaderRow, chunk);
-    constexpr std::size_t kBlockRows = 8192;
-    const auto threads = std::size_t(std::max(1, workerPool()->maxThreadCount()));
-    if (rows < 2 * kBlockRows || threads == 1) {
-        for (std::size_t r = 0; r < rows; ++r) {
-            line(r, chunk);
-            if (chunk.size() >= kChunk) {
-                sink(chunk);
-                chunk.clear();
-            }
-        }
-        if (!chunk.empty())
+    auto line = [&](std::size_t row) {
+        for (int c = 0; c < columns; ++c)
+            appendCell(chunk, c, textAt(row, c));
+        chunk.push_back('\n');
+        if (chunk.size() >= kChunk) {
             sink(chunk);
-        return;
-    }
-    sink(chunk);
-    std::vector<std::string> blocks(threads);
-    for (std::size_t round = 0; round < rows; round += threads * kBlockRows) {
-        auto formatBlock = [&](std::size_t b) {
-            const std::size_t from = std::min(rows, round + b * kBlockRows);
-            blocks[b].clear();
-            format(from, std::min(rows, from + kBlockRows), blocks[b]);
-        };
-        std::vector<QFuture<void>> others;
-        for (std::size_t b = 1; b < threads; ++b)
-            others.push_back(QtConcurrent::run(workerPool(), formatBlock, b));
-        formatBlock(0);
-        for (QFuture<void>& other : others)
-            other.waitForFinished();
-        for (const std::string& block : blocks)
-            if (!block.empty())
-                sink(block);
-    }
+            chunk.clear();
+        }
+    };
+    line(kHeaderRow);
+    for (std::size_t r = 0; r < rows; ++r)
+        line(r);
+    if (!chunk.empty())
+        sink(chunk);
 }
 
 } // namespace
