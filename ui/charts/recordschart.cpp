@@ -85,10 +85,26 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
     , m_dark(options.dark)
 {
     ChartStyle::apply(this, options.dark);
-    const CohortKey& k = m_timeline.key;
     double lo = std::numeric_limits<double>::infinity();
     double hi = 0;
     int undated = 0;
+    const QString axisUnit = measureSteps(lo, hi, undated);
+    QDateTimeAxis* x = createAxes(axisUnit);
+    double end = 0;
+    const QList<QPointF> marks = addSeriesFor(options, end);
+    fitAxes(x, marks, end, lo, hi);
+    for (int d = 0; d < m_drawn.size() && options.currentRun; ++d) {
+        if (m_timeline.steps[m_drawn[d]].run == options.currentRun)
+            ChartStyle::markCurrentRun(this, options.currentRun, { marks[d] }, m_x, m_y, tooltip(m_drawn[d]), m_dark);
+    }
+    setTitles(undated);
+    addStandings(all, options);
+}
+
+// The steps to draw (dated, positive), their range, whether the value axis is logarithmic and the unit it reads in.
+QString RecordsChart::measureSteps(double& lo, double& hi, int& undated)
+{
+    const CohortKey& k = m_timeline.key;
     for (int i = 0; i < m_timeline.steps.size(); ++i) {
         const RecordStep& s = m_timeline.steps[i];
         if (!s.at.isValid() || !(s.value > 0)) {
@@ -112,7 +128,13 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
         lo *= m_scale;
         hi *= m_scale;
     }
+    return axisUnit;
+}
 
+// The date axis (returned) and the value axis, linear or logarithmic.
+QDateTimeAxis* RecordsChart::createAxes(const QString& axisUnit)
+{
+    const CohortKey& k = m_timeline.key;
     auto* x = new QDateTimeAxis;
     x->setFormat(QStringLiteral("yyyy-MM-dd"));
     x->setTitleText(QStringLiteral("observed at (UTC)"));
@@ -131,7 +153,13 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
     m_y->setTitleText(QStringLiteral("record %1 %2 (%3), lower is better").arg(k.metric, k.statistic, axisUnit));
     addAxis(m_x, Qt::AlignBottom);
     addAxis(m_y, Qt::AlignLeft);
+    return x;
+}
 
+// The staircase and the markers with their read-outs; returns the markers' points and sets `end`, the staircase's
+// last x.
+QList<QPointF> RecordsChart::addSeriesFor(const ChartOptions& options, double& end)
+{
     m_line = new QLineSeries;
     m_line->setName(QStringLiteral("record in effect"));
     m_markers = new QScatterSeries;
@@ -147,7 +175,7 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
         stairs << QPointF(msecs(s.at), plotted(s.value));
         marks << QPointF(msecs(s.at), plotted(s.value));
     }
-    double end = stairs.isEmpty() ? 0 : stairs.back().x();
+    end = stairs.isEmpty() ? 0 : stairs.back().x();
     if (!stairs.isEmpty() && m_timeline.lastObserved.isValid() && msecs(m_timeline.lastObserved) > end) {
         end = msecs(m_timeline.lastObserved);
         stairs << QPointF(end, stairs.back().y()); // held at least until the cohort's latest observation
@@ -173,7 +201,12 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
     });
     QObject::connect(m_line, &QLineSeries::clicked, m_line,
         [this](const QPointF& at) { ChartHover::of(this)->click(tooltip(stepAt(at.x()))); });
+    return marks;
+}
 
+// The axes' ranges around the records drawn, padded; short spans read their dates with the time.
+void RecordsChart::fitAxes(QDateTimeAxis* x, const QList<QPointF>& marks, double end, double lo, double hi)
+{
     if (!marks.isEmpty()) {
         const double first = marks.front().x();
         const double pad = std::max((end - first) * 0.04, 12.0 * 3600 * 1000); // ms: half a day at least
@@ -189,12 +222,12 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
             static_cast<QValueAxis*>(m_y)->applyNiceNumbers();
         }
     }
-    for (int d = 0; d < m_drawn.size() && options.currentRun; ++d) {
-        if (m_timeline.steps[m_drawn[d]].run == options.currentRun)
-            ChartStyle::markCurrentRun(this, options.currentRun, { marks[d] }, m_x, m_y, tooltip(m_drawn[d]), m_dark);
-    }
+}
 
-    // The title: the cohort, then who holds the record now.
+// The title: the cohort, then who holds the record now; the warnings about steps not drawn and the export.
+void RecordsChart::setTitles(int undated)
+{
+    const CohortKey& k = m_timeline.key;
     const QString operation
         = QStringList { k.kernel, k.pass }.filter(QRegularExpression(QStringLiteral("\\S"))).join(QLatin1Char(' '));
     const QStringList parts
@@ -222,8 +255,11 @@ RecordsChart::RecordsChart(RecordTimeline timeline, const Records& all, const Ch
         m_subtitles << QStringLiteral("the same ledger as the export's record_events");
     setTitle(ChartStyle::titleHtml(m_title, m_subtitles, m_warnings, m_dark));
     legend()->setAlignment(Qt::AlignBottom);
+}
 
-    // The standings of every cohort in scope, beside the plot.
+// The standings of every cohort in scope, beside the plot.
+void RecordsChart::addStandings(const Records& all, const ChartOptions& options)
+{
     QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");
     m_standingsText = QStringLiteral("Standings over %1 cohort%2\n")
                           .arg(all.timelines.size())

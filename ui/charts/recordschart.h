@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
+class QDateTimeAxis;
 class QGraphicsSceneResizeEvent;
 class QGraphicsTextItem;
 class QLineSeries;
@@ -48,6 +49,12 @@ protected:
     void resizeEvent(QGraphicsSceneResizeEvent* event) override;
 
 private:
+    QString measureSteps(double& lo, double& hi, int& undated);
+    QDateTimeAxis* createAxes(const QString& axisUnit);
+    QList<QPointF> addSeriesFor(const ChartOptions& options, double& end);
+    void fitAxes(QDateTimeAxis* x, const QList<QPointF>& marks, double end, double lo, double hi);
+    void setTitles(int undated);
+    void addStandings(const Records& all, const ChartOptions& options);
     void placeStandings();
 
     RecordTimeline m_timeline;
