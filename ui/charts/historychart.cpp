@@ -72,6 +72,35 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
     addAxis(x, Qt::AlignBottom);
     addAxis(y, Qt::AlignLeft);
 
+    addLines(x, y, options);
+    addChangeMarks(x, y, options);
+
+    if (m_data.hasRange) {
+        if (m_data.byLabel)
+            x->setRange(m_data.xMin, m_data.xMax);
+        else
+            static_cast<QDateTimeAxis*>(x)->setRange(QDateTime::fromMSecsSinceEpoch(qint64(m_data.xMin), Qt::UTC),
+                QDateTime::fromMSecsSinceEpoch(qint64(m_data.xMax), Qt::UTC));
+        y->setRange(m_data.yMin, m_data.yMax);
+        if (auto* linear = qobject_cast<QValueAxis*>(y); linear && !m_data.logY)
+            linear->applyNiceNumbers();
+    }
+    for (int i = 0; i < m_data.lines.size() && options.currentRun; ++i) { // the current run: a ring on its point
+        const QVector<HistoryPoint>& points = lineSeries(i).points;
+        for (int k = 0; k < points.size(); ++k) {
+            const int drawn = m_data.lines[i].drawnPoint(k); // the current run's point is drawn (HistoryDataOptions)
+            if (points[k].run == options.currentRun && drawn >= 0)
+                ChartStyle::markCurrentRun(
+                    this, options.currentRun, { valueAt(i, drawn) }, x, y, tooltip(i, k), options.dark);
+        }
+    }
+    ChartStyle::placeLegend(this, int(m_data.lines.size()));
+    setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, options.dark));
+}
+
+// One median line per series with its band (low to high) beneath it; a legend click shows or hides the line.
+void HistoryChart::addLines(QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options)
+{
     for (int i = 0; i < m_data.lines.size(); ++i) {
         const HistoryLineData& data = m_data.lines[i];
         auto* line = new QLineSeries;
@@ -116,8 +145,11 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         m_lines << line;
         m_bands << band;
     }
+}
 
-    // Change points: one scatter per kind, over the lines.
+// Change points: one scatter per kind, over the lines.
+void HistoryChart::addChangeMarks(QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options)
+{
     for (ChangeKind kind : { ChangeKind::Regression, ChangeKind::Improvement, ChangeKind::Outlier }) {
         auto* marks = new QScatterSeries;
         marks->setName(markName(kind));
@@ -161,28 +193,6 @@ HistoryChart::HistoryChart(HistoryData data, const ChartOptions& options)
         });
         m_marks[int(kind)] = marks;
     }
-
-    if (m_data.hasRange) {
-        if (m_data.byLabel)
-            x->setRange(m_data.xMin, m_data.xMax);
-        else
-            static_cast<QDateTimeAxis*>(x)->setRange(QDateTime::fromMSecsSinceEpoch(qint64(m_data.xMin), Qt::UTC),
-                QDateTime::fromMSecsSinceEpoch(qint64(m_data.xMax), Qt::UTC));
-        y->setRange(m_data.yMin, m_data.yMax);
-        if (auto* linear = qobject_cast<QValueAxis*>(y); linear && !m_data.logY)
-            linear->applyNiceNumbers();
-    }
-    for (int i = 0; i < m_data.lines.size() && options.currentRun; ++i) { // the current run: a ring on its point
-        const QVector<HistoryPoint>& points = lineSeries(i).points;
-        for (int k = 0; k < points.size(); ++k) {
-            const int drawn = m_data.lines[i].drawnPoint(k); // the current run's point is drawn (HistoryDataOptions)
-            if (points[k].run == options.currentRun && drawn >= 0)
-                ChartStyle::markCurrentRun(
-                    this, options.currentRun, { valueAt(i, drawn) }, x, y, tooltip(i, k), options.dark);
-        }
-    }
-    ChartStyle::placeLegend(this, int(m_data.lines.size()));
-    setTitle(ChartStyle::titleHtml(m_data.title, m_data.subtitles, m_data.warnings, options.dark));
 }
 
 HistoryChart::~HistoryChart()

@@ -49,6 +49,8 @@ protected:
     void resizeEvent(QGraphicsSceneResizeEvent* event) override;
 
 private:
+    void addLines(QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options);
+    void addChangeMarks(QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options);
     void hover(int line, const QPointF& at, bool state);
 
     HistoryData m_data;
