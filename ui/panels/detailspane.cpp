@@ -282,6 +282,19 @@ void DetailsPane::setRun(const RunPtr& run)
             .arg(r.protocolFamily.isEmpty() ? QStringLiteral("no family") : r.protocolFamily,
                 r.protocolNotes.isEmpty() ? QStringLiteral("the protocol states none.") : r.protocolNotes));
 
+    addRunFields(r);
+    addFigureFields(r);
+    addDigestFields(r);
+    addProtocolAndEnvironmentFields(r);
+    m_fields->expandAll();
+    fitFieldColumn();
+    QString unread; // a run read back from its file, which changed since it was loaded: say so
+    m_json->setPlainText(r.raw.load(&unread) ? prettyJson(r.raw) : unread);
+}
+
+// The run's identity and its workload.
+void DetailsPane::addRunFields(const Run& r)
+{
     QTreeWidgetItem* s = section(m_fields, QStringLiteral("Run"));
     field(s, QStringLiteral("kernel"), r.kernel);
     if (!r.links().operationTitle.isEmpty())
@@ -314,9 +327,14 @@ void DetailsPane::setRun(const RunPtr& run)
     for (const WorkloadParam& p : r.workload)
         field(s, p.key, p.value);
     field(s, QStringLiteral("dtype"), r.dtype);
+}
 
+// The headline metric's figures, the bandwidth and the other measurements.
+void DetailsPane::addFigureFields(const Run& r)
+{
     // One unit per figure: every figure of the headline metric as the run table and the chart's read-out show it
     // (formatValue), the exact value in the tooltip.
+    QTreeWidgetItem* s = nullptr;
     const TimeScale scale = runTimeScale(r, r.median);
     auto value = [&](double v) -> QString { return formatValue(r, v); };
     auto timed = [&](const QString& key, double v) {
@@ -369,9 +387,12 @@ void DetailsPane::setRun(const RunPtr& run)
         for (const Measurement& m : r.measurements)
             field(s, m.metric + QLatin1Char(' ') + m.statistic, number(m.value, m.unit));
     }
+}
 
-    // Each digest with what kix found: verified against the resource the document carries, or not.
-    s = section(m_fields, QStringLiteral("Digests"));
+// Each digest with what kix found: verified against the resource the document carries, or not.
+void DetailsPane::addDigestFields(const Run& r)
+{
+    QTreeWidgetItem* s = section(m_fields, QStringLiteral("Digests"));
     auto digest = [&](const QString& key, const QString& value, DigestCheck check) {
         if (value.isEmpty()) {
             field(s, key, QString());
@@ -396,8 +417,12 @@ void DetailsPane::setRun(const RunPtr& run)
     if (r.writtenByKix010)
         field(s, QStringLiteral("dialect"),
             QStringLiteral("written by kix 0.1.0 (not v1alpha1 as the format defines it)"));
+}
 
-    s = section(m_fields, QStringLiteral("Protocol"));
+// The protocol, the environment and the labels.
+void DetailsPane::addProtocolAndEnvironmentFields(const Run& r)
+{
+    QTreeWidgetItem* s = section(m_fields, QStringLiteral("Protocol"));
     field(s, QStringLiteral("family"), r.protocolFamily);
     field(s, QStringLiteral("timer"), r.links().timer);
     field(s, QStringLiteral("comparability notes"), r.protocolNotes);
@@ -415,10 +440,6 @@ void DetailsPane::setRun(const RunPtr& run)
         for (const KeyValue& kv : r.labels)
             field(s, kv.key, kv.value);
     }
-    m_fields->expandAll();
-    fitFieldColumn();
-    QString unread; // a run read back from its file, which changed since it was loaded: say so
-    m_json->setPlainText(r.raw.load(&unread) ? prettyJson(r.raw) : unread);
 }
 
 } // namespace kix

@@ -57,6 +57,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void addRunFields(const Run& r);
+    void addFigureFields(const Run& r);
+    void addDigestFields(const Run& r);
+    void addProtocolAndEnvironmentFields(const Run& r);
     void fitFieldColumn();
 
     RunPtr m_run;
