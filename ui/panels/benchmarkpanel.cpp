@@ -65,90 +65,9 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
     form->setRowWrapPolicy(QFormLayout::WrapAllRows);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
-    // One check box a row: three side by side need more than a side panel has at 1024 px.
-    auto* passes = new QGridLayout;
-    const QStringList passNames = { QStringLiteral("forward"), QStringLiteral("backward"), QStringLiteral("full") };
-    for (int i = 0; i < 3; ++i) {
-        m_passes[i] = new QCheckBox(passNames[i], body);
-        m_passes[i]->setChecked(true);
-        passes->addWidget(m_passes[i], i, 0);
-    }
-    form->addRow(QStringLiteral("Passes"), passes);
-
-    m_shape = new QLineEdit(QStringLiteral("128,2048,512"), body);
-    m_shape->setToolTip(QStringLiteral("M,C,H: batch, channels, elements per channel"));
-    form->addRow(QStringLiteral("Shape M,C,H"), m_shape);
-    m_channelsPerGroup = new QSpinBox(body);
-    m_channelsPerGroup->setRange(1, 1 << 20);
-    m_channelsPerGroup->setValue(4);
-    form->addRow(QStringLiteral("Channels per group"), m_channelsPerGroup);
-    m_sweep = new QLineEdit(body);
-    m_sweep->setPlaceholderText(QStringLiteral("e.g. 32,64,...,2048 (Liger's channel sweep)"));
-    m_sweep->setToolTip(QStringLiteral(
-        "The sweep grammar of kix bench --sweep: channel values (32,64,128 or 32,64,...,2048), or KEY=VALUES with "
-        "KEY batch, channels, hidden or channels_per_group; several separated by spaces sweep their cross "
-        "product. Empty runs the shape only."));
-    form->addRow(QStringLiteral("Sweep"), m_sweep);
-
-    auto* dtypes = new QGridLayout;
-    const QStringList dtypeNames = { QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16") };
-    for (int i = 0; i < 3; ++i) {
-        m_dtypes[i] = new QCheckBox(dtypeNames[i], body);
-        m_dtypes[i]->setChecked(i == 0);
-        dtypes->addWidget(m_dtypes[i], i, 0);
-    }
-    form->addRow(QStringLiteral("Dtypes"), dtypes);
-
-    m_device = new QComboBox(body);
-    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // a long CPU name elides
-    m_device->setMinimumContentsLength(8);
-    const QVector<DeviceInfo> devices = m_runner->devices();
-    bool hasCuda = false;
-    for (const DeviceInfo& d : devices) {
-        m_device->addItem(QStringLiteral("%1 · %2").arg(d.id, d.name), d.id);
-        hasCuda = hasCuda || d.backend == QLatin1String("cuda");
-    }
-    form->addRow(QStringLiteral("Device"), m_device);
-    if (!hasCuda) {
-        // The CUDA device list is empty: say why (the CUDA error, or a build without the CUDA backend).
-        m_cudaNote = new QLabel(QStringLiteral("No CUDA device: %1. The CPU runs instead.")
-                                    .arg(m_runner->deviceProblem(QStringLiteral("cuda"))),
-            body);
-        m_cudaNote->setWordWrap(true);
-        form->addRow(QString(), m_cudaNote);
-    }
-    m_implementation = new QComboBox(body);
-    m_implementation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_implementation->setMinimumContentsLength(8);
-    form->addRow(QStringLiteral("Implementation"), m_implementation);
-    connect(m_device, &QComboBox::currentIndexChanged, this, &BenchmarkPanel::refreshImplementations);
-    refreshImplementations();
-
-    m_warmup = new QDoubleSpinBox(body);
-    m_warmup->setRange(0, 60000);
-    m_warmup->setSuffix(QStringLiteral(" ms"));
-    m_warmup->setValue(25);
-    form->addRow(QStringLiteral("Warm-up"), m_warmup);
-    m_rep = new QDoubleSpinBox(body);
-    m_rep->setRange(0.1, 600000);
-    m_rep->setSuffix(QStringLiteral(" ms"));
-    m_rep->setValue(100);
-    m_rep->setToolTip(QStringLiteral("Time budget for the timed repetitions (Liger used 500 ms)"));
-    form->addRow(QStringLiteral("Repetitions"), m_rep);
-
-    auto* folderRow = new QHBoxLayout;
-    m_folder = new QLineEdit(QSettings().value(QLatin1String(kFolderKey), defaultResultsFolder()).toString(), body);
-    auto* browse = new QToolButton(body); // a push button is 80 px wide for one character
-    browse->setText(QStringLiteral("…"));
-    browse->setToolTip(QStringLiteral("Choose the results folder"));
-    connect(browse, &QToolButton::clicked, this, [this]() {
-        const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Results folder"), m_folder->text());
-        if (!dir.isEmpty())
-            setResultsFolder(dir);
-    });
-    folderRow->addWidget(m_folder);
-    folderRow->addWidget(browse);
-    form->addRow(QStringLiteral("Results folder"), folderRow);
+    addWorkloadRows(body, form);
+    addDeviceRows(body, form);
+    addTimingRows(body, form);
 
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(QStringLiteral("Run"), body);
@@ -183,6 +102,103 @@ BenchmarkPanel::BenchmarkPanel(BenchmarkRunner* runner, QWidget* parent)
         }
     });
     connect(m_runner, &BenchmarkRunner::finished, this, &BenchmarkPanel::onFinished);
+}
+
+// The passes, the shape, the sweep and the dtypes to run.
+void BenchmarkPanel::addWorkloadRows(QWidget* body, QFormLayout* form)
+{
+    // One check box a row: three side by side need more than a side panel has at 1024 px.
+    auto* passes = new QGridLayout;
+    const QStringList passNames = { QStringLiteral("forward"), QStringLiteral("backward"), QStringLiteral("full") };
+    for (int i = 0; i < 3; ++i) {
+        m_passes[i] = new QCheckBox(passNames[i], body);
+        m_passes[i]->setChecked(true);
+        passes->addWidget(m_passes[i], i, 0);
+    }
+    form->addRow(QStringLiteral("Passes"), passes);
+
+    m_shape = new QLineEdit(QStringLiteral("128,2048,512"), body);
+    m_shape->setToolTip(QStringLiteral("M,C,H: batch, channels, elements per channel"));
+    form->addRow(QStringLiteral("Shape M,C,H"), m_shape);
+    m_channelsPerGroup = new QSpinBox(body);
+    m_channelsPerGroup->setRange(1, 1 << 20);
+    m_channelsPerGroup->setValue(4);
+    form->addRow(QStringLiteral("Channels per group"), m_channelsPerGroup);
+    m_sweep = new QLineEdit(body);
+    m_sweep->setPlaceholderText(QStringLiteral("e.g. 32,64,...,2048 (Liger's channel sweep)"));
+    m_sweep->setToolTip(QStringLiteral(
+        "The sweep grammar of kix bench --sweep: channel values (32,64,128 or 32,64,...,2048), or KEY=VALUES with "
+        "KEY batch, channels, hidden or channels_per_group; several separated by spaces sweep their cross "
+        "product. Empty runs the shape only."));
+    form->addRow(QStringLiteral("Sweep"), m_sweep);
+
+    auto* dtypes = new QGridLayout;
+    const QStringList dtypeNames = { QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16") };
+    for (int i = 0; i < 3; ++i) {
+        m_dtypes[i] = new QCheckBox(dtypeNames[i], body);
+        m_dtypes[i]->setChecked(i == 0);
+        dtypes->addWidget(m_dtypes[i], i, 0);
+    }
+    form->addRow(QStringLiteral("Dtypes"), dtypes);
+}
+
+// The device (with why there is no CUDA device, if none) and the implementations it offers.
+void BenchmarkPanel::addDeviceRows(QWidget* body, QFormLayout* form)
+{
+    m_device = new QComboBox(body);
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // a long CPU name elides
+    m_device->setMinimumContentsLength(8);
+    const QVector<DeviceInfo> devices = m_runner->devices();
+    bool hasCuda = false;
+    for (const DeviceInfo& d : devices) {
+        m_device->addItem(QStringLiteral("%1 · %2").arg(d.id, d.name), d.id);
+        hasCuda = hasCuda || d.backend == QLatin1String("cuda");
+    }
+    form->addRow(QStringLiteral("Device"), m_device);
+    if (!hasCuda) {
+        // The CUDA device list is empty: say why (the CUDA error, or a build without the CUDA backend).
+        m_cudaNote = new QLabel(QStringLiteral("No CUDA device: %1. The CPU runs instead.")
+                                    .arg(m_runner->deviceProblem(QStringLiteral("cuda"))),
+            body);
+        m_cudaNote->setWordWrap(true);
+        form->addRow(QString(), m_cudaNote);
+    }
+    m_implementation = new QComboBox(body);
+    m_implementation->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_implementation->setMinimumContentsLength(8);
+    form->addRow(QStringLiteral("Implementation"), m_implementation);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &BenchmarkPanel::refreshImplementations);
+    refreshImplementations();
+}
+
+// The warm-up and repetition budgets, and the folder the results go to.
+void BenchmarkPanel::addTimingRows(QWidget* body, QFormLayout* form)
+{
+    m_warmup = new QDoubleSpinBox(body);
+    m_warmup->setRange(0, 60000);
+    m_warmup->setSuffix(QStringLiteral(" ms"));
+    m_warmup->setValue(25);
+    form->addRow(QStringLiteral("Warm-up"), m_warmup);
+    m_rep = new QDoubleSpinBox(body);
+    m_rep->setRange(0.1, 600000);
+    m_rep->setSuffix(QStringLiteral(" ms"));
+    m_rep->setValue(100);
+    m_rep->setToolTip(QStringLiteral("Time budget for the timed repetitions (Liger used 500 ms)"));
+    form->addRow(QStringLiteral("Repetitions"), m_rep);
+
+    auto* folderRow = new QHBoxLayout;
+    m_folder = new QLineEdit(QSettings().value(QLatin1String(kFolderKey), defaultResultsFolder()).toString(), body);
+    auto* browse = new QToolButton(body); // a push button is 80 px wide for one character
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(QStringLiteral("Choose the results folder"));
+    connect(browse, &QToolButton::clicked, this, [this]() {
+        const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Results folder"), m_folder->text());
+        if (!dir.isEmpty())
+            setResultsFolder(dir);
+    });
+    folderRow->addWidget(m_folder);
+    folderRow->addWidget(browse);
+    form->addRow(QStringLiteral("Results folder"), folderRow);
 }
 
 void BenchmarkPanel::refreshImplementations()

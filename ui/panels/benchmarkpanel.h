@@ -10,6 +10,7 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -62,6 +63,9 @@ signals:
     void issuesFound(const kix::Diagnostics& diagnostics);
 
 private:
+    void addWorkloadRows(QWidget* body, QFormLayout* form);
+    void addDeviceRows(QWidget* body, QFormLayout* form);
+    void addTimingRows(QWidget* body, QFormLayout* form);
     void onProgress(int job, int index, int total, double fraction, const QString& label);
     void onResult(int job, const BenchmarkResult& result);
     void onFinished(int job, bool cancelled);
