@@ -184,6 +184,40 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
         hi = std::max(hi, b.max);
     }
 
+    addBoxSeries(cell, groupMedian, x, y, options);
+
+    if (std::isfinite(lo) && std::isfinite(hi)) {
+        lo = scale.fromNs(lo);
+        hi = scale.fromNs(hi);
+        if (options.logY && lo > 0)
+            y->setRange(lo / 1.25, hi * 1.25);
+        else {
+            y->setRange(std::min(0.0, lo), hi * 1.05 + (hi == lo ? 1 : 0));
+            static_cast<QValueAxis*>(y)->applyNiceNumbers();
+        }
+    }
+    ChartStyle::placeLegend(this, int(m_data.series.size()));
+    for (QLegendMarker* marker : legend()->markers())
+        marker->setShape(QLegend::MarkerShapeRectangle); // boxes "from series" would draw hollow
+    for (const QuantileBox& b : std::as_const(m_data.boxes)) { // the current run: a ring at its box's median
+        if (options.currentRun && b.run == options.currentRun) {
+            const double centre = b.group - 0.5 + (b.series + 0.5) / double(m_data.series.size()); // as Qt lays boxes
+            ChartStyle::markCurrentRun(
+                this, b.run, { QPointF(centre, scale.fromNs(b.median)) }, x, y, tooltip(b, scale), options.dark);
+        }
+    }
+
+    QStringList subtitles;
+    subtitles << QStringLiteral("box p20–p80, line at the median, whiskers min–max where recorded");
+    subtitles += m_data.notes.filter(QStringLiteral("fixed: "));
+    setTitle(ChartStyle::titleHtml(m_data.title, subtitles, m_data.warnings, options.dark));
+}
+
+// One box series per series, a box set per group (`cell` says which box, -1 none); hovering a box reads it out.
+void QuantileChart::addBoxSeries(const QVector<QVector<int>>& cell, const QVector<double>& groupMedian,
+    QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options)
+{
+    const TimeScale& scale = m_data.scale;
     QHash<QString, int> variants;
     for (int s = 0; s < m_data.series.size(); ++s) {
         auto* series = new QBoxPlotSeries;
@@ -236,32 +270,6 @@ QuantileChart::QuantileChart(QuantileData data, const ChartOptions& options)
                 ChartHover::of(this)->click(tooltip(*box, m_data.scale));
         });
     }
-
-    if (std::isfinite(lo) && std::isfinite(hi)) {
-        lo = scale.fromNs(lo);
-        hi = scale.fromNs(hi);
-        if (options.logY && lo > 0)
-            y->setRange(lo / 1.25, hi * 1.25);
-        else {
-            y->setRange(std::min(0.0, lo), hi * 1.05 + (hi == lo ? 1 : 0));
-            static_cast<QValueAxis*>(y)->applyNiceNumbers();
-        }
-    }
-    ChartStyle::placeLegend(this, int(m_data.series.size()));
-    for (QLegendMarker* marker : legend()->markers())
-        marker->setShape(QLegend::MarkerShapeRectangle); // boxes "from series" would draw hollow
-    for (const QuantileBox& b : std::as_const(m_data.boxes)) { // the current run: a ring at its box's median
-        if (options.currentRun && b.run == options.currentRun) {
-            const double centre = b.group - 0.5 + (b.series + 0.5) / double(m_data.series.size()); // as Qt lays boxes
-            ChartStyle::markCurrentRun(
-                this, b.run, { QPointF(centre, scale.fromNs(b.median)) }, x, y, tooltip(b, scale), options.dark);
-        }
-    }
-
-    QStringList subtitles;
-    subtitles << QStringLiteral("box p20–p80, line at the median, whiskers min–max where recorded");
-    subtitles += m_data.notes.filter(QStringLiteral("fixed: "));
-    setTitle(ChartStyle::titleHtml(m_data.title, subtitles, m_data.warnings, options.dark));
 }
 
 QList<QBoxPlotSeries*> QuantileChart::boxSeries() const

@@ -32,6 +32,8 @@ public:
     static QString tooltip(const QuantileBox& box, const TimeScale& scale);
 
 private:
+    void addBoxSeries(const QVector<QVector<int>>& cell, const QVector<double>& groupMedian, QAbstractAxis* x,
+        QAbstractAxis* y, const ChartOptions& options);
     void uprightLabelsIfCramped(QBarCategoryAxis* axis);
     void applyLabelAngle();
     int m_uprightWidth = 0; // px: the widest line of a category label
