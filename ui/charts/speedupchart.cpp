@@ -47,37 +47,7 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
     ChartStyle::apply(this, options.dark);
     const QVector<ComparisonPair>& pairs = m_data.comparison.pairs;
     const int categoryCount = int(m_data.categories.size());
-    auto row = [categoryCount](int c) { return categoryCount - 1 - c; }; // the first workload at the top
-
-    auto* bars = new QHorizontalBarSeries;
-    m_bars = bars;
-    QVector<QBarSet*> sets;
-    for (const SpeedupSet& s : std::as_const(m_data.sets)) {
-        auto* set = new QBarSet(s.label);
-        const QColor color = ChartStyle::providerColor(s.provider, options.dark);
-        set->setBrush(QBrush(color, ChartStyle::variantBrush(s.variant)));
-        set->setBorderColor(color.darker(130));
-        set->setLabelColor(options.dark ? QColor(Qt::white) : QColor(Qt::black));
-        for (int c = 0; c < categoryCount; ++c)
-            set->append(0);
-        sets << set;
-    }
-    const double width = m_bars->barWidth();
-    const int setCount = std::max<int>(1, int(sets.size()));
-    for (const SpeedupBar& bar : std::as_const(m_data.bars)) {
-        sets[bar.set]->replace(row(bar.category), std::isfinite(bar.ratio) ? bar.ratio : 0);
-        m_pairIndex[sets[bar.set]].insert(bar.category, bar.pair);
-        if (std::isfinite(bar.ratio)) {
-            // a bar series' sets share the middle `barWidth` of a category, the first set lowest
-            m_barEnd.insert(
-                bar.pair, QPointF(bar.ratio, row(bar.category) - width / 2 + (bar.set + 0.5) * width / setCount));
-        }
-    }
-    for (QBarSet* set : std::as_const(sets))
-        m_bars->append(set);
-    // Each bar carries its value, right of the verdict marker at its end; where bars are too dense for their labels,
-    // the labels that would overlap are left out and counted (ValueLabels): Qt's own bar labels overlap.
-    m_bars->setLabelsVisible(false);
+    addBarSets(categoryCount, options);
 
     auto* y = new QBarCategoryAxis;
     y->append(m_data.axisLabels);
@@ -113,7 +83,68 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
     one->attachAxis(y);
     one->setPen(QPen(options.dark ? QColor(Qt::white) : QColor(Qt::black), 1, Qt::DashLine));
 
-    // The verdict as a marker shape at the end of each bar, in the foreground colour: no series colour is reused.
+    addVerdictMarkers(x, y, options);
+    m_valueLabels = std::make_unique<ValueLabels>(this, m_bars, options.dark ? QColor(Qt::white) : QColor(Qt::black));
+    QVector<ValueLabels::Label> labels;
+    for (const SpeedupBar& bar : std::as_const(m_data.bars)) { // top first: the first labels are kept
+        if (m_barEnd.contains(bar.pair))
+            labels.append({ m_barEnd.value(bar.pair), ValueLabels::ratioLabel(bar.ratio) });
+    }
+    m_valueLabels->setLabels(labels);
+    m_valueLabels->setObstacles(m_barEnd.values().toVector(), 5.5); // no label covers another bar's verdict marker
+    for (const SpeedupBar& bar : std::as_const(m_data.bars)) { // the current run: a ring at its bar's end
+        if (options.currentRun && pairs[bar.pair].run == options.currentRun && m_barEnd.contains(bar.pair))
+            ChartStyle::markCurrentRun(
+                this, options.currentRun, { m_barEnd.value(bar.pair) }, x, y, tooltip(pairs[bar.pair]), options.dark);
+    }
+    legend()->setAlignment(Qt::AlignBottom);
+    m_legendFont = legend()->font();
+    for (QLegendMarker* marker : legend()->markers(m_bars))
+        marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow
+    setTitle(ChartStyle::titleHtml(m_data.chartTitle, m_data.subtitles, m_data.pairWarnings, options.dark));
+    QObject::connect(this, &QChart::plotAreaChanged, this, [this] { fitTitles(); });
+}
+
+// One bar set per set, its bars at their categories (the first workload at the top); records where each bar ends.
+void SpeedupChart::addBarSets(int categoryCount, const ChartOptions& options)
+{
+    auto row = [categoryCount](int c) { return categoryCount - 1 - c; }; // the first workload at the top
+
+    auto* bars = new QHorizontalBarSeries;
+    m_bars = bars;
+    QVector<QBarSet*> sets;
+    for (const SpeedupSet& s : std::as_const(m_data.sets)) {
+        auto* set = new QBarSet(s.label);
+        const QColor color = ChartStyle::providerColor(s.provider, options.dark);
+        set->setBrush(QBrush(color, ChartStyle::variantBrush(s.variant)));
+        set->setBorderColor(color.darker(130));
+        set->setLabelColor(options.dark ? QColor(Qt::white) : QColor(Qt::black));
+        for (int c = 0; c < categoryCount; ++c)
+            set->append(0);
+        sets << set;
+    }
+    const double width = m_bars->barWidth();
+    const int setCount = std::max<int>(1, int(sets.size()));
+    for (const SpeedupBar& bar : std::as_const(m_data.bars)) {
+        sets[bar.set]->replace(row(bar.category), std::isfinite(bar.ratio) ? bar.ratio : 0);
+        m_pairIndex[sets[bar.set]].insert(bar.category, bar.pair);
+        if (std::isfinite(bar.ratio)) {
+            // a bar series' sets share the middle `barWidth` of a category, the first set lowest
+            m_barEnd.insert(
+                bar.pair, QPointF(bar.ratio, row(bar.category) - width / 2 + (bar.set + 0.5) * width / setCount));
+        }
+    }
+    for (QBarSet* set : std::as_const(sets))
+        m_bars->append(set);
+    // Each bar carries its value, right of the verdict marker at its end; where bars are too dense for their labels,
+    // the labels that would overlap are left out and counted (ValueLabels): Qt's own bar labels overlap.
+    m_bars->setLabelsVisible(false);
+}
+
+// The verdict as a marker shape at the end of each bar, in the foreground colour: no series colour is reused.
+void SpeedupChart::addVerdictMarkers(QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options)
+{
+    const QVector<ComparisonPair>& pairs = m_data.comparison.pairs;
     const QColor ink = options.dark ? QColor(0xee, 0xee, 0xee) : QColor(0x20, 0x20, 0x20);
     for (const SpeedupBar& bar : std::as_const(m_data.bars)) {
         const ComparisonPair& p = pairs[bar.pair];
@@ -138,25 +169,6 @@ SpeedupChart::SpeedupChart(SpeedupData data, const ChartOptions& options)
             markers->attachAxis(y);
         }
     }
-    m_valueLabels = std::make_unique<ValueLabels>(this, m_bars, options.dark ? QColor(Qt::white) : QColor(Qt::black));
-    QVector<ValueLabels::Label> labels;
-    for (const SpeedupBar& bar : std::as_const(m_data.bars)) { // top first: the first labels are kept
-        if (m_barEnd.contains(bar.pair))
-            labels.append({ m_barEnd.value(bar.pair), ValueLabels::ratioLabel(bar.ratio) });
-    }
-    m_valueLabels->setLabels(labels);
-    m_valueLabels->setObstacles(m_barEnd.values().toVector(), 5.5); // no label covers another bar's verdict marker
-    for (const SpeedupBar& bar : std::as_const(m_data.bars)) { // the current run: a ring at its bar's end
-        if (options.currentRun && pairs[bar.pair].run == options.currentRun && m_barEnd.contains(bar.pair))
-            ChartStyle::markCurrentRun(
-                this, options.currentRun, { m_barEnd.value(bar.pair) }, x, y, tooltip(pairs[bar.pair]), options.dark);
-    }
-    legend()->setAlignment(Qt::AlignBottom);
-    m_legendFont = legend()->font();
-    for (QLegendMarker* marker : legend()->markers(m_bars))
-        marker->setShape(QLegend::MarkerShapeRectangle); // bars "from series" would draw hollow
-    setTitle(ChartStyle::titleHtml(m_data.chartTitle, m_data.subtitles, m_data.pairWarnings, options.dark));
-    QObject::connect(this, &QChart::plotAreaChanged, this, [this] { fitTitles(); });
 }
 
 void SpeedupChart::resizeEvent(QGraphicsSceneResizeEvent* event)

@@ -59,6 +59,8 @@ protected:
     void resizeEvent(QGraphicsSceneResizeEvent* event) override;
 
 private:
+    void addBarSets(int categoryCount, const ChartOptions& options);
+    void addVerdictMarkers(QAbstractAxis* x, QAbstractAxis* y, const ChartOptions& options);
     struct LabelFit
     {
         QFont font;
