@@ -320,14 +320,9 @@ void summarize(Comparison& comparison)
     }
 }
 
-} // namespace
-
-Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alpha)
+// Runs that can be compared (passed latency runs), with notes on the failed and non-latency ones left out.
+RunList comparableLatencyRuns(const RunList& runs, Comparison& result)
 {
-    Comparison result;
-    result.baseline = baseline;
-    result.alpha = alpha;
-
     RunList latency;
     latency.reserve(runs.size());
     QStringList otherMetrics; // of the runs left out: "memory", "score", ...
@@ -350,131 +345,174 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
         result.notes << QStringLiteral("%1 non-latency run(s) (%2) left out: speed-ups compare latency only")
                             .arg(result.skippedNonLatency)
                             .arg(otherMetrics.join(QStringLiteral(", ")));
+    return latency;
+}
 
-    if (baseline.isRun()) {
-        if (!baseline.run->isLatency() || baseline.run->failed()) {
-            result.notes << QStringLiteral("the baseline run is not a passed latency run: nothing to compare");
-            return result;
-        }
-        const QString baseKey = baseline.run->identityKey();
-        for (const RunPtr& run : std::as_const(latency)) {
-            if (run == baseline.run || run->identityKey() == baseKey)
-                continue;
-            result.pairs.append(makePair(baseline.run, run, alpha));
-        }
-        result.baselineRuns = 1;
-    } else {
-        // Loose group: kernel, pass and workload; strict group: the same on one GPU. Struct keys and small lists:
-        // no string is built per run.
-        QHash<WorkloadKey, int> looseIndex;
-        struct StrictGroup
-        {
-            QString gpu;
-            RunList runs;
-        };
-        QVector<QVector<StrictGroup>> loose;
-        for (const RunPtr& run : std::as_const(latency)) {
-            const WorkloadKey key = WorkloadKey::of(*run);
-            auto it = looseIndex.constFind(key);
-            if (it == looseIndex.constEnd()) {
-                it = looseIndex.insert(key, int(loose.size()));
-                loose.append(QVector<StrictGroup>());
-            }
-            QVector<StrictGroup>& gpus = loose[*it];
-            const QString gpu = gpuKey(*run);
-            auto g = std::find_if(gpus.begin(), gpus.end(), [&gpu](const StrictGroup& x) { return x.gpu == gpu; });
-            if (g == gpus.end())
-                g = gpus.insert(gpus.end(), StrictGroup { gpu, {} });
-            g->runs.append(run);
-        }
-        result.pairs.reserve(latency.size());
-        QSet<const Run*> usedBaselines;
-        for (const QVector<StrictGroup>& gpus : std::as_const(loose)) {
-            for (const StrictGroup& strict : gpus) {
-                const RunList& group = strict.runs;
-                // The baseline provider of this GPU's group, or (when it has none) of the whole workload.
-                QString chosen;
-                RunList candidates;
-                for (const QString& provider : baseline.providers) {
-                    for (const RunPtr& run : group) {
-                        if (run->provider == provider)
-                            candidates.append(run);
-                    }
-                    if (!candidates.isEmpty()) {
-                        chosen = provider;
-                        break;
-                    }
-                }
-                bool crossGpu = false;
-                if (candidates.isEmpty()) {
-                    for (const QString& provider : baseline.providers) {
-                        for (const StrictGroup& other : gpus) {
-                            for (const RunPtr& run : other.runs) {
-                                if (run->provider == provider)
-                                    candidates.append(run);
-                            }
-                        }
-                        if (!candidates.isEmpty()) {
-                            chosen = provider;
-                            crossGpu = true;
-                            break;
-                        }
-                    }
-                }
-                // The baseline a run gets depends on its protocol family alone (bestBaseline): chosen once per
-                // family, not once per run among every candidate (a year of nightly runs: thousands of each).
-                struct Chosen
-                {
-                    QString family;
-                    RunPtr base;
-                    QString newestNote; // "N huggingface runs for this workload: ...", empty when only one
-                };
-                QVector<Chosen> byFamily;
-                const QString crossNote = crossGpu
-                    ? QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen)
-                    : QString();
-                for (qsizetype i = 0; i < group.size(); ++i) {
-                    if (buildCancelledEvery(i, 1024))
-                        return result; // superseded: partial, dropped by the caller
-                    const RunPtr& run = group[i];
-                    if (!chosen.isEmpty() && run->provider == chosen)
-                        continue; // a baseline run itself
-                    if (candidates.isEmpty()) {
-                        result.unpaired.append(run);
-                        continue;
-                    }
-                    auto known = std::find_if(byFamily.cbegin(), byFamily.cend(),
-                        [&run](const Chosen& c) { return c.family == run->protocolFamily; });
-                    if (known == byFamily.cend()) {
-                        Chosen c { run->protocolFamily, bestBaseline(candidates, *run), {} };
-                        int sameGpu = 0;
-                        const QString baseGpu = gpuKey(*c.base);
-                        for (const RunPtr& other : std::as_const(candidates))
-                            sameGpu += gpuKey(*other) == baseGpu ? 1 : 0;
-                        if (sameGpu > 1)
-                            c.newestNote
-                                = QStringLiteral("%1 %2 runs for this workload: compared with its best observation")
-                                      .arg(sameGpu)
-                                      .arg(chosen);
-                        byFamily.append(std::move(c));
-                        known = byFamily.cend() - 1;
-                    }
-                    const RunPtr& base = known->base;
-                    usedBaselines.insert(base.get());
-                    ComparisonPair pair = makePair(base, run, alpha);
-                    if (crossGpu)
-                        pair.notes << crossNote;
-                    if (!known->newestNote.isEmpty())
-                        pair.notes << known->newestNote;
-                    result.pairs.append(std::move(pair));
-                }
-            }
-        }
-        result.baselineRuns = usedBaselines.size();
+// Every run paired with the one baseline run (other than the baseline's own identity); false when that run is
+// not a passed latency run.
+bool pairWithBaselineRun(const RunList& latency, const Baseline& baseline, double alpha, Comparison& result)
+{
+    if (!baseline.run->isLatency() || baseline.run->failed()) {
+        result.notes << QStringLiteral("the baseline run is not a passed latency run: nothing to compare");
+        return false;
     }
-    if (buildCancelled())
-        return result;
-    sortComparisonPairs(result.pairs);
+    const QString baseKey = baseline.run->identityKey();
+    for (const RunPtr& run : std::as_const(latency)) {
+        if (run == baseline.run || run->identityKey() == baseKey)
+            continue;
+        result.pairs.append(makePair(baseline.run, run, alpha));
+    }
+    result.baselineRuns = 1;
+    return true;
+}
+
+// One GPU's runs of one workload (the strict group).
+struct ComparisonStrictGroup
+{
+    QString gpu;
+    RunList runs;
+};
+
+// Loose group: kernel, pass and workload; strict group: the same on one GPU. Struct keys and small lists:
+// no string is built per run.
+QVector<QVector<ComparisonStrictGroup>> groupByWorkloadAndGpu(const RunList& latency)
+{
+    QHash<WorkloadKey, int> looseIndex;
+    QVector<QVector<ComparisonStrictGroup>> loose;
+    for (const RunPtr& run : std::as_const(latency)) {
+        const WorkloadKey key = WorkloadKey::of(*run);
+        auto it = looseIndex.constFind(key);
+        if (it == looseIndex.constEnd()) {
+            it = looseIndex.insert(key, int(loose.size()));
+            loose.append(QVector<ComparisonStrictGroup>());
+        }
+        QVector<ComparisonStrictGroup>& gpus = loose[*it];
+        const QString gpu = gpuKey(*run);
+        auto g
+            = std::find_if(gpus.begin(), gpus.end(), [&gpu](const ComparisonStrictGroup& x) { return x.gpu == gpu; });
+        if (g == gpus.end())
+            g = gpus.insert(gpus.end(), ComparisonStrictGroup { gpu, {} });
+        g->runs.append(run);
+    }
+    return loose;
+}
+
+// The baseline provider's runs of this GPU's group, or (when it has none) of the whole workload; `chosen` is the
+// provider found, `crossGpu` whether its runs came from other GPUs.
+RunList baselineCandidatesOf(const QVector<ComparisonStrictGroup>& gpus, const RunList& group,
+    const QStringList& providers, QString& chosen, bool& crossGpu)
+{
+    RunList candidates;
+    for (const QString& provider : providers) {
+        for (const RunPtr& run : group) {
+            if (run->provider == provider)
+                candidates.append(run);
+        }
+        if (!candidates.isEmpty()) {
+            chosen = provider;
+            break;
+        }
+    }
+    crossGpu = false;
+    if (candidates.isEmpty()) {
+        for (const QString& provider : providers) {
+            for (const ComparisonStrictGroup& other : gpus) {
+                for (const RunPtr& run : other.runs) {
+                    if (run->provider == provider)
+                        candidates.append(run);
+                }
+            }
+            if (!candidates.isEmpty()) {
+                chosen = provider;
+                crossGpu = true;
+                break;
+            }
+        }
+    }
+    return candidates;
+}
+
+// The baseline a run gets depends on its protocol family alone (bestBaseline): chosen once per
+// family, not once per run among every candidate (a year of nightly runs: thousands of each).
+struct FamilyBaseline
+{
+    QString family;
+    RunPtr base;
+    QString newestNote; // "N huggingface runs for this workload: ...", empty when only one
+};
+
+FamilyBaseline familyBaselineFor(const RunList& candidates, const Run& run, const QString& chosen)
+{
+    FamilyBaseline c { run.protocolFamily, bestBaseline(candidates, run), {} };
+    int sameGpu = 0;
+    const QString baseGpu = gpuKey(*c.base);
+    for (const RunPtr& other : std::as_const(candidates))
+        sameGpu += gpuKey(*other) == baseGpu ? 1 : 0;
+    if (sameGpu > 1)
+        c.newestNote = QStringLiteral("%1 %2 runs for this workload: compared with its best observation")
+                           .arg(sameGpu)
+                           .arg(chosen);
+    return c;
+}
+
+// Pairs one strict group's runs with their baselines; false when the build was superseded (partial result).
+bool pairStrictGroup(const QVector<ComparisonStrictGroup>& gpus, const ComparisonStrictGroup& strict,
+    const Baseline& baseline, double alpha, QSet<const Run*>& usedBaselines, Comparison& result)
+{
+    const RunList& group = strict.runs;
+    QString chosen;
+    bool crossGpu = false;
+    const RunList candidates = baselineCandidatesOf(gpus, group, baseline.providers, chosen, crossGpu);
+    QVector<FamilyBaseline> byFamily;
+    const QString crossNote
+        = crossGpu ? QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen) : QString();
+    for (qsizetype i = 0; i < group.size(); ++i) {
+        if (buildCancelledEvery(i, 1024))
+            return false; // superseded: partial, dropped by the caller
+        const RunPtr& run = group[i];
+        if (!chosen.isEmpty() && run->provider == chosen)
+            continue; // a baseline run itself
+        if (candidates.isEmpty()) {
+            result.unpaired.append(run);
+            continue;
+        }
+        auto known = std::find_if(byFamily.cbegin(), byFamily.cend(),
+            [&run](const FamilyBaseline& c) { return c.family == run->protocolFamily; });
+        if (known == byFamily.cend()) {
+            byFamily.append(familyBaselineFor(candidates, *run, chosen));
+            known = byFamily.cend() - 1;
+        }
+        const RunPtr& base = known->base;
+        usedBaselines.insert(base.get());
+        ComparisonPair pair = makePair(base, run, alpha);
+        if (crossGpu)
+            pair.notes << crossNote;
+        if (!known->newestNote.isEmpty())
+            pair.notes << known->newestNote;
+        result.pairs.append(std::move(pair));
+    }
+    return true;
+}
+
+// Every run paired with the best run of the baseline providers for its workload; false when superseded.
+bool pairWithBaselineProviders(const RunList& latency, const Baseline& baseline, double alpha, Comparison& result)
+{
+    const QVector<QVector<ComparisonStrictGroup>> loose = groupByWorkloadAndGpu(latency);
+    result.pairs.reserve(latency.size());
+    QSet<const Run*> usedBaselines;
+    for (const QVector<ComparisonStrictGroup>& gpus : std::as_const(loose)) {
+        for (const ComparisonStrictGroup& strict : gpus) {
+            if (!pairStrictGroup(gpus, strict, baseline, alpha, usedBaselines, result))
+                return false;
+        }
+    }
+    result.baselineRuns = usedBaselines.size();
+    return true;
+}
+
+// The unpaired runs by kernel, workload and provider, with a note counting them.
+void sortUnpairedRuns(const Baseline& baseline, Comparison& result)
+{
     std::sort(result.unpaired.begin(), result.unpaired.end(), [](const RunPtr& a, const RunPtr& b) {
         if (a->kernel != b->kernel)
             return a->kernel < b->kernel;
@@ -486,6 +524,27 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
         result.notes << QStringLiteral("%1 run(s) have no %2 run of the same kernel, pass and workload")
                             .arg(result.unpaired.size())
                             .arg(baseline.describe());
+}
+
+} // namespace
+
+Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alpha)
+{
+    Comparison result;
+    result.baseline = baseline;
+    result.alpha = alpha;
+
+    const RunList latency = comparableLatencyRuns(runs, result);
+    if (baseline.isRun()) {
+        if (!pairWithBaselineRun(latency, baseline, alpha, result))
+            return result;
+    } else if (!pairWithBaselineProviders(latency, baseline, alpha, result)) {
+        return result; // superseded: partial, dropped by the caller
+    }
+    if (buildCancelled())
+        return result;
+    sortComparisonPairs(result.pairs);
+    sortUnpairedRuns(baseline, result);
     summarize(result);
     return result;
 }
