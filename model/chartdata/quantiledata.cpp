@@ -210,23 +210,18 @@ QString selectionTitle(const RunList& runs)
     return parts.join(QStringLiteral(" · "));
 }
 
-QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries)
+namespace {
+
+// The latency runs grouped by workload (kernel, pass, workload) in first-seen order; false when superseded.
+bool groupQuantileRunsByWorkload(const RunList& latency, QVector<RunList>& groups)
 {
-    QuantileData data;
-    const LatencyRuns split = splitLatencyRuns(runs);
-    const RunList& latency = split.latency;
-    data.failedRuns = split.failed;
-    data.skippedNonLatency = split.otherMetric;
-    const int noMedian = split.noMedian;
-    int noSpread = 0;
     // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
     // whole chart.
     QHash<WorkloadKey, int> groupOf;
     QHash<KeyTexts, int> groupByTexts; // the same, found by the addresses of the key's texts (no text hashed)
-    QVector<RunList> groups;
     for (qsizetype i = 0; i < latency.size(); ++i) {
         if (buildCancelledEvery(i))
-            return data; // superseded: dropped by the caller
+            return false; // superseded: dropped by the caller
         const RunPtr& run = latency[i];
         const KeyTexts texts = KeyTexts::of(*run);
         auto known = groupByTexts.constFind(texts);
@@ -241,6 +236,12 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
         }
         groups[*known].append(run);
     }
+    return true;
+}
+
+// The groups' indices by kernel, pass and workload, at most maxGroups (the runs of the rest counted as dropped).
+QVector<int> orderQuantileGroups(const QVector<RunList>& groups, int maxGroups, QuantileData& data)
+{
     QVector<int> order(groups.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&groups](int x, int y) {
@@ -257,75 +258,82 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
             data.droppedRuns += int(groups[order[i]].size());
         order.resize(maxGroups);
     }
-    RunList drawn;
+    return order;
+}
+
+// The drawn groups' runs, each group sorted by provider and GPU; false when superseded.
+bool drawnQuantileRuns(QVector<RunList>& groups, const QVector<int>& order, RunList& drawn)
+{
     for (int g : std::as_const(order)) {
         if (buildCancelled())
-            return data;
+            return false;
         RunList& group = groups[g];
         sortByProviderAndGpu(group);
         drawn += group;
     }
+    return true;
+}
 
-    const WorkloadLabeler labeler(distinctWorkloads(drawn)); // the same variation, read off fewer runs
-    const ParamVariation& variation = labeler.variation();
-    data.groupTitle = labeler.title();
-    QHash<QString, int> seriesIndex;
-    std::vector<double> medians;
-    for (int g = 0; g < order.size(); ++g) {
-        const RunList& group = groups[order[g]];
-        data.groups << labeler.label(*group.front());
-        QHash<QString, int> occurrences; // provider·GPU -> runs of this workload seen
-        // The group is sorted by provider and GPU: the base name ("provider · GPU") is made once per stretch of
-        // runs that share them. Once every series is taken, the name " (n)" of a repeated run is only made when
-        // an existing series could bear it: a million runs repeat a few workloads thousands of times.
-        const Run* stretch = nullptr;
-        QString base;
-        int* seen = nullptr;
-        QSet<int> takenRepeats; // with every series taken: the n of the existing series named base + " (n)"
-        for (qsizetype i = 0; i < group.size(); ++i) {
-            if (buildCancelledEvery(i))
-                return data; // superseded: dropped by the caller
-            const RunPtr& run = group[i];
-            if (!stretch || !sameText(stretch->provider, run->provider)
-                || !sameText(gpuNameOf(*stretch), gpuNameOf(*run))) {
-                stretch = run.get();
-                base = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
-                seen = &occurrences[base];
-                takenRepeats = repeatsNamed(data.series, base);
-            }
-            const int n = ++*seen;
-            if (n > 1 && data.series.size() >= maxSeries && !takenRepeats.contains(n)) {
-                ++data.droppedRuns; // a new series, and no room for one
+// One box per run of group g, in the series its provider and GPU name (" (n)" for the n-th run of them); false
+// when superseded.
+bool addQuantileGroupBoxes(QuantileData& data, const RunList& group, int g, int maxSeries,
+    QHash<QString, int>& seriesIndex, std::vector<double>& medians, int& noSpread)
+{
+    QHash<QString, int> occurrences; // provider·GPU -> runs of this workload seen
+    // The group is sorted by provider and GPU: the base name ("provider · GPU") is made once per stretch of
+    // runs that share them. Once every series is taken, the name " (n)" of a repeated run is only made when
+    // an existing series could bear it: a million runs repeat a few workloads thousands of times.
+    const Run* stretch = nullptr;
+    QString base;
+    int* seen = nullptr;
+    QSet<int> takenRepeats; // with every series taken: the n of the existing series named base + " (n)"
+    for (qsizetype i = 0; i < group.size(); ++i) {
+        if (buildCancelledEvery(i))
+            return false; // superseded: dropped by the caller
+        const RunPtr& run = group[i];
+        if (!stretch || !sameText(stretch->provider, run->provider)
+            || !sameText(gpuNameOf(*stretch), gpuNameOf(*run))) {
+            stretch = run.get();
+            base = run->provider + QStringLiteral(" · ") + shortGpuName(run->gpuDisplayName());
+            seen = &occurrences[base];
+            takenRepeats = repeatsNamed(data.series, base);
+        }
+        const int n = ++*seen;
+        if (n > 1 && data.series.size() >= maxSeries && !takenRepeats.contains(n)) {
+            ++data.droppedRuns; // a new series, and no room for one
+            continue;
+        }
+        QString seriesName = base;
+        if (n > 1)
+            seriesName += QStringLiteral(" (%1)").arg(n);
+        auto s = seriesIndex.constFind(seriesName);
+        if (s == seriesIndex.constEnd()) {
+            if (data.series.size() >= maxSeries) {
+                ++data.droppedRuns;
                 continue;
             }
-            QString seriesName = base;
-            if (n > 1)
-                seriesName += QStringLiteral(" (%1)").arg(n);
-            auto s = seriesIndex.constFind(seriesName);
-            if (s == seriesIndex.constEnd()) {
-                if (data.series.size() >= maxSeries) {
-                    ++data.droppedRuns;
-                    continue;
-                }
-                s = seriesIndex.insert(seriesName, int(data.series.size()));
-                data.series << seriesName;
-                if (data.series.size() == maxSeries) // from here on no series is added
-                    takenRepeats = repeatsNamed(data.series, base);
-            }
-            QuantileBox box;
-            box.group = g;
-            box.series = *s;
-            box.run = run;
-            fillQuantiles(*run, box);
-            if (!std::isfinite(run->p20) && run->samples.empty())
-                ++noSpread;
-            data.boxes.append(box);
-            medians.push_back(box.median);
+            s = seriesIndex.insert(seriesName, int(data.series.size()));
+            data.series << seriesName;
+            if (data.series.size() == maxSeries) // from here on no series is added
+                takenRepeats = repeatsNamed(data.series, base);
         }
+        QuantileBox box;
+        box.group = g;
+        box.series = *s;
+        box.run = run;
+        fillQuantiles(*run, box);
+        if (!std::isfinite(run->p20) && run->samples.empty())
+            ++noSpread;
+        data.boxes.append(box);
+        medians.push_back(box.median);
     }
-    data.scale = chooseTimeScale(medians);
-    data.title = QStringLiteral("Latency quantiles · ") + selectionTitle(latency);
-    data.warnings = protocolFamilyWarnings(latency);
+    return true;
+}
+
+// What is fixed, the runs left out or not drawn, and the runs drawn without a spread.
+void addQuantileNotes(QuantileData& data, const LatencyRuns& split, const ParamVariation& variation, int maxGroups,
+    int maxSeries, int noMedian, int noSpread)
+{
     const QString fixed = variation.describeFixed();
     if (!fixed.isEmpty())
         data.notes << QStringLiteral("fixed: ") + fixed;
@@ -345,6 +353,42 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     }
     if (noSpread > 0)
         data.notes << QStringLiteral("%1 run(s) have no p20/p80: drawn as a line at the median").arg(noSpread);
+}
+
+} // namespace
+
+QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries)
+{
+    QuantileData data;
+    const LatencyRuns split = splitLatencyRuns(runs);
+    const RunList& latency = split.latency;
+    data.failedRuns = split.failed;
+    data.skippedNonLatency = split.otherMetric;
+    const int noMedian = split.noMedian;
+    int noSpread = 0;
+    QVector<RunList> groups;
+    if (!groupQuantileRunsByWorkload(latency, groups))
+        return data; // superseded: dropped by the caller
+    const QVector<int> order = orderQuantileGroups(groups, maxGroups, data);
+    RunList drawn;
+    if (!drawnQuantileRuns(groups, order, drawn))
+        return data;
+
+    const WorkloadLabeler labeler(distinctWorkloads(drawn)); // the same variation, read off fewer runs
+    const ParamVariation& variation = labeler.variation();
+    data.groupTitle = labeler.title();
+    QHash<QString, int> seriesIndex;
+    std::vector<double> medians;
+    for (int g = 0; g < order.size(); ++g) {
+        const RunList& group = groups[order[g]];
+        data.groups << labeler.label(*group.front());
+        if (!addQuantileGroupBoxes(data, group, g, maxSeries, seriesIndex, medians, noSpread))
+            return data; // superseded: dropped by the caller
+    }
+    data.scale = chooseTimeScale(medians);
+    data.title = QStringLiteral("Latency quantiles · ") + selectionTitle(latency);
+    data.warnings = protocolFamilyWarnings(latency);
+    addQuantileNotes(data, split, variation, maxGroups, maxSeries, noMedian, noSpread);
     return data;
 }
 
