@@ -17,24 +17,20 @@ QString metricLabel(const QString& metric, const QString& unit)
     return unit.isEmpty() ? metric : QStringLiteral("%1 (%2)").arg(metric, unit);
 }
 
-} // namespace
+// A metric label ("latency (ms)") -> its metric and unit.
+using ChartMetricOf = QHash<QString, QPair<QString, QString>>;
 
-ChartScope focusChartScope(const RunList& runs, int maxKernels)
+// The runs that are not failed counted by metric label (failed runs counted in the scope); false when superseded.
+bool countChartMetrics(
+    const RunList& runs, ChartScope& scope, QHash<QString, int>& metricCounts, ChartMetricOf& metricOf)
 {
-    ChartScope scope;
-    QStringList notes;
-
-    // One metric and unit per axis: the commonest among the runs that are not failed.
-    RunList usable;
-    QHash<QString, int> metricCounts;
-    QHash<QString, QPair<QString, QString>> metricOf;
     // Runs in a row of the same metric and unit share the label: counted without building it again.
     QString lastMetric;
     QString lastUnit;
     int* lastCount = nullptr;
     for (qsizetype i = 0; i < runs.size(); ++i) {
         if (buildCancelledEvery(i))
-            return scope; // superseded: dropped by the caller
+            return false; // superseded: dropped by the caller
         const RunPtr& run = runs[i];
         if (run->failed()) {
             ++scope.failedRuns;
@@ -53,16 +49,28 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
         lastUnit = run->unit;
         lastCount = &count;
     }
-    // The runs that are not failed: all of them, or (made only then) those left once the failed are out.
-    if (scope.failedRuns == 0) {
+    return true;
+}
+
+// The runs that are not failed: all of them, or (made only then) those left once the failed are out.
+RunList unfailedChartRuns(const RunList& runs, int failedRuns)
+{
+    RunList usable;
+    if (failedRuns == 0) {
         usable = runs;
     } else {
-        usable.reserve(runs.size() - scope.failedRuns);
+        usable.reserve(runs.size() - failedRuns);
         for (const RunPtr& run : runs) {
             if (!run->failed())
                 usable.append(run);
         }
     }
+    return usable;
+}
+
+// The metric labels, the commonest first (latency first among equals, then by name).
+QStringList chartMetricsByCount(const QHash<QString, int>& metricCounts, const ChartMetricOf& metricOf)
+{
     QStringList metrics = metricCounts.keys();
     std::sort(metrics.begin(), metrics.end(), [&](const QString& a, const QString& b) {
         const int ca = metricCounts.value(a);
@@ -73,6 +81,63 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
         const bool lb = metricOf.value(b).first == QLatin1String("latency");
         return la != lb ? la : a < b;
     });
+    return metrics;
+}
+
+// Runs per kernel.
+QHash<QString, int> chartKernelCounts(const RunList& sameMetric)
+{
+    QHash<QString, int> counts;
+    const QString* lastKernel = nullptr;
+    int* kernelCount = nullptr;
+    for (const RunPtr& run : std::as_const(sameMetric)) {
+        if (!lastKernel || !sameText(*lastKernel, run->kernel)) {
+            lastKernel = &run->kernel;
+            kernelCount = &counts[run->kernel];
+        }
+        ++*kernelCount;
+    }
+    return counts;
+}
+
+// Too many kernels: the scope charts the one with the most runs, and its note says so first.
+void focusOnBusiestKernel(
+    ChartScope& scope, const RunList& charted, const QHash<QString, int>& counts, qsizetype allRuns, QStringList& notes)
+{
+    scope.kernels = counts.keys();
+    std::sort(scope.kernels.begin(), scope.kernels.end(), [&counts](const QString& a, const QString& b) {
+        const int ca = counts.value(a);
+        const int cb = counts.value(b);
+        return ca != cb ? ca > cb : a < b;
+    });
+    scope.kernel = scope.kernels.front();
+    for (const RunPtr& run : charted) {
+        if (sameText(run->kernel, scope.kernel))
+            scope.runs.append(run);
+    }
+    notes.prepend(QStringLiteral("%1 kernels in scope: charting %2 (%3 of %4 runs), the one with the most runs; "
+                                 "filter kernel=NAME or select runs to chart another")
+                      .arg(scope.kernels.size())
+                      .arg(scope.kernel)
+                      .arg(scope.runs.size())
+                      .arg(allRuns));
+    scope.note = notes.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+ChartScope focusChartScope(const RunList& runs, int maxKernels)
+{
+    ChartScope scope;
+    QStringList notes;
+
+    // One metric and unit per axis: the commonest among the runs that are not failed.
+    QHash<QString, int> metricCounts;
+    ChartMetricOf metricOf;
+    if (!countChartMetrics(runs, scope, metricCounts, metricOf))
+        return scope; // superseded: dropped by the caller
+    const RunList usable = unfailedChartRuns(runs, scope.failedRuns);
+    const QStringList metrics = chartMetricsByCount(metricCounts, metricOf);
     RunList sameMetric;
     if (!metrics.isEmpty()) {
         const auto [metric, unit] = metricOf.value(metrics.front());
@@ -96,16 +161,7 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
     if (scope.failedRuns > 0)
         notes << QStringLiteral("%1 failed run(s) not charted").arg(scope.failedRuns);
 
-    QHash<QString, int> counts;
-    const QString* lastKernel = nullptr;
-    int* kernelCount = nullptr;
-    for (const RunPtr& run : std::as_const(sameMetric)) {
-        if (!lastKernel || !sameText(*lastKernel, run->kernel)) {
-            lastKernel = &run->kernel;
-            kernelCount = &counts[run->kernel];
-        }
-        ++*kernelCount;
-    }
+    const QHash<QString, int> counts = chartKernelCounts(sameMetric);
     // The chart builders chart latency and name what they leave out; another metric is handed over alone.
     const RunList& charted = scope.metric == QLatin1String("latency") ? usable : sameMetric;
     if (counts.size() <= maxKernels) {
@@ -113,24 +169,7 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
         scope.note = notes.join(QStringLiteral("; "));
         return scope;
     }
-    scope.kernels = counts.keys();
-    std::sort(scope.kernels.begin(), scope.kernels.end(), [&counts](const QString& a, const QString& b) {
-        const int ca = counts.value(a);
-        const int cb = counts.value(b);
-        return ca != cb ? ca > cb : a < b;
-    });
-    scope.kernel = scope.kernels.front();
-    for (const RunPtr& run : charted) {
-        if (sameText(run->kernel, scope.kernel))
-            scope.runs.append(run);
-    }
-    notes.prepend(QStringLiteral("%1 kernels in scope: charting %2 (%3 of %4 runs), the one with the most runs; "
-                                 "filter kernel=NAME or select runs to chart another")
-                      .arg(scope.kernels.size())
-                      .arg(scope.kernel)
-                      .arg(scope.runs.size())
-                      .arg(runs.size()));
-    scope.note = notes.join(QStringLiteral("; "));
+    focusOnBusiestKernel(scope, charted, counts, runs.size(), notes);
     return scope;
 }
 
