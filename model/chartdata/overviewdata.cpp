@@ -95,7 +95,10 @@ QString OverviewData::cellClause(int kernel, int gpu) const
     return k.isEmpty() || g.isEmpty() ? QString() : k + QLatin1Char(' ') + g;
 }
 
-OverviewData buildOverview(const RunList& runs)
+namespace {
+
+// The runs counted by kernel, by GPU, by kernel and GPU, and in all, with what the filter clauses are made from.
+struct OverviewTallies
 {
     QStringList kernels;
     QStringList gpus;
@@ -110,6 +113,11 @@ OverviewData buildOverview(const RunList& runs)
     RunList gpuReps;
     QSet<QPair<QString, QString>> gpuNames;
     QHash<QString, QStringList> namesOfGpu; // display name -> its slugs, product and the product after the vendor
+};
+
+// Counts every run in the tallies; false when the build was superseded.
+bool tallyOverviewRuns(const RunList& runs, OverviewTallies& t)
+{
     // Runs in a row of the same kernel, or of the same GPU names, skip the lookups (the same strings in memory).
     const Run* lastKernel = nullptr;
     const Run* lastGpu = nullptr;
@@ -118,7 +126,7 @@ OverviewData buildOverview(const RunList& runs)
     Tally* cell = nullptr;
     for (qsizetype i = 0; i < runs.size(); ++i) {
         if (buildCancelledEvery(i))
-            return {}; // superseded: dropped by the caller
+            return false; // superseded: dropped by the caller
         const RunPtr& ptr = runs[i];
         const Run& run = *ptr;
         const bool sameKernel = lastKernel && sameText(lastKernel->kernel, run.kernel);
@@ -126,83 +134,98 @@ OverviewData buildOverview(const RunList& runs)
             = lastGpu && sameText(lastGpu->gpuSlug, run.gpuSlug) && sameText(lastGpu->gpuProduct, run.gpuProduct);
         if (!sameKernel) {
             lastKernel = &run;
-            auto it = kernelIndex.constFind(run.kernel);
-            if (it == kernelIndex.constEnd()) {
-                it = kernelIndex.insert(run.kernel, int(kernels.size()));
-                kernels << run.kernel;
-                kernelTally.append(Tally {});
-                kernelReps << ptr;
+            auto it = t.kernelIndex.constFind(run.kernel);
+            if (it == t.kernelIndex.constEnd()) {
+                it = t.kernelIndex.insert(run.kernel, int(t.kernels.size()));
+                t.kernels << run.kernel;
+                t.kernelTally.append(Tally {});
+                t.kernelReps << ptr;
             }
             k = *it;
         }
         if (sameGpu) {
             const bool isFailed = run.failed();
-            kernelTally[k].add(run, isFailed);
-            gpuTally[g].add(run, isFailed);
+            t.kernelTally[k].add(run, isFailed);
+            t.gpuTally[g].add(run, isFailed);
             if (!sameKernel)
-                cell = &cellTally[qint64(k) << 32 | g];
+                cell = &t.cellTally[qint64(k) << 32 | g];
             cell->add(run, isFailed);
-            total.add(run, isFailed);
+            t.total.add(run, isFailed);
             continue;
         }
         lastGpu = &run;
         const QString gpu = run.gpuDisplayName();
-        auto gi = gpuIndex.constFind(gpu);
-        if (gi == gpuIndex.constEnd()) {
-            gi = gpuIndex.insert(gpu, int(gpus.size()));
-            gpus << gpu;
-            gpuTally.append(Tally {});
+        auto gi = t.gpuIndex.constFind(gpu);
+        if (gi == t.gpuIndex.constEnd()) {
+            gi = t.gpuIndex.insert(gpu, int(t.gpus.size()));
+            t.gpus << gpu;
+            t.gpuTally.append(Tally {});
         }
         g = *gi;
         const QPair<QString, QString> names { run.gpuSlug, run.gpuProduct };
-        if (!gpuNames.contains(names)) {
-            gpuNames.insert(names);
-            gpuReps << ptr;
-            QStringList& known = namesOfGpu[gpu]; // the shortest that reads well first: gpu=B200
+        if (!t.gpuNames.contains(names)) {
+            t.gpuNames.insert(names);
+            t.gpuReps << ptr;
+            QStringList& known = t.namesOfGpu[gpu]; // the shortest that reads well first: gpu=B200
             const qsizetype space = run.gpuProduct.indexOf(QLatin1Char(' '));
             if (space > 0)
                 known << run.gpuProduct.mid(space + 1);
             known << run.gpuSlug << run.gpuProduct;
         }
         const bool isFailed = run.failed();
-        kernelTally[k].add(run, isFailed);
-        gpuTally[g].add(run, isFailed);
-        cell = &cellTally[qint64(k) << 32 | g];
+        t.kernelTally[k].add(run, isFailed);
+        t.gpuTally[g].add(run, isFailed);
+        cell = &t.cellTally[qint64(k) << 32 | g];
         cell->add(run, isFailed);
-        total.add(run, isFailed);
+        t.total.add(run, isFailed);
     }
+    return true;
+}
 
+// The overview of the tallies: kernels and GPUs by their runs, with their totals, clauses and cells.
+OverviewData overviewOfTallies(const OverviewTallies& t)
+{
     OverviewData out;
-    const QVector<int> kernelOrder = orderByRuns(kernels, kernelTally);
-    const QVector<int> gpuOrder = orderByRuns(gpus, gpuTally);
+    const QVector<int> kernelOrder = orderByRuns(t.kernels, t.kernelTally);
+    const QVector<int> gpuOrder = orderByRuns(t.gpus, t.gpuTally);
     for (int k : kernelOrder) {
-        out.kernels << kernels[k];
-        out.kernelTotals << kernelTally[k].cell();
-        const QString clause = exactClause(candidatesFor(QStringLiteral("kernel"), { kernels[k] }), kernelReps,
-            kernels[k], [](const Run& run) { return run.kernel; });
+        out.kernels << t.kernels[k];
+        out.kernelTotals << t.kernelTally[k].cell();
+        const QString clause = exactClause(candidatesFor(QStringLiteral("kernel"), { t.kernels[k] }), t.kernelReps,
+            t.kernels[k], [](const Run& run) { return run.kernel; });
         out.kernelClauses << clause;
     }
     for (int g : gpuOrder) {
-        out.gpus << gpus[g];
-        out.gpuTotals << gpuTally[g].cell();
-        QStringList names = namesOfGpu.value(gpus[g]);
+        out.gpus << t.gpus[g];
+        out.gpuTotals << t.gpuTally[g].cell();
+        QStringList names = t.namesOfGpu.value(t.gpus[g]);
         names.removeAll(QString());
         names.removeDuplicates();
         if (names.isEmpty())
             names << QString(); // "gpu=": the runs that name no GPU
-        out.gpuClauses << exactClause(candidatesFor(QStringLiteral("gpu"), names), gpuReps, gpus[g],
+        out.gpuClauses << exactClause(candidatesFor(QStringLiteral("gpu"), names), t.gpuReps, t.gpus[g],
             [](const Run& run) { return run.gpuDisplayName(); });
     }
     out.cells.resize(out.kernels.size() * out.gpus.size());
     for (int row = 0; row < kernelOrder.size(); ++row) {
         for (int col = 0; col < gpuOrder.size(); ++col) {
-            const auto it = cellTally.constFind(qint64(kernelOrder[row]) << 32 | gpuOrder[col]);
-            if (it != cellTally.constEnd())
+            const auto it = t.cellTally.constFind(qint64(kernelOrder[row]) << 32 | gpuOrder[col]);
+            if (it != t.cellTally.constEnd())
                 out.cells[row * out.gpus.size() + col] = it->cell();
         }
     }
-    out.total = total.cell();
+    out.total = t.total.cell();
     return out;
+}
+
+} // namespace
+
+OverviewData buildOverview(const RunList& runs)
+{
+    OverviewTallies tallies;
+    if (!tallyOverviewRuns(runs, tallies))
+        return {}; // superseded: dropped by the caller
+    return overviewOfTallies(tallies);
 }
 
 bool overviewIsFirstView(const RunList& runs, int maxKernels, int maxGpus)
