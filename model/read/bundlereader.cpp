@@ -109,18 +109,20 @@ bool isBundle(const json& value)
     return named;
 }
 
-void readBundle(const json& bundle, const QString& file, const ParseLimits& limits, ParseResult& result)
+namespace {
+
+// The resources runs link to, checked for size and indexed by digest.
+struct BundleResources
 {
-    Diagnostics& out = result.diagnostics;
-    for (const auto& [key, list] : bundle.items()) {
-        if (!bundleLists().count(key))
-            out.append(makeWarning(file, member({}, key),
-                QStringLiteral("\"%1\" is not one of a bundle's lists: not read").arg(QString::fromStdString(key))));
-    }
-    // The resources runs link to, checked for size and indexed by digest.
     Index workloads, operations, implementations, protocols, environments;
     std::map<std::string, const json*> projects; // by slug (metadata.name)
     std::map<const json*, std::string> projectSlugOf; // implementation manifest -> its wrapper's projectSlug
+};
+
+// Reads the bundle's resource lists into `into` (each item an object within the size limit).
+void indexBundleResources(
+    const json& bundle, const QString& file, const ParseLimits& limits, Diagnostics& out, BundleResources& into)
+{
     auto each = [&](const char* list, auto&& visit) {
         const auto it = bundle.find(list);
         if (it == bundle.end())
@@ -135,31 +137,82 @@ void readBundle(const json& bundle, const QString& file, const ParseLimits& limi
             visit(item, pointer);
         }
     };
-    auto resource = [&](Index& into) {
+    auto resource = [&](Index& target) {
         return [&](const json& item, const QString& pointer) {
             if (!tooLarge(item, file, pointer, limits, out))
-                into.add(item);
+                target.add(item);
         };
     };
-    each("workloads", resource(workloads));
-    each("operations", resource(operations));
-    each("protocols", resource(protocols));
-    each("environments", resource(environments));
+    each("workloads", resource(into.workloads));
+    each("operations", resource(into.operations));
+    each("protocols", resource(into.protocols));
+    each("environments", resource(into.environments));
     each("projects", [&](const json& item, const QString& pointer) {
         const std::string name = stringAt(item, "/metadata/name"_json_pointer);
         if (!tooLarge(item, file, pointer, limits, out) && !name.empty())
-            projects.emplace(name, &item);
+            into.projects.emplace(name, &item);
     });
     each("implementations", [&](const json& item, const QString& pointer) {
         const json* manifest = &item;
         if (item.contains("manifest") && !item.contains("kind")) {
             manifest = &item["manifest"];
             if (item.contains("projectSlug") && item["projectSlug"].is_string())
-                projectSlugOf[manifest] = item["projectSlug"].get<std::string>();
+                into.projectSlugOf[manifest] = item["projectSlug"].get<std::string>();
         }
         if (!tooLarge(*manifest, file, pointer, limits, out))
-            implementations.add(*manifest);
+            into.implementations.add(*manifest);
     });
+}
+
+// Adds to a run's document the resources its digests name (those it does not carry itself).
+void linkBundleRunResources(json& document, const BundleResources& resources)
+{
+    const json& run = document["run"];
+    auto link = [&](const char* name, const Index& from, const char* digestField) -> const json* {
+        if (document.contains(name))
+            return document.contains(name) && document[name].is_object() ? &document[name] : nullptr;
+        const std::string digest = stringAt(run, json::json_pointer(std::string("/spec/") + digestField));
+        const json* found = digest.empty() ? nullptr : from.find(digest);
+        if (found)
+            document[name] = *found;
+        return found;
+    };
+    link("protocol", resources.protocols, "protocolDigest");
+    link("environment", resources.environments, "environmentDigest");
+    const json* workload = link("workload", resources.workloads, "workloadDigest");
+    if (workload && !document.contains("operation")) {
+        const std::string digest = stringAt(*workload, "/spec/operationSpecDigest"_json_pointer);
+        if (const json* operation = digest.empty() ? nullptr : resources.operations.find(digest))
+            document["operation"] = *operation;
+    }
+    const json* implementation = nullptr;
+    if (!document.contains("implementation")) {
+        const std::string digest = stringAt(run, "/spec/implementationDigest"_json_pointer);
+        implementation = digest.empty() ? nullptr : resources.implementations.find(digest);
+        if (implementation)
+            document["implementation"] = *implementation;
+    }
+    if (implementation && !document.contains("project")) {
+        const auto slug = resources.projectSlugOf.find(implementation);
+        const auto project
+            = slug == resources.projectSlugOf.end() ? resources.projects.end() : resources.projects.find(slug->second);
+        if (project != resources.projects.end())
+            document["project"] = *project->second;
+    }
+}
+
+} // namespace
+
+void readBundle(const json& bundle, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    Diagnostics& out = result.diagnostics;
+    for (const auto& [key, list] : bundle.items()) {
+        if (!bundleLists().count(key))
+            out.append(makeWarning(file, member({}, key),
+                QStringLiteral("\"%1\" is not one of a bundle's lists: not read").arg(QString::fromStdString(key))));
+    }
+    BundleResources resources;
+    indexBundleResources(bundle, file, limits, out, resources);
 
     const auto runs = bundle.find("runs");
     if (runs == bundle.end() || runs->empty()) {
@@ -181,37 +234,7 @@ void readBundle(const json& bundle, const QString& file, const ParseLimits& limi
         }
         if (large)
             continue;
-        const json& run = document["run"];
-        auto link = [&](const char* name, const Index& from, const char* digestField) -> const json* {
-            if (document.contains(name))
-                return document.contains(name) && document[name].is_object() ? &document[name] : nullptr;
-            const std::string digest = stringAt(run, json::json_pointer(std::string("/spec/") + digestField));
-            const json* found = digest.empty() ? nullptr : from.find(digest);
-            if (found)
-                document[name] = *found;
-            return found;
-        };
-        link("protocol", protocols, "protocolDigest");
-        link("environment", environments, "environmentDigest");
-        const json* workload = link("workload", workloads, "workloadDigest");
-        if (workload && !document.contains("operation")) {
-            const std::string digest = stringAt(*workload, "/spec/operationSpecDigest"_json_pointer);
-            if (const json* operation = digest.empty() ? nullptr : operations.find(digest))
-                document["operation"] = *operation;
-        }
-        const json* implementation = nullptr;
-        if (!document.contains("implementation")) {
-            const std::string digest = stringAt(run, "/spec/implementationDigest"_json_pointer);
-            implementation = digest.empty() ? nullptr : implementations.find(digest);
-            if (implementation)
-                document["implementation"] = *implementation;
-        }
-        if (implementation && !document.contains("project")) {
-            const auto slug = projectSlugOf.find(implementation);
-            const auto project = slug == projectSlugOf.end() ? projects.end() : projects.find(slug->second);
-            if (project != projects.end())
-                document["project"] = *project->second;
-        }
+        linkBundleRunResources(document, resources);
         if (RunPtr r = runFromDocument(document, file, pointer, out))
             result.runs.append(std::move(r));
     }
