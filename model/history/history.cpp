@@ -178,18 +178,16 @@ QString seriesTitle(const Run& run)
     return title;
 }
 
-} // namespace
-
-History buildHistory(const RunList& runs, const HistoryOptions& options)
+// The placeable runs with a median, grouped by series (in first-seen order, `ids` their key ids); false when the
+// build was superseded.
+bool groupHistorySeries(
+    const RunList& runs, History& history, std::vector<HistorySeries>& series, std::vector<QString>& ids)
 {
-    History history;
     QHash<QString, int> index; // key id -> series
-    std::vector<HistorySeries> series;
-    std::vector<QString> ids;
     QHash<KeyTexts, int> byTexts; // the same series as `index`, found by the key's addresses
     for (qsizetype r = 0; r < runs.size(); ++r) {
         if (buildCancelledEvery(r))
-            return history; // superseded: dropped by the caller
+            return false; // superseded: dropped by the caller
         const RunPtr& run = runs[r];
         if (!run->observedAt.isValid()) {
             history.unplaceable.append(run);
@@ -218,6 +216,13 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
         }
         series[size_t(*known)].points.append({ run, historyLabel(*run), false });
     }
+    return true;
+}
+
+// The series moved into the history in key order.
+void appendHistorySeriesInKeyOrder(
+    History& history, std::vector<HistorySeries>& series, const std::vector<QString>& ids)
+{
     std::vector<int> order(series.size()); // series in key order
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = int(i);
@@ -225,38 +230,47 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
     history.series.reserve(qsizetype(series.size()));
     for (int i : order)
         history.series.append(std::move(series[size_t(i)]));
+}
 
-    for (int s = 0; s < history.series.size(); ++s) {
-        HistorySeries& hs = history.series[s];
-        if (buildCancelled())
-            return history;
-        sortPoints(hs.points);
-        for (int i = 1; i < hs.points.size(); ++i) {
-            if (hs.points[i].run->observedAt == hs.points[i - 1].run->observedAt) {
-                history.sameTimeRuns += hs.points[i - 1].sameTime ? 1 : 2;
-                hs.points[i - 1].sameTime = true;
-                hs.points[i].sameTime = true;
-            }
-        }
-        std::vector<LevelPoint> levels;
-        levels.reserve(size_t(hs.points.size()));
-        for (const HistoryPoint& p : std::as_const(hs.points))
-            levels.push_back({ p.run->median, p.run->p20, p.run->p80, &p.run->samples });
-        for (const LevelChange& lc : detectChanges(levels, options.detection)) {
-            HistoryChange c;
-            c.series = s;
-            c.change = lc;
-            c.before = hs.points[lc.beforeIndex].run;
-            c.after = hs.points[lc.index].run;
-            if (options.since.isValid() && c.after->observedAt < options.since)
-                continue;
-            // Lower is better for latency and for memory.
-            c.kind = lc.kind == LevelChange::Kind::Outlier ? ChangeKind::Outlier
-                : lc.ratio > 1                             ? ChangeKind::Regression
-                                                           : ChangeKind::Improvement;
-            history.changes.append(c);
+// Flags the (sorted) points of a series that share their observedAt with a neighbour, counting them.
+void flagSameTimePoints(History& history, HistorySeries& hs)
+{
+    for (int i = 1; i < hs.points.size(); ++i) {
+        if (hs.points[i].run->observedAt == hs.points[i - 1].run->observedAt) {
+            history.sameTimeRuns += hs.points[i - 1].sameTime ? 1 : 2;
+            hs.points[i - 1].sameTime = true;
+            hs.points[i].sameTime = true;
         }
     }
+}
+
+// The level changes of series s (those after options.since) added to the history's changes.
+void addHistorySeriesChanges(History& history, int s, const HistoryOptions& options)
+{
+    const HistorySeries& hs = history.series[s];
+    std::vector<LevelPoint> levels;
+    levels.reserve(size_t(hs.points.size()));
+    for (const HistoryPoint& p : std::as_const(hs.points))
+        levels.push_back({ p.run->median, p.run->p20, p.run->p80, &p.run->samples });
+    for (const LevelChange& lc : detectChanges(levels, options.detection)) {
+        HistoryChange c;
+        c.series = s;
+        c.change = lc;
+        c.before = hs.points[lc.beforeIndex].run;
+        c.after = hs.points[lc.index].run;
+        if (options.since.isValid() && c.after->observedAt < options.since)
+            continue;
+        // Lower is better for latency and for memory.
+        c.kind = lc.kind == LevelChange::Kind::Outlier ? ChangeKind::Outlier
+            : lc.ratio > 1                             ? ChangeKind::Regression
+                                                       : ChangeKind::Improvement;
+        history.changes.append(c);
+    }
+}
+
+// The changes by magnitude, and each series' changes (indices into them) in the order of its points.
+void orderHistoryChanges(History& history)
+{
     std::stable_sort(history.changes.begin(), history.changes.end(),
         [](const HistoryChange& a, const HistoryChange& b) { return a.magnitude() > b.magnitude(); });
     for (int i = 0; i < history.changes.size(); ++i)
@@ -265,7 +279,11 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
         std::sort(hs.changes.begin(), hs.changes.end(),
             [&history](int a, int b) { return history.changes[a].change.index < history.changes[b].change.index; });
     }
+}
 
+// The runs left out or flagged, and the series too short to judge.
+void addHistoryNotes(History& history)
+{
     if (!history.unplaceable.isEmpty())
         history.notes << QStringLiteral("%1 run(s) without a usable observedAt cannot be placed in time: listed as "
                                         "unplaceable")
@@ -282,6 +300,29 @@ History buildHistory(const RunList& runs, const HistoryOptions& options)
         history.notes << QStringLiteral("%1 of %2 series have a single run: no history to judge")
                              .arg(single)
                              .arg(history.series.size());
+}
+
+} // namespace
+
+History buildHistory(const RunList& runs, const HistoryOptions& options)
+{
+    History history;
+    std::vector<HistorySeries> series;
+    std::vector<QString> ids;
+    if (!groupHistorySeries(runs, history, series, ids))
+        return history; // superseded: dropped by the caller
+    appendHistorySeriesInKeyOrder(history, series, ids);
+
+    for (int s = 0; s < history.series.size(); ++s) {
+        HistorySeries& hs = history.series[s];
+        if (buildCancelled())
+            return history;
+        sortPoints(hs.points);
+        flagSameTimePoints(history, hs);
+        addHistorySeriesChanges(history, s, options);
+    }
+    orderHistoryChanges(history);
+    addHistoryNotes(history);
     return history;
 }
 
