@@ -40,6 +40,75 @@ qsizetype filePrefix(const QString& arg)
     return 0;
 }
 
+// The paths the positional arguments name (in order, once each) and the selectors among them: FILE#POINTER,
+// FILE/POINTER, a digest prefix.
+void readDiffArguments(const QStringList& positional, QStringList& paths, QVector<Selector>& selectors)
+{
+    auto addPath = [&paths](const QString& path) {
+        if (!paths.contains(path))
+            paths << path;
+    };
+    for (const QString& arg : positional) {
+        const qsizetype hash = arg.lastIndexOf(QLatin1Char('#'));
+        if (QFileInfo::exists(arg)) {
+            addPath(arg);
+        } else if (arg.startsWith(QLatin1String("sha256:"))) {
+            selectors.append({ Selector::Digest, {}, arg, arg });
+        } else if (hash > 0 && QFileInfo::exists(arg.left(hash))) {
+            addPath(arg.left(hash));
+            selectors.append({ Selector::Pointer, canonical(arg.left(hash)), arg.mid(hash + 1), arg });
+        } else if (const qsizetype cut = filePrefix(arg); cut > 0) {
+            // FILE/POINTER, as kix list's file column prints a run of a file that holds many
+            addPath(arg.left(cut));
+            selectors.append({ Selector::Pointer, canonical(arg.left(cut)), arg.mid(cut), arg });
+        } else {
+            addPath(arg); // the loader names it as missing
+        }
+    }
+}
+
+// Whether the selector names the run (canonicalFiles: run.file -> canonical path, filled once per file).
+bool diffSelectorMatches(const Selector& s, const Run& run, QHash<QString, QString>& canonicalFiles)
+{
+    bool match = false;
+    switch (s.type) {
+    case Selector::Pointer: {
+        auto it = canonicalFiles.find(run.file);
+        if (it == canonicalFiles.end())
+            it = canonicalFiles.insert(run.file, canonical(run.file));
+        match = run.pointer == s.text && it.value() == s.file;
+        break;
+    }
+    case Selector::Digest:
+        match = run.runDigest.toString().startsWith(s.text) || run.implementationDigest.startsWith(s.text);
+        break;
+    case Selector::ExternalId:
+        match = run.externalId == s.text;
+        break;
+    }
+    return match;
+}
+
+// The candidates the selectors name, in the selectors' order, once each; the first selector that names none, or
+// nullptr when each names one.
+const Selector* pickDiffRuns(const QVector<Selector>& selectors, const RunList& candidates, RunList& picked)
+{
+    QHash<QString, QString> canonicalFiles; // run.file -> canonical path, once per file
+    for (const Selector& s : selectors) {
+        int matched = 0;
+        for (const RunPtr& run : candidates) {
+            if (!diffSelectorMatches(s, *run, canonicalFiles))
+                continue;
+            ++matched;
+            if (!picked.contains(run))
+                picked << run;
+        }
+        if (matched == 0)
+            return &s;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
@@ -78,27 +147,7 @@ int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
 
     QStringList paths;
     QVector<Selector> selectors;
-    auto addPath = [&paths](const QString& path) {
-        if (!paths.contains(path))
-            paths << path;
-    };
-    for (const QString& arg : cl.positional()) {
-        const qsizetype hash = arg.lastIndexOf(QLatin1Char('#'));
-        if (QFileInfo::exists(arg)) {
-            addPath(arg);
-        } else if (arg.startsWith(QLatin1String("sha256:"))) {
-            selectors.append({ Selector::Digest, {}, arg, arg });
-        } else if (hash > 0 && QFileInfo::exists(arg.left(hash))) {
-            addPath(arg.left(hash));
-            selectors.append({ Selector::Pointer, canonical(arg.left(hash)), arg.mid(hash + 1), arg });
-        } else if (const qsizetype cut = filePrefix(arg); cut > 0) {
-            // FILE/POINTER, as kix list's file column prints a run of a file that holds many
-            addPath(arg.left(cut));
-            selectors.append({ Selector::Pointer, canonical(arg.left(cut)), arg.mid(cut), arg });
-        } else {
-            addPath(arg); // the loader names it as missing
-        }
-    }
+    readDiffArguments(cl.positional(), paths, selectors);
     for (const QString& id : cl.parser().values(runOption))
         selectors.append({ Selector::ExternalId, {}, id, QStringLiteral("--run ") + id });
     if (paths.isEmpty())
@@ -113,41 +162,12 @@ int diffCommand(const QStringList& args, QTextStream& out, QTextStream& err)
     RunList picked;
     if (selectors.isEmpty()) {
         picked = candidates;
-    } else {
-        QHash<QString, QString> canonicalFiles; // run.file -> canonical path, once per file
-        for (const Selector& s : selectors) {
-            int matched = 0;
-            for (const RunPtr& run : candidates) {
-                bool match = false;
-                switch (s.type) {
-                case Selector::Pointer: {
-                    auto it = canonicalFiles.find(run->file);
-                    if (it == canonicalFiles.end())
-                        it = canonicalFiles.insert(run->file, canonical(run->file));
-                    match = run->pointer == s.text && it.value() == s.file;
-                    break;
-                }
-                case Selector::Digest:
-                    match
-                        = run->runDigest.toString().startsWith(s.text) || run->implementationDigest.startsWith(s.text);
-                    break;
-                case Selector::ExternalId:
-                    match = run->externalId == s.text;
-                    break;
-                }
-                if (!match)
-                    continue;
-                ++matched;
-                if (!picked.contains(run))
-                    picked << run;
-            }
-            if (matched == 0)
-                return cl.usageError(QStringLiteral("%1 names no run among the %2 %3")
-                                         .arg(s.argument)
-                                         .arg(candidates.size())
-                                         .arg(cl.isSet(QStringLiteral("filter")) ? QStringLiteral("that --filter keeps")
-                                                                                 : QStringLiteral("loaded")));
-        }
+    } else if (const Selector* unmatched = pickDiffRuns(selectors, candidates, picked)) {
+        return cl.usageError(QStringLiteral("%1 names no run among the %2 %3")
+                                 .arg(unmatched->argument)
+                                 .arg(candidates.size())
+                                 .arg(cl.isSet(QStringLiteral("filter")) ? QStringLiteral("that --filter keeps")
+                                                                         : QStringLiteral("loaded")));
     }
     if (const QString problem = runDiffCountProblem(picked.size()); !problem.isEmpty())
         return cl.usageError(problem);
