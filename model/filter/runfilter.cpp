@@ -38,15 +38,6 @@ bool foldedMatchAt(QStringView hay, qsizetype start, const QByteArray& needle, q
     return true;
 }
 
-bool isAscii(const QByteArray& bytes)
-{
-    for (const char c : bytes) {
-        if (uchar(c) >= 0x80)
-            return false;
-    }
-    return true;
-}
-
 bool foldedEquals(QStringView hay, const QByteArray& needle)
 {
     if (!isAscii(needle))

@@ -17,15 +17,6 @@ namespace kix {
 
 namespace {
 
-bool isAscii(const QByteArray& bytes)
-{
-    for (const char c : bytes) {
-        if (uchar(c) >= 0x80)
-            return false;
-    }
-    return true;
-}
-
 // The same over one field's lower-case UTF-8, as the run's search text holds it (Run::searchText()).
 bool loweredContains(std::string_view hay, std::string_view needle)
 {
@@ -181,6 +172,15 @@ bool wordInSharedField(const FilterClause& c, const QString& field, bool asciiWo
 }
 
 } // namespace
+
+bool isAscii(const QByteArray& bytes)
+{
+    for (const char c : bytes) {
+        if (uchar(c) >= 0x80)
+            return false;
+    }
+    return true;
+}
 
 bool wordClauseMatches(const FilterClause& c, const Run& run, unsigned groups)
 {
