@@ -10,8 +10,10 @@ namespace kix {
 
 namespace {
 
-// Appends `text` as UTF-8 (a lone surrogate as U+FFFD); returns its length in code points.
-std::size_t appendUtf8(QStringView text, std::string& out)
+// Appends `text` as UTF-8 (a lone surrogate as U+FFFD) to a std::string or a vector of char; returns its length in
+// code points.
+template<typename Bytes>
+std::size_t appendUtf8(QStringView text, Bytes& out)
 {
     std::size_t points = 0;
     const char16_t* p = text.utf16();
@@ -146,13 +148,13 @@ void TextTable::addCell(QStringView text)
 {
     const std::size_t at = m_bytes.size();
     const std::size_t width = appendUtf8(text, m_bytes);
-    addColumnCell(std::string_view(m_bytes).substr(at), width);
+    addColumnCell(std::string_view(m_bytes.data() + at, m_bytes.size() - at), width);
 }
 
 void TextTable::addCell(std::string_view utf8)
 {
-    m_bytes.append(utf8);
-    addColumnCell(std::string_view(m_bytes).substr(m_bytes.size() - utf8.size()), codePoints(utf8));
+    m_bytes.insert(m_bytes.end(), utf8.begin(), utf8.end());
+    addColumnCell(std::string_view(m_bytes.data() + m_bytes.size() - utf8.size(), utf8.size()), codePoints(utf8));
 }
 
 void TextTable::endRow()
@@ -172,7 +174,7 @@ void TextTable::appendRows(TextTable&& other)
     Q_ASSERT(other.columnCount() == columnCount() && !m_rowOpen && !other.m_rowOpen);
     const std::size_t bytes = m_bytes.size();
     const std::size_t cells = m_cellEnds.size();
-    m_bytes.append(other.m_bytes);
+    m_bytes.insert(m_bytes.end(), other.m_bytes.begin(), other.m_bytes.end());
     m_cellEnds.insert(m_cellEnds.end(), other.m_cellEnds.begin(), other.m_cellEnds.end()); // row-relative
     m_rowStarts.reserve(m_rowStarts.size() + other.m_rowStarts.size());
     for (const RowStart& start : other.m_rowStarts)
@@ -194,7 +196,7 @@ std::string_view TextTable::cell(std::size_t row, int column) const
     const RowStart& start = m_rowStarts[row];
     const std::size_t index = start.cell + std::size_t(column);
     const std::size_t from = column == 0 ? 0 : m_cellEnds[index - 1];
-    return std::string_view(m_bytes).substr(start.byte + from, m_cellEnds[index] - from);
+    return std::string_view(m_bytes.data() + start.byte + from, m_cellEnds[index] - from);
 }
 
 void TextTable::writeAligned(const Sink& sink) const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/write/largepages.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -56,9 +58,10 @@ private:
         std::size_t byte; // of its first cell in m_bytes
         std::size_t cell; // index of its first cell in m_cellEnds
     };
-    std::string m_bytes; // every cell's UTF-8, one after another
-    std::vector<std::uint32_t> m_cellEnds; // each cell's end, from its row's first byte
-    std::vector<RowStart> m_rowStarts;
+    // A table of 100k rows holds about 30 MB here: in large pages (largepages.h).
+    std::vector<char, LargePageAllocator<char>> m_bytes; // every cell's UTF-8, one after another
+    std::vector<std::uint32_t, LargePageAllocator<std::uint32_t>> m_cellEnds; // each cell's end, from its row's start
+    std::vector<RowStart, LargePageAllocator<RowStart>> m_rowStarts;
     std::vector<std::size_t> m_widths;
     int m_cellsInRow = 0;
     bool m_rowOpen = false;

@@ -43,7 +43,52 @@ private slots:
     void chunkedWriterKeepsTheBytesWholeAndInOrder();
     void writerWithoutDeviceGoesThroughTheString();
     void reportRowsAreIndentedWithoutTrailingSpaces();
+    void largePagesAreAlignedZeroedAndWritable();
+    void aLargeTableGrowsAcrossTheLargePageSize();
 };
+
+// The large-page blocks: 2 MiB-aligned (only such ranges can be huge pages), zeroed, every byte writable.
+void TestTextTable::largePagesAreAlignedZeroedAndWritable()
+{
+    const std::size_t bytes = (std::size_t(5) << 20) + 123;
+    auto* p = static_cast<unsigned char*>(allocateLargePages(bytes));
+    QVERIFY(p != nullptr);
+    QCOMPARE(reinterpret_cast<std::uintptr_t>(p) % (std::uintptr_t(2) << 20), std::uintptr_t(0));
+    QCOMPARE(p[0], 0);
+    QCOMPARE(p[bytes - 1], 0);
+    for (std::size_t i = 0; i < bytes; i += 4096)
+        p[i] = static_cast<unsigned char>(i >> 12);
+    p[bytes - 1] = 7;
+    QCOMPARE(p[4096 * 300], static_cast<unsigned char>(300));
+    releaseLargePages(p, bytes);
+
+    std::vector<int, LargePageAllocator<int>> v;
+    for (int i = 0; i < 3'000'000; ++i) // through heap blocks to large-page ones (12 MB), reallocating on the way
+        v.push_back(i);
+    QCOMPARE(v[12345], 12345);
+    QCOMPARE(v.back(), 2'999'999);
+}
+
+// A table whose buffers pass the large-page size while it grows (no reserve), and one reserved up front, write the
+// same bytes as the rows say.
+void TestTextTable::aLargeTableGrowsAcrossTheLargePageSize()
+{
+    const QStringList columns = { QStringLiteral("n"), QStringLiteral("text") };
+    TextTable grown(columns), reserved(columns);
+    reserved.reserve(200'000, 40);
+    std::string expected = "n       text\n";
+    for (int i = 0; i < 200'000; ++i) {
+        const QString n = QString::number(i);
+        const QString text = QStringLiteral("row-%1-ünï").arg(i);
+        grown.addRow({ n, text });
+        reserved.addRow({ n, text });
+        expected += n.toStdString() + std::string(8 - std::size_t(n.size()), ' ') + text.toStdString() + '\n';
+    }
+    QCOMPARE(grown.rowCount(), std::size_t(200'000));
+    QCOMPARE(grown.cell(199'999, 1), std::string_view("row-199999-ünï"));
+    QVERIFY(aligned(grown) == expected);
+    QVERIFY(aligned(reserved) == expected);
+}
 
 // Rows built in two tables and joined are the table built in one: cells, widths (the wider column in the second
 // part widens the whole), short rows, CSV.
