@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/historychart.h"
 
+#include "ui/charts/bandedline.h"
+
 #include "ui/charts/chartstyle.h"
 #include "ui/disposal.h"
 
@@ -103,12 +105,10 @@ void HistoryChart::addLines(QAbstractAxis* x, QAbstractAxis* y, const ChartOptio
 {
     for (int i = 0; i < m_data.lines.size(); ++i) {
         const HistoryLineData& data = m_data.lines[i];
-        auto* line = new QLineSeries;
-        auto* upper = new QLineSeries(this); // QAreaSeries does not own its bounds
-        auto* lower = new QLineSeries(this);
         // A legend marker is too short to show a dash: a dashed line's entry says it with "┄┄".
-        line->setName(ChartStyle::lineDash(i) == Qt::SolidLine ? data.name : data.name + QStringLiteral(" ┄┄"));
-        QList<QPointF> medians, highs, lows; // one replace() each: append() signals every point
+        const Qt::PenStyle dash = ChartStyle::lineDash(i);
+        const QString name = dash == Qt::SolidLine ? data.name : data.name + QStringLiteral(" ┄┄");
+        QList<QPointF> medians, highs, lows;
         medians.reserve(data.x.size());
         highs.reserve(data.x.size());
         lows.reserve(data.x.size());
@@ -117,27 +117,8 @@ void HistoryChart::addLines(QAbstractAxis* x, QAbstractAxis* y, const ChartOptio
             highs.append({ data.x[k], data.high[k] });
             lows.append({ data.x[k], data.low[k] });
         }
-        line->replace(medians);
-        upper->replace(highs);
-        lower->replace(lows);
-        auto* band = new QAreaSeries(upper, lower);
-        band->setName(data.bandName);
-        const QColor color = ChartStyle::lineColor(i, options.dark);
-        QColor fill = color;
-        fill.setAlpha(options.dark ? 70 : 55);
-        band->setColor(fill);
-        band->setBorderColor(Qt::transparent);
-        band->setPen(Qt::NoPen);
-        addSeries(band);
-        addSeries(line);
-        line->setPen(QPen(color, 2, ChartStyle::lineDash(i)));
-        line->setPointsVisible(true);
-        for (QAbstractSeries* series : { static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(line) }) {
-            series->attachAxis(x);
-            series->attachAxis(y);
-        }
-        for (QLegendMarker* m : legend()->markers(band))
-            m->setVisible(false);
+        const auto [line, band] = addBandedLine(this, medians, highs, lows, name, data.bandName,
+            ChartStyle::lineColor(i, options.dark), dash, options.dark, x, y);
         for (QLegendMarker* m : legend()->markers(line))
             QObject::connect(m, &QLegendMarker::clicked, m, [this, i] { setLineVisible(i, !m_lines[i]->isVisible()); });
         QObject::connect(

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/sweepchart.h"
 
+#include "ui/charts/bandedline.h"
+
 #include "ui/charts/charthover.h"
 #include "ui/charts/chartstyle.h"
 
@@ -50,39 +52,20 @@ SweepChart::SweepChart(SweepData data, const ChartOptions& options)
     QHash<QString, int> variants;
     for (int i = 0; i < m_data.series.size(); ++i) {
         const SweepSeries& s = m_data.series[i];
-        auto* line = new QLineSeries;
-        auto* upper = new QLineSeries;
-        auto* lower = new QLineSeries;
-        line->setName(s.label);
+        QList<QPointF> medians, highs, lows;
         for (const SweepPoint& p : s.points) {
-            line->append(p.x, scale.fromNs(p.median));
-            upper->append(p.x, scale.fromNs(p.p80));
-            lower->append(p.x, scale.fromNs(p.p20));
+            medians.append({ p.x, scale.fromNs(p.median) });
+            highs.append({ p.x, scale.fromNs(p.p80) });
+            lows.append({ p.x, scale.fromNs(p.p20) });
             xlo = std::min(xlo, p.x);
             xhi = std::max(xhi, p.x);
             ylo = std::min(ylo, scale.fromNs(p.p20));
             yhi = std::max(yhi, scale.fromNs(p.p80));
         }
-        auto* band = new QAreaSeries(upper, lower);
-        band->setName(s.label + QStringLiteral(" p20–p80"));
-        const QColor color = ChartStyle::providerColor(s.provider, options.dark);
         const int variant = variants[s.provider]++; // a provider's second line (pass, GPU) is dashed
-        QColor fill = color;
-        fill.setAlpha(options.dark ? 70 : 55);
-        band->setColor(fill);
-        band->setBorderColor(Qt::transparent);
-        band->setPen(Qt::NoPen);
-        addSeries(band);
-        addSeries(line);
-        line->setPen(QPen(color, 2, ChartStyle::variantPen(variant)));
-        line->setPointsVisible(true);
-        for (QAbstractSeries* series : { static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(line) }) {
-            series->attachAxis(x);
-            series->attachAxis(y);
-        }
-        const QList<QLegendMarker*> bandMarkers = legend()->markers(band);
-        for (QLegendMarker* m : bandMarkers)
-            m->setVisible(false);
+        const auto [line, band] = addBandedLine(this, medians, highs, lows, s.label,
+            s.label + QStringLiteral(" p20–p80"), ChartStyle::providerColor(s.provider, options.dark),
+            ChartStyle::variantPen(variant), options.dark, x, y);
         for (QLegendMarker* m : legend()->markers(line))
             QObject::connect(m, &QLegendMarker::clicked, m, [this, i] { setLineVisible(i, !m_lines[i]->isVisible()); });
         QObject::connect(line, &QLineSeries::hovered, line, [this, i](const QPointF& at, bool state) {
