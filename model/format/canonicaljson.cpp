@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// RFC 8785 (JCS) canonical JSON; see canonicaljson.h.
+// RFC 8785 (JCS) canonical JSON: the pieces of the one walk (numbers, strings, key order); see canonicaljson.h.
 #include "model/format/canonicaljson.h"
 
 #include <algorithm>
@@ -18,10 +18,6 @@
 
 namespace kix::format {
 namespace {
-
-using json = nlohmann::json;
-
-constexpr int kMaxDepth = 512;
 
 // Decodes one UTF-8 sequence at s[i]; advances i. Returns U+FFFD for a malformed sequence (one byte consumed).
 char32_t decodeUtf8(const std::string& s, std::size_t& i)
@@ -145,66 +141,6 @@ void appendString(std::string& out, const std::string& s)
         }
     }
     out += '"';
-}
-
-void append(std::string& out, const json& value, int depth)
-{
-    if (depth > kMaxDepth)
-        throw std::invalid_argument("canonical JSON: nested more than 512 levels");
-    switch (value.type()) {
-    case json::value_t::null:
-        out += "null";
-        break;
-    case json::value_t::boolean:
-        out += value.get<bool>() ? "true" : "false";
-        break;
-    case json::value_t::number_integer:
-        out += ecmaScriptNumber(static_cast<double>(value.get<std::int64_t>()));
-        break;
-    case json::value_t::number_unsigned:
-        out += ecmaScriptNumber(static_cast<double>(value.get<std::uint64_t>()));
-        break;
-    case json::value_t::number_float:
-        out += ecmaScriptNumber(value.get<double>());
-        break;
-    case json::value_t::string:
-        appendString(out, value.get_ref<const std::string&>());
-        break;
-    case json::value_t::array: {
-        out += '[';
-        bool first = true;
-        for (const json& element : value) {
-            if (!first)
-                out += ',';
-            first = false;
-            append(out, element, depth + 1);
-        }
-        out += ']';
-        break;
-    }
-    case json::value_t::object: {
-        std::vector<std::pair<std::u16string, json::const_iterator>> members;
-        members.reserve(value.size());
-        for (auto it = value.cbegin(); it != value.cend(); ++it)
-            members.emplace_back(utf16(it.key()), it);
-        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        out += '{';
-        bool first = true;
-        for (const auto& [name, it] : members) {
-            if (!first)
-                out += ',';
-            first = false;
-            appendString(out, it.key());
-            out += ':';
-            append(out, it.value(), depth + 1);
-        }
-        out += '}';
-        break;
-    }
-    case json::value_t::binary:
-    case json::value_t::discarded:
-        throw std::invalid_argument("canonical JSON: a value JSON cannot hold");
-    }
 }
 
 } // namespace
@@ -384,7 +320,7 @@ bool utf16Less(std::string_view a, std::string_view b)
 std::string canonicalJson(const nlohmann::json& value)
 {
     std::string out;
-    append(out, value, 0);
+    appendCanonical(out, value);
     return out;
 }
 

@@ -17,112 +17,78 @@
 #include <unordered_map>
 #include <vector>
 
+namespace kix::format {
+
+// The reader's simdjson DOM for the one canonical walk: objects in document order, a duplicated key kept.
+template<>
+struct CanonicalTree<jsondom::Element>
+{
+    using Node = jsondom::Element;
+    static Node node(const jsondom::Element& e) { return e; }
+    static CanonicalType type(Node e)
+    {
+        using simdjson::dom::element_type;
+        switch (e.type()) {
+        case element_type::NULL_VALUE:
+            return CanonicalType::Null;
+        case element_type::BOOL:
+            return CanonicalType::Boolean;
+        case element_type::INT64:
+        case element_type::UINT64:
+        case element_type::DOUBLE:
+            return CanonicalType::Number;
+        case element_type::STRING:
+            return CanonicalType::String;
+        case element_type::ARRAY:
+            return CanonicalType::Array;
+        case element_type::OBJECT:
+            return CanonicalType::Object;
+        }
+        return CanonicalType::Other;
+    }
+    static bool boolean(Node e)
+    {
+        bool b = false;
+        return e.get_bool().get(b) == simdjson::SUCCESS && b;
+    }
+    static bool number(Node e, double& out) { return e.get_double().get(out) == simdjson::SUCCESS; }
+    static std::string_view string(Node e)
+    {
+        std::string_view s;
+        if (e.get_string().get(s) != simdjson::SUCCESS)
+            return {};
+        return s;
+    }
+    static std::size_t size(Node e) { return jsondom::asObject(e).size(); }
+    template<class F>
+    static void items(Node e, F&& f)
+    {
+        for (const jsondom::Element item : jsondom::asArray(e))
+            f(item);
+    }
+    template<class F>
+    static void members(Node e, F&& f)
+    {
+        for (const simdjson::dom::key_value_pair kv : jsondom::asObject(e))
+            f(kv.key, kv.value);
+    }
+};
+
+} // namespace kix::format
+
 namespace kix {
 
-using format::appendCanonicalNumber;
 using format::appendCanonicalString;
-using format::utf16Less;
 using simdjson::dom::element_type;
 
 bool appendCanonicalDom(std::string& out, jsondom::Element e)
 {
-    switch (e.type()) {
-    case element_type::NULL_VALUE:
-        out += "null";
-        return true;
-    case element_type::BOOL: {
-        bool b = false;
-        if (e.get_bool().get(b) != simdjson::SUCCESS)
-            return false;
-        out += b ? "true" : "false";
-        return true;
+    try {
+        format::appendCanonical(out, e);
+    } catch (const std::invalid_argument&) {
+        return false;
     }
-    case element_type::INT64:
-    case element_type::UINT64:
-    case element_type::DOUBLE: {
-        double d = 0;
-        if (e.get_double().get(d) != simdjson::SUCCESS)
-            return false;
-        try {
-            appendCanonicalNumber(out, d);
-        } catch (const std::invalid_argument&) {
-            return false;
-        }
-        return true;
-    }
-    case element_type::STRING: {
-        std::string_view s;
-        if (e.get_string().get(s) != simdjson::SUCCESS)
-            return false;
-        appendCanonicalString(out, s);
-        return true;
-    }
-    case element_type::ARRAY: {
-        out += '[';
-        bool first = true;
-        for (const jsondom::Element item : jsondom::asArray(e)) {
-            if (!first)
-                out += ',';
-            first = false;
-            if (!appendCanonicalDom(out, item))
-                return false;
-        }
-        out += ']';
-        return true;
-    }
-    case element_type::OBJECT: {
-        struct Member
-        {
-            std::string_view key;
-            jsondom::Element value;
-            std::size_t order;
-        };
-        // Most objects are small and already in order (kix and nlohmann write sorted keys): then no sort and no
-        // allocation.
-        constexpr std::size_t kOnStack = 32;
-        static_assert(std::is_trivially_copyable_v<Member> && std::is_trivially_destructible_v<Member>);
-        alignas(Member) unsigned char onStack[kOnStack * sizeof(Member)]; // not initialised: filled below
-        std::vector<Member> onHeap;
-        const simdjson::dom::object object = jsondom::asObject(e);
-        const std::size_t count = object.size();
-        Member* members = reinterpret_cast<Member*>(onStack);
-        if (count > kOnStack) {
-            onHeap.resize(count);
-            members = onHeap.data();
-        }
-        std::size_t n = 0;
-        bool sorted = true;
-        for (const simdjson::dom::key_value_pair kv : object) {
-            if (n > 0 && sorted && !utf16Less(members[n - 1].key, kv.key))
-                sorted = false; // out of order, or a duplicated key
-            new (members + n) Member { kv.key, kv.value, n };
-            ++n;
-        }
-        if (!sorted) {
-            std::sort(members, members + n, [](const Member& a, const Member& b) {
-                if (a.key == b.key)
-                    return a.order < b.order;
-                return utf16Less(a.key, b.key);
-            });
-        }
-        out += '{';
-        bool first = true;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (i + 1 < n && members[i + 1].key == members[i].key)
-                continue; // a duplicated key: the last one is read
-            if (!first)
-                out += ',';
-            first = false;
-            appendCanonicalString(out, members[i].key);
-            out += ':';
-            if (!appendCanonicalDom(out, members[i].value))
-                return false;
-        }
-        out += '}';
-        return true;
-    }
-    }
-    return false;
+    return true;
 }
 
 namespace {

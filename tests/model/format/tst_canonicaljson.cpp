@@ -203,8 +203,37 @@ void TestCanonicalJson::nestingIsBounded()
     QCOMPARE(canonicalJson(fine).size(), std::size_t(202));
 }
 
-// appendCanonicalString (the reader's DOM digest) checks sixteen and eight bytes at a time: every byte value, at every
-// place of a string longer than two such blocks, is written as the tree's own string writer writes it.
+// One byte of an otherwise plain string as JCS writes it, written out here byte by byte: the reference the string
+// writer's fast paths are held to (a lone byte at or above 0x80 is invalid UTF-8: U+FFFD).
+static std::string referenceEscape(unsigned char b)
+{
+    switch (b) {
+    case '"':
+        return "\\\"";
+    case '\\':
+        return "\\\\";
+    case '\b':
+        return "\\b";
+    case '\t':
+        return "\\t";
+    case '\n':
+        return "\\n";
+    case '\f':
+        return "\\f";
+    case '\r':
+        return "\\r";
+    default:
+        break;
+    }
+    if (b < 0x20) {
+        static const char hex[] = "0123456789abcdef";
+        return std::string("\\u00") + hex[b >> 4] + hex[b & 0xF];
+    }
+    return b < 0x80 ? std::string(1, char(b)) : std::string("\xEF\xBF\xBD");
+}
+
+// appendCanonicalString checks sixteen and eight bytes at a time: every byte value, at every place of a string
+// longer than two such blocks, is written as the reference above writes it, and as the tree walk writes it.
 void TestCanonicalJson::stringPiecesMatchTheTree()
 {
     int checked = 0;
@@ -214,7 +243,9 @@ void TestCanonicalJson::stringPiecesMatchTheTree()
             s[at] = static_cast<char>(b);
             std::string piece;
             kix::format::appendCanonicalString(piece, s);
-            if (piece != canonicalJson(json(s)))
+            const std::string expected = '"' + std::string(at, 'a') + referenceEscape(static_cast<unsigned char>(b))
+                + std::string(42 - at, 'a') + '"';
+            if (piece != expected || piece != canonicalJson(json(s)))
                 QFAIL(qPrintable(QStringLiteral("byte 0x%1 at %2").arg(b, 2, 16, QLatin1Char('0')).arg(at)));
             ++checked;
         }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The digests the reader computes from simdjson's DOM (model/read/resourcecheck.cpp, with its fast paths for ASCII
-// strings, ASCII key order and integers, and its per-thread cache of checked resources) are those of the format's
-// JCS over nlohmann/json (model/format/canonicaljson.cpp, an independent path), on values where the fast paths and
-// the general ones part: non-ASCII keys whose UTF-16 order is not their byte order, escapes, -0, 1e21, 2^53, fractions.
+// The digests the reader computes from simdjson's DOM (model/read/resourcecheck.cpp: the one canonical walk over the
+// DOM's adapter, which sees keys in document order and duplicated, and its per-thread cache of checked resources)
+// are those of the format's JCS over nlohmann/json (the same walk over a tree whose keys are unique and in byte
+// order), on values where the fast paths and the general ones part: non-ASCII keys whose UTF-16 order is not their
+// byte order, escapes, -0, 1e21, 2^53, fractions.
 #include "model/format/digest.h"
 #include "model/read/documentparser.h"
 
