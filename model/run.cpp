@@ -3,7 +3,6 @@
 
 #include "model/format/digest.h"
 
-#include <QCryptographicHash>
 #include <QHashFunctions>
 #include <QStringBuilder>
 
@@ -224,18 +223,21 @@ QString Run::describe(DigestCheck check)
 
 RunIdentity Run::identityHash() const
 {
-    // the run's own digest, hashed as the UTF-8 of identityKey() is, without making that QString
+    if (!identity.isEmpty())
+        return identity;
+    // MD5 of the UTF-8 of identityKey(); for a run with its own digest, of that digest's text, without making the
+    // QString
+    unsigned char md5[16];
     char text[71];
-    if (identity.isEmpty() && runDigest.sha256Text(text)) {
-        RunIdentity out;
-        unsigned char md5[16];
+    if (runDigest.sha256Text(text)) {
         format::md5Bytes(text, sizeof text, md5);
-        std::memcpy(out.bytes.data(), md5, sizeof md5);
-        return out;
+    } else {
+        const QByteArray key = identityKey().toUtf8();
+        format::md5Bytes(key.constData(), std::size_t(key.size()), md5);
     }
-    return identity.isEmpty()
-        ? RunIdentity::fromBytes(QCryptographicHash::hash(identityKey().toUtf8(), QCryptographicHash::Md5))
-        : identity;
+    RunIdentity out;
+    std::memcpy(out.bytes.data(), md5, sizeof md5);
+    return out;
 }
 
 namespace {
