@@ -2,6 +2,7 @@
 #include "model/run.h"
 
 #include "model/format/digest.h"
+#include "model/read/dialectkix010.h"
 
 #include <QHashFunctions>
 #include <QStringBuilder>
@@ -132,7 +133,7 @@ QStringList Run::strictKeyMissing() const
         missing << QStringLiteral("workload document (it does not match its digest)");
         break;
     case DigestCheck::Verified:
-    case DigestCheck::VerifiedKix010:
+    case DigestCheck::VerifiedByDialect:
         if (operationDigest.isEmpty())
             missing << QStringLiteral("operation digest");
         break;
@@ -192,12 +193,12 @@ bool Run::isFailureStatus(const QString& s)
         return false;
     static const char* const failures[] = { "incorrect_shape", "incorrect_dtype", "incorrect_numerical",
         "compile_error", "runtime_error", "timeout", "resource_exceeded", "invalid_reference", "policy_violation",
-        "suspected_reward_hack", "incomplete_evidence", "revoked", "failed" };
+        "suspected_reward_hack", "incomplete_evidence", "revoked" };
     for (const char* f : failures) {
         if (s == QLatin1String(f))
             return true;
     }
-    return false;
+    return dialects::isOwnFailureStatus(s);
 }
 
 bool Run::failed() const
@@ -205,7 +206,7 @@ bool Run::failed() const
     return isFailureStatus(status);
 }
 
-QString Run::describe(DigestCheck check)
+QString Run::describe(DigestCheck check, Dialect writtenIn)
 {
     switch (check) {
     case DigestCheck::NotCarried:
@@ -214,11 +215,21 @@ QString Run::describe(DigestCheck check)
         return QStringLiteral("verified");
     case DigestCheck::Mismatch:
         return QStringLiteral("does not match: the resource was changed after the run was written");
-    case DigestCheck::VerifiedKix010:
-        return QStringLiteral("matches kix 0.1.0's own digest, not the format's (sha256 of JCS of "
-                              "{apiVersion, kind, spec})");
+    case DigestCheck::VerifiedByDialect:
+        return writtenIn == Dialect::Format ? QStringLiteral("matches its writer's own digest, not the format's")
+                                            : dialects::ownDigestVerified(writtenIn);
     }
     return {};
+}
+
+QString Run::dialectName() const
+{
+    return dialects::name(dialect);
+}
+
+QString Run::dialectNote() const
+{
+    return dialects::note(dialect);
 }
 
 RunIdentity Run::identityHash() const

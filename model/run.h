@@ -129,7 +129,14 @@ enum class DigestCheck : quint8 {
     NotCarried, // the document holds only the digest
     Verified, // sha256 of the JCS of {apiVersion, kind, spec} is the digest the run names
     Mismatch, // it is not: the resource was changed after the run was written
-    VerifiedKix010, // matches the digest kix 0.1.0 wrote (the whole resource, or its spec, as nlohmann dumps it)
+    VerifiedByDialect, // matches the digest the run's dialect wrote, not the format's (Run::describe says which)
+};
+
+// The dialect a run was written in: the format itself, or one that an adapter at the reader's edge loads as its
+// writer wrote it (model/read/dialect*.h, where its name and texts live).
+enum class Dialect : quint8 {
+    Format,
+    Kix010,
 };
 
 // A run's identityHash(): 16 bytes held in the run itself (a QByteArray would cost a heap block per run).
@@ -261,7 +268,7 @@ struct Run
     QString provider;
     QString gpuSlug;
     QString workloadSlug;
-    QString status; // "passed", one of the format's 12 failure statuses, kix 0.1.0's "failed", ...
+    QString status; // "passed", one of the format's 12 failure statuses, a dialect's own "failed", ...
     QDateTime observedAt; // UTC; invalid when absent or unparsable
     QString source; // sourceNative.source, e.g. liger-kernel-bench, kix-engine
     QString benchmark; // sourceNative.benchmark, the producer's name for it (the filter's words search it)
@@ -304,7 +311,7 @@ struct Run
     DigestCheck environmentCheck = DigestCheck::NotCarried;
     DigestCheck implementationCheck = DigestCheck::NotCarried;
     DigestCheck operationCheck = DigestCheck::NotCarried;
-    bool writtenByKix010 = false; // kix 0.1.0's dialect (inline samples, its own digests, status "failed")
+    Dialect dialect = Dialect::Format; // the dialect an adapter read it in (inline samples, its own digests, ...)
     Metric metric = Metric::Latency; // beside the one-byte fields above: no padding
 
     QVector<KeyValue> labels;
@@ -331,11 +338,15 @@ struct Run
     bool isLatency() const { return metric == Metric::Latency; }
     // The headline's metric as the format names it: "latency", "memory", "score", "throughput", ...
     QString metricName() const;
-    // The status is one of the format's 12 failure statuses (or kix 0.1.0's "failed"): shown, never ranked or charted.
+    // The status is one of the format's 12 failure statuses (or a dialect's own): shown, never ranked or charted.
     bool failed() const;
     static bool isFailureStatus(const QString& status);
-    // "verified", "does not match: the resource was changed after the run was written", ...
-    static QString describe(DigestCheck check);
+    // "verified", "does not match: the resource was changed after the run was written", ...; a digest of the
+    // run's dialect as that dialect names it.
+    static QString describe(DigestCheck check, Dialect dialect = Dialect::Format);
+    // The dialect's name, and the note shown for it; empty for the format itself.
+    QString dialectName() const;
+    QString dialectNote() const;
     // Value of a workload parameter, or an empty string.
     QString param(const QString& key) const;
     double paramNumber(const QString& key) const;

@@ -86,7 +86,7 @@ void flattenJson(const nlohmann::ordered_json& v, const QString& pointer, QVecto
     out.append({ QStringLiteral("json"), pointer, scalarText(v) });
 }
 
-QString checkText(DigestCheck check)
+QString checkText(DigestCheck check, const Run& run)
 {
     switch (check) {
     case DigestCheck::NotCarried:
@@ -95,8 +95,8 @@ QString checkText(DigestCheck check)
         return QStringLiteral("verified");
     case DigestCheck::Mismatch:
         return QStringLiteral("does not match");
-    case DigestCheck::VerifiedKix010:
-        return QStringLiteral("verified (kix 0.1.0)");
+    case DigestCheck::VerifiedByDialect:
+        return QStringLiteral("verified (%1)").arg(run.dialectName());
     }
     return {};
 }
@@ -125,8 +125,8 @@ void addRunAndLinks(FieldList& f, const Run& run)
     f.add(r, QStringLiteral("provider"), run.provider);
     f.add(r, QStringLiteral("source"), run.source);
     f.add(r, QStringLiteral("benchmark"), run.benchmark);
-    if (run.writtenByKix010)
-        f.add(r, QStringLiteral("dialect"), QStringLiteral("kix 0.1.0"));
+    if (run.dialect != Dialect::Format)
+        f.add(r, QStringLiteral("dialect"), run.dialectName());
     for (const KeyValue& kv : run.labels)
         f.add(r, QStringLiteral("labels/") + kv.key, kv.value);
 
@@ -147,15 +147,15 @@ void addDigestsAndContext(FieldList& f, const Run& run)
     const QString d = QStringLiteral("digests");
     f.add(d, QStringLiteral("comparisonKey"), l.comparisonKey.toString());
     f.add(d, QStringLiteral("protocolDigest"), run.protocolDigest);
-    f.add(d, QStringLiteral("protocolCheck"), checkText(run.protocolCheck));
+    f.add(d, QStringLiteral("protocolCheck"), checkText(run.protocolCheck, run));
     f.add(d, QStringLiteral("environmentDigest"), run.environmentDigest);
-    f.add(d, QStringLiteral("environmentCheck"), checkText(run.environmentCheck));
+    f.add(d, QStringLiteral("environmentCheck"), checkText(run.environmentCheck, run));
     f.add(d, QStringLiteral("workloadDigest"), run.workloadDigest);
-    f.add(d, QStringLiteral("workloadCheck"), checkText(run.workloadCheck));
+    f.add(d, QStringLiteral("workloadCheck"), checkText(run.workloadCheck, run));
     f.add(d, QStringLiteral("operationDigest"), run.operationDigest);
-    f.add(d, QStringLiteral("operationCheck"), checkText(run.operationCheck));
+    f.add(d, QStringLiteral("operationCheck"), checkText(run.operationCheck, run));
     f.add(d, QStringLiteral("implementationDigest"), run.implementationDigest);
-    f.add(d, QStringLiteral("implementationCheck"), checkText(run.implementationCheck));
+    f.add(d, QStringLiteral("implementationCheck"), checkText(run.implementationCheck, run));
     f.add(d, QStringLiteral("runDigest"), run.runDigest.toString());
 
     const QString p = QStringLiteral("protocol");

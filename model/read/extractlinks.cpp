@@ -3,6 +3,7 @@
 #include "model/read/extractlinks.h"
 
 #include "model/format/comparisonkey.h"
+#include "model/read/dialectkix010.h"
 #include "model/read/resourcecheck.h"
 #include "model/runfields.h"
 #include "model/stringpool.h"
@@ -16,7 +17,7 @@ namespace {
 
 bool usable(DigestCheck c)
 {
-    return c == DigestCheck::Verified || c == DigestCheck::VerifiedKix010;
+    return c == DigestCheck::Verified || c == DigestCheck::VerifiedByDialect;
 }
 
 // The kernel an OperationSpec names: its name, else its family.
@@ -270,8 +271,8 @@ void verifyResources(RunExtraction& x)
             continue;
         QString computed;
         c.check = checkResource(c.resource.element, c.named, &computed);
-        if (c.check == DigestCheck::VerifiedKix010)
-            x.kix010 << QStringLiteral("its own %1 digest").arg(QLatin1String(c.what));
+        if (c.check == DigestCheck::VerifiedByDialect)
+            dialects::markOwnDigest(x, c.what);
         else if (c.check == DigestCheck::Mismatch)
             r.warning(c.namedAt,
                 QStringLiteral("does not match the %1 the document carries (it digests to %2): the resource "

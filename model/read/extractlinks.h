@@ -11,7 +11,7 @@ namespace kix::extract {
 // The protocol's comparability and harness, the environment's hardware and software. False: an error was found
 // (the run is refused).
 bool readResources(RunExtraction& x);
-// Each carried resource against the digest that names it: verified, kix 0.1.0's digest, or a warning.
+// Each carried resource against the digest that names it: verified, a dialect's own digest, or a warning.
 void verifyResources(RunExtraction& x);
 // The kernel, provider and workload the verified resources name, the names people know and the comparison key.
 void applyLinks(RunExtraction& x);

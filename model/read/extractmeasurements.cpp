@@ -4,6 +4,7 @@
 
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
+#include "model/read/dialectkix010.h"
 #include "model/runfields.h"
 
 #include <QDir>
@@ -16,7 +17,8 @@ namespace kix::extract {
 
 namespace {
 
-// The headline statistics of timing.latencyNs, the format's and kix 0.1.0's names.
+// The headline statistics of timing.latencyNs: the format's names, then p20, p80, min and max as other writers
+// name them.
 const char* const kLatencyStatistics[]
     = { "median", "mean", "p05", "p20", "p80", "p95", "minimum", "maximum", "mad", "min", "max" };
 
@@ -61,32 +63,6 @@ void readLatencyStatistics(RunExtraction& x)
             run->p80 = v;
         else
             run->statistics.append({ QStringLiteral("latency"), name, QStringLiteral("ns"), v });
-    }
-}
-
-// timing.samplesNs, kix 0.1.0's inline samples: read up to the first value that is not a plausible latency.
-void readInlineSamples(RunExtraction& x)
-{
-    FieldReader& r = x.fields;
-    x.kix010 << QStringLiteral("inline timing.samplesNs");
-    const JsonValue samples = r.member(x.timing, "samplesNs");
-    const Path samplesPointer(x.timingPointer, "samplesNs");
-    if (!isArray(samples)) {
-        r.error(samplesPointer, QStringLiteral("expected an array of numbers, found %1").arg(typeNameOf(samples)));
-        return;
-    }
-    const simdjson::dom::array values = jsondom::asArray(samples.element);
-    x.run->samples.reserve(values.size());
-    qsizetype i = 0;
-    for (const Element element : values) {
-        const JsonValue sample { element, true };
-        const double v = isNumber(sample) && FieldReader::plausible(numberOf(sample), true)
-            ? numberOf(sample)
-            : r.checkNumber(sample, Path(samplesPointer, i), true);
-        if (std::isnan(v))
-            break;
-        x.run->samples.push_back(v);
-        ++i;
     }
 }
 
@@ -145,8 +121,7 @@ void readTiming(RunExtraction& x)
     }
     if (std::isnan(run->median) && x.latencyNs)
         promoteLatency(run, QStringLiteral("mean"));
-    if (r.member(x.timing, "samplesNs"))
-        readInlineSamples(x);
+    dialects::readInlineSamples(x);
     readCpuTimes(x);
 }
 
@@ -254,7 +229,7 @@ void headlineFromMeasurements(RunExtraction& x)
     Run* run = x.run.get();
     if (std::isnan(run->median) && !x.memory.isEmpty()) {
         run->metric = Run::Metric::Memory;
-        // "mb" is how the format spells kix 0.1.0's "MB" (units match ^[a-z][a-z0-9_]*$); shown as MB either way
+        // "mb" is how the format spells "MB" (units match ^[a-z][a-z0-9_]*$); shown as MB either way
         run->unit = x.memory.first().unit.isEmpty() || x.memory.first().unit == QLatin1String("mb")
             ? QStringLiteral("MB")
             : x.memory.first().unit;

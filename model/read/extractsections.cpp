@@ -2,6 +2,7 @@
 // The run's envelope, metadata and sourceNative: what the run is and what names it.
 #include "model/read/extractsections.h"
 
+#include "model/read/dialectkix010.h"
 #include "model/read/resourcecheck.h"
 #include "model/runfields.h"
 #include "model/stringpool.h"
@@ -127,9 +128,8 @@ void readMetadata(RunExtraction& x)
     run->labels = keyValues(r.object(metadata, "labels", metadataPointer));
 
     run->status = r.shared(x.spec, "status", x.specPointer);
-    if (run->status == QLatin1String("failed"))
-        x.kix010 << QStringLiteral("status \"failed\"");
-    else if (!run->status.isEmpty() && run->status != QLatin1String("passed") && !run->failed())
+    const bool dialectStatus = dialects::markStatus(x, run->status); // a dialect's own status: its note names it
+    if (!dialectStatus && !run->status.isEmpty() && run->status != QLatin1String("passed") && !run->failed())
         r.warning(Path(x.specPointer, "status"),
             QStringLiteral("unknown status \"%1\": not one of the format's 13; shown, not counted as passed")
                 .arg(run->status));
@@ -157,8 +157,7 @@ void readSourceNative(RunExtraction& x)
     Run* run = x.run.get();
     x.native = r.object(x.spec, "sourceNative", x.specPointer);
     run->source = r.shared(x.native, "source", x.nativePointer);
-    if (r.member(x.native, "engine"))
-        x.kix010 << QStringLiteral("sourceNative.engine");
+    dialects::markSourceNative(x);
     std::string_view externalId = r.utf8(x.native, "externalId", x.nativePointer);
     if (externalId.empty())
         externalId = r.utf8(x.spec, "externalId", x.specPointer);
@@ -189,15 +188,4 @@ void readSourceNative(RunExtraction& x)
         }
     }
 }
-void noteKix010(RunExtraction& x)
-{
-    if (x.kix010.isEmpty())
-        return;
-    x.run->writtenByKix010 = true;
-    x.fields.warning(x.runPointer,
-        QStringLiteral("written by kix 0.1.0 (%1): loaded as it was written; not v1alpha1 as the format "
-                       "defines it")
-            .arg(x.kix010.join(QStringLiteral(", "))));
-}
-
 } // namespace kix::extract

@@ -59,7 +59,7 @@ struct RunExtraction
     JsonValue workloadSpec;
     JsonValue implementationSpec;
 
-    QStringList kix010; // what marks the document as kix 0.1.0's dialect
+    QStringList dialectMarks; // what marks the document as written in a dialect (the dialect adapter's hooks)
     bool liger = false; // the source follows Liger's externalId convention
     bool slugHeld = false; // the externalId is a Liger slug, and named kernel, pass, provider, GPU and workload
     QString protocolPrimary; // the protocol's primary statistic
@@ -74,7 +74,5 @@ bool readEnvelope(RunExtraction& x);
 void readMetadata(RunExtraction& x);
 // sourceNative: source, externalId, benchmark, and the kernel, pass, provider and workload they name.
 void readSourceNative(RunExtraction& x);
-// One warning that the document is kix 0.1.0's dialect, naming what marks it so.
-void noteKix010(RunExtraction& x);
 
 } // namespace kix::extract

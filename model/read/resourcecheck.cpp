@@ -3,10 +3,9 @@
 
 #include "model/format/canonicaljson.h"
 #include "model/format/digest.h"
+#include "model/read/dialectkix010.h"
 
 #include <QString>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -371,19 +370,7 @@ DigestCheck checkUncached(jsondom::Element resource, const QString& named, QStri
         *computed = digest;
     if (!digest.isEmpty() && digest == named)
         return DigestCheck::Verified;
-    // kix 0.1.0 hashed nlohmann's dump (keys in byte order, its own number form) of the whole resource (engine
-    // runs) or of its spec (Liger imports).
-    const nlohmann::json parsed = nlohmann::json::parse(simdjson::minify(resource), nullptr, false);
-    if (!parsed.is_discarded()) {
-        auto legacy = [](const nlohmann::json& v) {
-            return QString::fromStdString(
-                format::sha256Digest(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
-        };
-        if (legacy(parsed) == named
-            || (parsed.is_object() && parsed.contains("spec") && legacy(parsed.at("spec")) == named))
-            return DigestCheck::VerifiedKix010;
-    }
-    return DigestCheck::Mismatch;
+    return dialects::checkOwnDigest(resource, named);
 }
 
 } // namespace

@@ -22,9 +22,8 @@ QString domResourceDigest(jsondom::Element resource);
 // The same digest's 32 bytes; false when it cannot be canonicalized.
 bool domResourceSha256(jsondom::Element resource, unsigned char (&hash)[32]);
 
-// Verified when the resource digests to `named`; VerifiedKix010 when it matches the digest kix 0.1.0 wrote
-// (sha256 of nlohmann's dump of the whole resource or of its spec); Mismatch otherwise. `computed` gets the
-// format's digest.
+// Verified when the resource digests to `named`; VerifiedByDialect when it matches a digest a dialect wrote (the
+// dialect adapter's checkOwnDigest); Mismatch otherwise. `computed` gets the format's digest.
 DigestCheck checkResource(jsondom::Element resource, const QString& named, QString* computed = nullptr);
 
 } // namespace kix

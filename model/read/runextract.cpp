@@ -3,6 +3,7 @@
 // the order their diagnostics come (extractsections.h, extractmeasurements.h, extractlinks.h).
 #include "model/read/runextract.h"
 
+#include "model/read/dialectkix010.h"
 #include "model/read/extractlinks.h"
 #include "model/read/extractmeasurements.h"
 #include "model/read/extractsections.h"
@@ -28,7 +29,7 @@ std::shared_ptr<Run> extractRun(const jsondom::Element& documentElement, const Q
         return nullptr;
     extract::verifyResources(x);
     extract::applyLinks(x);
-    extract::noteKix010(x);
+    dialects::noteDialect(x);
     extract::readRawSamples(x);
 
     Run* run = x.run.get();
@@ -54,11 +55,9 @@ RunPtr runFromDocument(const json& document, const QString& file, const QString&
     }
     const qsizetype before = out.size();
     std::shared_ptr<Run> run = extractRun(root, file, pointer, out, false); // nlohmann's objects have unique keys
-    // A document kix builds in memory now (an import, an engine run) is not a file that kix 0.1.0 wrote: no note.
-    for (qsizetype i = out.size() - 1; i >= before; --i) {
-        if (!out[i].isError() && out[i].message.startsWith(QLatin1String("written by kix 0.1.0")))
-            out.remove(i);
-    }
+    // A document kix builds in memory now (an import, an engine run) is not a file that a dialect's writer wrote:
+    // no note.
+    dialects::dropNotes(out, before);
     if (run) {
         run->raw = RawText(std::move(text));
         if (run->samples.empty())

@@ -398,7 +398,7 @@ void DetailsPane::addDigestFields(const Run& r)
             field(s, key, QString());
             return;
         }
-        QTreeWidgetItem* item = field(s, key, QStringLiteral("%1 — %2").arg(value, Run::describe(check)));
+        QTreeWidgetItem* item = field(s, key, QStringLiteral("%1 — %2").arg(value, Run::describe(check, r.dialect)));
         item->setData(1, CopyRole, value); // the digest alone, ready to paste
         if (check == DigestCheck::Mismatch)
             item->setForeground(1, QColor(0xb0, 0x30, 0x20));
@@ -414,9 +414,8 @@ void DetailsPane::addDigestFields(const Run& r)
         r.links().comparisonKey.isEmpty()
             ? QStringLiteral("none: family-level cohort (no %1)").arg(r.strictKeyMissing().join(QStringLiteral(", ")))
             : r.links().comparisonKey.toString());
-    if (r.writtenByKix010)
-        field(s, QStringLiteral("dialect"),
-            QStringLiteral("written by kix 0.1.0 (not v1alpha1 as the format defines it)"));
+    if (r.dialect != Dialect::Format)
+        field(s, QStringLiteral("dialect"), r.dialectNote());
 }
 
 // The protocol, the environment and the labels.

@@ -169,7 +169,7 @@ void TestFormatRead::seedVerifiesBothDigests()
     QCOMPARE(seed.environmentCheck, DigestCheck::Verified);
     QCOMPARE(seed.workloadCheck, DigestCheck::NotCarried);
     QCOMPARE(seed.implementationCheck, DigestCheck::NotCarried);
-    QVERIFY(!seed.writtenByKix010);
+    QCOMPARE(seed.dialect, Dialect::Format);
     QCOMPARE(seed.kernel, QStringLiteral("group_norm"));
     QCOMPARE(seed.provider, QStringLiteral("huggingface"));
     QCOMPARE(seed.metricName(), QStringLiteral("latency"));
@@ -236,8 +236,11 @@ void TestFormatRead::kix010DigestsAreNamed()
     run["spec"]["status"] = "failed";
     const ParseResult r = parse({ { "run", run }, { "protocol", p }, { "environment", e } });
     QCOMPARE(r.runs.size(), 1);
-    QCOMPARE(r.runs.first()->protocolCheck, DigestCheck::VerifiedKix010);
-    QVERIFY(r.runs.first()->writtenByKix010);
+    QCOMPARE(r.runs.first()->protocolCheck, DigestCheck::VerifiedByDialect);
+    QCOMPARE(r.runs.first()->dialect, Dialect::Kix010);
+    QCOMPARE(r.runs.first()->dialectName(), QStringLiteral("kix 0.1.0"));
+    QVERIFY(Run::describe(DigestCheck::VerifiedByDialect, r.runs.first()->dialect)
+                .startsWith(QStringLiteral("matches kix 0.1.0's own digest")));
     QVERIFY(r.runs.first()->failed());
     QCOMPARE(r.diagnostics.size(), 1); // one note for the document
     QVERIFY(r.diagnostics.first().message.contains(QStringLiteral("written by kix 0.1.0")));

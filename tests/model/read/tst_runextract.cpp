@@ -127,7 +127,7 @@ void TestRunExtract::sameRunWhateverItArrivesIn()
         QCOMPARE(r.diagnostics.last().pointer, a.pointer + QStringLiteral("/run"));
         QVERIFY(
             r.diagnostics.last().message.contains(QStringLiteral("written by kix 0.1.0 (inline timing.samplesNs)")));
-        QVERIFY(run->writtenByKix010);
+        QCOMPARE(run->dialect, Dialect::Kix010);
         runs << run;
     }
     const Run& first = *runs.first();
