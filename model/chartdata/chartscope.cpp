@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/chartscope.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/workload.h"
 
 #include <QHash>
@@ -21,15 +20,15 @@ QString metricLabel(const QString& metric, const QString& unit)
 using ChartMetricOf = QHash<QString, QPair<QString, QString>>;
 
 // The runs that are not failed counted by metric label (failed runs counted in the scope); false when superseded.
-bool countChartMetrics(
-    const RunList& runs, ChartScope& scope, QHash<QString, int>& metricCounts, ChartMetricOf& metricOf)
+bool countChartMetrics(const RunList& runs, ChartScope& scope, QHash<QString, int>& metricCounts,
+    ChartMetricOf& metricOf, const CancelToken& cancel)
 {
     // Runs in a row of the same metric and unit share the label: counted without building it again.
     QString lastMetric;
     QString lastUnit;
     int* lastCount = nullptr;
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return false; // superseded: dropped by the caller
         const RunPtr& run = runs[i];
         if (run->failed()) {
@@ -126,7 +125,7 @@ void focusOnBusiestKernel(
 
 } // namespace
 
-ChartScope focusChartScope(const RunList& runs, int maxKernels)
+ChartScope focusChartScope(const RunList& runs, int maxKernels, const CancelToken& cancel)
 {
     ChartScope scope;
     QStringList notes;
@@ -134,7 +133,7 @@ ChartScope focusChartScope(const RunList& runs, int maxKernels)
     // One metric and unit per axis: the commonest among the runs that are not failed.
     QHash<QString, int> metricCounts;
     ChartMetricOf metricOf;
-    if (!countChartMetrics(runs, scope, metricCounts, metricOf))
+    if (!countChartMetrics(runs, scope, metricCounts, metricOf, cancel))
         return scope; // superseded: dropped by the caller
     const RunList usable = unfailedChartRuns(runs, scope.failedRuns);
     const QStringList metrics = chartMetricsByCount(metricCounts, metricOf);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 
 #include <QStringList>
@@ -23,6 +24,6 @@ struct ChartScope
     QString note; // "35 kernels in scope: charting group_norm (72 of 2448 runs), the one with the most runs"
 };
 
-ChartScope focusChartScope(const RunList& runs, int maxKernels = 2);
+ChartScope focusChartScope(const RunList& runs, int maxKernels = 2, const CancelToken& cancel = CancelToken());
 
 } // namespace kix

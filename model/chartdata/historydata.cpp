@@ -331,12 +331,12 @@ QString HistoryData::tooltip(int line, int point) const
     return out.join(QLatin1Char('\n'));
 }
 
-HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& options)
+HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& options, const CancelToken& cancel)
 {
     HistoryData data;
     HistoryOptions ho;
     ho.detection.threshold = options.threshold;
-    data.history = buildHistory(runs, ho);
+    data.history = buildHistory(runs, ho, cancel);
     chooseSeries(data.history, options.maxSeries, data);
 
     bool anyLabel = false;
@@ -354,7 +354,7 @@ HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& opti
     data.xCandidates = anyLabel ? QStringList { QStringLiteral("time"), QStringLiteral("label") }
                                 : QStringList { QStringLiteral("time") };
     data.xParam = data.byLabel ? QStringLiteral("label") : QStringLiteral("time");
-    data.title = QStringLiteral("History · ") + selectionTitle(drawnRuns);
+    data.title = QStringLiteral("History · ") + selectionTitle(drawnRuns, cancel);
 
     int perLine = options.maxPoints;
     if (perLine > 0 && options.maxTotalPoints > 0 && !data.drawn.isEmpty())

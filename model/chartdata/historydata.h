@@ -91,6 +91,7 @@ struct HistoryData
     QString tooltip(int line, int point) const; // point: an index into the series' points (seriesPoint)
 };
 
-HistoryData buildHistoryData(const RunList& runs, const HistoryDataOptions& options = {});
+HistoryData buildHistoryData(
+    const RunList& runs, const HistoryDataOptions& options = {}, const CancelToken& cancel = CancelToken());
 
 } // namespace kix

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/overviewdata.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
 #include "model/filter/runfilter.h"
 #include "model/workload.h"
@@ -116,7 +115,7 @@ struct OverviewTallies
 };
 
 // Counts every run in the tallies; false when the build was superseded.
-bool tallyOverviewRuns(const RunList& runs, OverviewTallies& t)
+bool tallyOverviewRuns(const RunList& runs, OverviewTallies& t, const CancelToken& cancel)
 {
     // Runs in a row of the same kernel, or of the same GPU names, skip the lookups (the same strings in memory).
     const Run* lastKernel = nullptr;
@@ -125,7 +124,7 @@ bool tallyOverviewRuns(const RunList& runs, OverviewTallies& t)
     int g = -1;
     Tally* cell = nullptr;
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return false; // superseded: dropped by the caller
         const RunPtr& ptr = runs[i];
         const Run& run = *ptr;
@@ -220,20 +219,20 @@ OverviewData overviewOfTallies(const OverviewTallies& t)
 
 } // namespace
 
-OverviewData buildOverview(const RunList& runs)
+OverviewData buildOverview(const RunList& runs, const CancelToken& cancel)
 {
     OverviewTallies tallies;
-    if (!tallyOverviewRuns(runs, tallies))
+    if (!tallyOverviewRuns(runs, tallies, cancel))
         return {}; // superseded: dropped by the caller
     return overviewOfTallies(tallies);
 }
 
-bool overviewIsFirstView(const RunList& runs, int maxKernels, int maxGpus)
+bool overviewIsFirstView(const RunList& runs, int maxKernels, int maxGpus, const CancelToken& cancel)
 {
     DistinctText kernels;
     DistinctText gpus;
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return false; // superseded: dropped by the caller
         const Run& run = *runs[i];
         kernels.insert(run.kernel);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 
 #include <QStringList>
@@ -40,10 +41,11 @@ struct OverviewData
 };
 
 // Counts the runs. Pure and reentrant: it may run on any thread.
-OverviewData buildOverview(const RunList& runs);
+OverviewData buildOverview(const RunList& runs, const CancelToken& cancel = CancelToken());
 
 // Whether the runs' first view is the overview rather than a chart: they span more than `maxKernels` kernels (a
 // chart would draw only the commonest, see focusChartScope) or more than `maxGpus` GPUs.
-bool overviewIsFirstView(const RunList& runs, int maxKernels = 2, int maxGpus = 4);
+bool overviewIsFirstView(
+    const RunList& runs, int maxKernels = 2, int maxGpus = 4, const CancelToken& cancel = CancelToken());
 
 } // namespace kix

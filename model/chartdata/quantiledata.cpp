@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/quantiledata.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
 #include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/latencyruns.h"
@@ -181,13 +180,13 @@ QStringList protocolFamilyWarnings(const RunList& runs)
                  .arg(families.join(QStringLiteral(", "))) };
 }
 
-QString selectionTitle(const RunList& runs)
+QString selectionTitle(const RunList& runs, const CancelToken& cancel)
 {
     DistinctText kernelNames;
     DistinctText passNames;
     DistinctText gpuNames;
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return {}; // superseded: dropped by the caller
         const Run& run = *runs[i];
         kernelNames.insert(run.kernel);
@@ -213,14 +212,14 @@ QString selectionTitle(const RunList& runs)
 namespace {
 
 // The latency runs grouped by workload (kernel, pass, workload) in first-seen order; false when superseded.
-bool groupQuantileRunsByWorkload(const RunList& latency, QVector<RunList>& groups)
+bool groupQuantileRunsByWorkload(const RunList& latency, QVector<RunList>& groups, const CancelToken& cancel)
 {
     // Group first (one hash lookup per run), then order the groups: sorting 100k runs would cost more than the
     // whole chart.
     QHash<WorkloadKey, int> groupOf;
     QHash<KeyTexts, int> groupByTexts; // the same, found by the addresses of the key's texts (no text hashed)
     for (qsizetype i = 0; i < latency.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return false; // superseded: dropped by the caller
         const RunPtr& run = latency[i];
         const KeyTexts texts = KeyTexts::of(*run);
@@ -262,10 +261,10 @@ QVector<int> orderQuantileGroups(const QVector<RunList>& groups, int maxGroups, 
 }
 
 // The drawn groups' runs, each group sorted by provider and GPU; false when superseded.
-bool drawnQuantileRuns(QVector<RunList>& groups, const QVector<int>& order, RunList& drawn)
+bool drawnQuantileRuns(QVector<RunList>& groups, const QVector<int>& order, RunList& drawn, const CancelToken& cancel)
 {
     for (int g : std::as_const(order)) {
-        if (buildCancelled())
+        if (cancel.cancelled())
             return false;
         RunList& group = groups[g];
         sortByProviderAndGpu(group);
@@ -277,7 +276,7 @@ bool drawnQuantileRuns(QVector<RunList>& groups, const QVector<int>& order, RunL
 // One box per run of group g, in the series its provider and GPU name (" (n)" for the n-th run of them); false
 // when superseded.
 bool addQuantileGroupBoxes(QuantileData& data, const RunList& group, int g, int maxSeries,
-    QHash<QString, int>& seriesIndex, std::vector<double>& medians, int& noSpread)
+    QHash<QString, int>& seriesIndex, std::vector<double>& medians, int& noSpread, const CancelToken& cancel)
 {
     QHash<QString, int> occurrences; // provider·GPU -> runs of this workload seen
     // The group is sorted by provider and GPU: the base name ("provider · GPU") is made once per stretch of
@@ -288,7 +287,7 @@ bool addQuantileGroupBoxes(QuantileData& data, const RunList& group, int g, int 
     int* seen = nullptr;
     QSet<int> takenRepeats; // with every series taken: the n of the existing series named base + " (n)"
     for (qsizetype i = 0; i < group.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return false; // superseded: dropped by the caller
         const RunPtr& run = group[i];
         if (!stretch || !sameText(stretch->provider, run->provider)
@@ -357,7 +356,7 @@ void addQuantileNotes(QuantileData& data, const LatencyRuns& split, const ParamV
 
 } // namespace
 
-QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries)
+QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries, const CancelToken& cancel)
 {
     QuantileData data;
     const LatencyRuns split = splitLatencyRuns(runs);
@@ -367,11 +366,11 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     const int noMedian = split.noMedian;
     int noSpread = 0;
     QVector<RunList> groups;
-    if (!groupQuantileRunsByWorkload(latency, groups))
+    if (!groupQuantileRunsByWorkload(latency, groups, cancel))
         return data; // superseded: dropped by the caller
     const QVector<int> order = orderQuantileGroups(groups, maxGroups, data);
     RunList drawn;
-    if (!drawnQuantileRuns(groups, order, drawn))
+    if (!drawnQuantileRuns(groups, order, drawn, cancel))
         return data;
 
     const WorkloadLabeler labeler(distinctWorkloads(drawn)); // the same variation, read off fewer runs
@@ -382,11 +381,11 @@ QuantileData buildQuantileData(const RunList& runs, int maxGroups, int maxSeries
     for (int g = 0; g < order.size(); ++g) {
         const RunList& group = groups[order[g]];
         data.groups << labeler.label(*group.front());
-        if (!addQuantileGroupBoxes(data, group, g, maxSeries, seriesIndex, medians, noSpread))
+        if (!addQuantileGroupBoxes(data, group, g, maxSeries, seriesIndex, medians, noSpread, cancel))
             return data; // superseded: dropped by the caller
     }
     data.scale = chooseTimeScale(medians);
-    data.title = QStringLiteral("Latency quantiles · ") + selectionTitle(latency);
+    data.title = QStringLiteral("Latency quantiles · ") + selectionTitle(latency, cancel);
     data.warnings = protocolFamilyWarnings(latency);
     addQuantileNotes(data, split, variation, maxGroups, maxSeries, noMedian, noSpread);
     return data;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/chartdata/timescale.h"
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 
 #include <QStringList>
@@ -42,7 +43,8 @@ struct QuantileData
 };
 
 // Limits keep a chart of 100k selected runs readable and fast; what they drop is said in notes.
-QuantileData buildQuantileData(const RunList& runs, int maxGroups = 40, int maxSeries = 16);
+QuantileData buildQuantileData(
+    const RunList& runs, int maxGroups = 40, int maxSeries = 16, const CancelToken& cancel = CancelToken());
 
 // A warning when latency runs of several protocol families are drawn side by side.
 QStringList protocolFamilyWarnings(const RunList& runs);
@@ -51,6 +53,6 @@ QStringList protocolFamilyWarnings(const RunList& runs);
 QString shortGpuName(const QString& gpu);
 
 // "group_norm · backward · B200", or "3 kernels · forward · 2 GPUs" when they vary; used in every chart title.
-QString selectionTitle(const RunList& runs);
+QString selectionTitle(const RunList& runs, const CancelToken& cancel = CancelToken());
 
 } // namespace kix

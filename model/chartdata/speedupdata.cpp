@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/speedupdata.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
 #include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/notes.h"
@@ -29,7 +28,7 @@ bool sameWorkload(const Run& a, const Run& b)
 
 // Categories, sets and bars of the first maxGroups workloads and maxSeries sets; returns the labeler's variation
 // summary ("fixed: ...") of the pairs drawn.
-QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
+QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired, const CancelToken& cancel)
 {
     const QVector<ComparisonPair>& pairs = data.comparison.pairs;
     // Pairs come sorted by kernel, pass and workload: a category is a stretch of pairs of one workload, and those
@@ -65,7 +64,7 @@ QString layOut(SpeedupData& data, int maxGroups, int maxSeries, RunList& paired)
     qint64 lastSlot = -1;
     int lastBar = -1;
     for (int i = 0; i < drawn; ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return {}; // superseded: dropped by the caller
         const Run& run = *pairs[i].run;
         if (i == 0 || !sameWorkload(*pairs[i - 1].run, run)) {
@@ -233,11 +232,12 @@ QString emptyReason(const RunList& runs, const Baseline& baseline)
 
 } // namespace
 
-SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int maxGroups, int maxSeries)
+SpeedupData buildSpeedupData(
+    const RunList& runs, const Baseline& baseline, int maxGroups, int maxSeries, const CancelToken& cancel)
 {
     SpeedupData data;
-    data.baseline = baseline.isEmpty() ? Baseline::defaultFor(runs) : baseline;
-    data.comparison = compareRuns(runs, data.baseline);
+    data.baseline = baseline.isEmpty() ? Baseline::defaultFor(runs, cancel) : baseline;
+    data.comparison = compareRuns(runs, data.baseline, 0.05, cancel);
     const Comparison& comparison = data.comparison;
     data.title = QStringLiteral("Speed-up vs ") + data.baseline.describe();
     data.warnings = summarizePairWarnings(comparison);
@@ -246,11 +246,12 @@ SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int 
         data.notes.prepend(emptyReason(runs, data.baseline));
 
     RunList paired;
-    const QString fixed = layOut(data, maxGroups, maxSeries, paired);
+    const QString fixed = layOut(data, maxGroups, maxSeries, paired, cancel);
     data.xTitle
         = QStringLiteral("speed-up (×) = %1 median / run median; above 1× faster")
               .arg(comparison.baseline.isRun() ? QStringLiteral("baseline run") : comparison.baseline.describe());
-    data.chartTitle = selectionTitle(paired) + QStringLiteral(" — speed-up vs ") + comparison.baseline.describe();
+    data.chartTitle
+        = selectionTitle(paired, cancel) + QStringLiteral(" — speed-up vs ") + comparison.baseline.describe();
 
     QStringList means;
     for (const ProviderSummary& s : comparison.providers)

@@ -54,7 +54,8 @@ struct SpeedupData
 
 // Compares `runs` with `baseline` (empty: Baseline::defaultFor(runs)) and lays out the first `maxGroups`
 // workloads and `maxSeries` sets; what is left out is counted in `dropped` and said in a subtitle.
-SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int maxGroups = 40, int maxSeries = 16);
+SpeedupData buildSpeedupData(const RunList& runs, const Baseline& baseline, int maxGroups = 40, int maxSeries = 16,
+    const CancelToken& cancel = CancelToken());
 
 // Distinct pair warnings with their counts ("different GPU: ... (3 pairs)"), at most 12 and a count of the rest.
 QStringList summarizePairWarnings(const Comparison& comparison);

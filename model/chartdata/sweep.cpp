@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/chartdata/sweep.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distinctworkloads.h"
 #include "model/chartdata/latencyruns.h"
 #include "model/chartdata/quantiledata.h"
@@ -62,13 +61,13 @@ QStringList sweepCandidates(const RunList& runs, const QStringList& varying)
 
 // The x parameter (the preferred one when it is a candidate) and the others that vary, one line each; false when
 // no numeric parameter varies.
-bool chooseSweepAxis(
-    SweepData& data, const RunList& latency, const ParamVariation& variation, const QString& preferredX)
+bool chooseSweepAxis(SweepData& data, const RunList& latency, const ParamVariation& variation,
+    const QString& preferredX, const CancelToken& cancel)
 {
     data.candidates = sweepCandidates(latency, variation.varying);
     data.fixed = variation.fixed;
     data.fixedDescription = variation.describeFixed();
-    data.title = QStringLiteral("Latency sweep · ") + selectionTitle(latency);
+    data.title = QStringLiteral("Latency sweep · ") + selectionTitle(latency, cancel);
     data.warnings = protocolFamilyWarnings(latency);
     if (data.candidates.isEmpty()) {
         data.notes << (latency.isEmpty()
@@ -150,7 +149,7 @@ QString sweepSeriesLabel(const Run& run, const ParamVariation& variation, const 
 
 // Each run's point in its series (at most maxSeries); false when the build was superseded.
 bool collectSweepPoints(SweepData& data, SweepSeriesPoints& points, int& missingX, const RunList& latency,
-    const ParamVariation& variation, int maxSeries)
+    const ParamVariation& variation, int maxSeries, const CancelToken& cancel)
 {
     // series key -> index
     QHash<QString, int> seriesIndex;
@@ -159,7 +158,7 @@ bool collectSweepPoints(SweepData& data, SweepSeriesPoints& points, int& missing
     const Run* previous = nullptr;
     int previousSeries = -1;
     for (qsizetype i = 0; i < latency.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return false; // superseded: dropped by the caller
         const RunPtr& run = latency[i];
         const WorkloadParam* xp = findParam(*run, data.xParam);
@@ -241,7 +240,7 @@ void addSweepNotes(SweepData& data, int missingX, int maxSeries)
 
 } // namespace
 
-SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeries)
+SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeries, const CancelToken& cancel)
 {
     SweepData data;
     const LatencyRuns split = splitLatencyRuns(runs);
@@ -255,13 +254,13 @@ SweepData buildSweep(const RunList& runs, const QString& preferredX, int maxSeri
     }
 
     const ParamVariation variation = paramVariation(distinctWorkloads(latency)); // that of every run
-    if (!chooseSweepAxis(data, latency, variation, preferredX))
+    if (!chooseSweepAxis(data, latency, variation, preferredX, cancel))
         return data;
 
     SweepSeriesPoints points;
     int missingX = 0;
     data.logXPossible = true;
-    if (!collectSweepPoints(data, points, missingX, latency, variation, maxSeries))
+    if (!collectSweepPoints(data, points, missingX, latency, variation, maxSeries, cancel))
         return data; // superseded: dropped by the caller
     finishSweepSeries(data, points);
     addSweepNotes(data, missingX, maxSeries);

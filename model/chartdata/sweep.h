@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/chartdata/timescale.h"
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 
 #include <QStringList>
@@ -51,6 +52,7 @@ struct SweepData
 };
 
 // The x parameter: `preferredX` when it is a candidate, else the candidate with the most distinct values.
-SweepData buildSweep(const RunList& runs, const QString& preferredX = {}, int maxSeries = 32);
+SweepData buildSweep(
+    const RunList& runs, const QString& preferredX = {}, int maxSeries = 32, const CancelToken& cancel = CancelToken());
 
 } // namespace kix

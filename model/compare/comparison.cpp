@@ -3,7 +3,6 @@
 
 #include "model/compare/comparisonpairing.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
 #include "model/compare/pairorder.h"
 #include "model/compare/toolcomparison.h"
@@ -82,14 +81,14 @@ Baseline Baseline::ofRun(RunPtr run)
     return b;
 }
 
-Baseline Baseline::defaultFor(const RunList& runs)
+Baseline Baseline::defaultFor(const RunList& runs, const CancelToken& cancel)
 {
     // Two nvbench or Google Benchmark files: the reference file's provider, as the tools compare them.
     if (const QString reference = toolReferenceProvider(runs); !reference.isEmpty())
         return ofProvider(reference);
     DistinctText distinct;
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        if (buildCancelledEvery(i))
+        if (cancel.cancelledEvery(i))
             return {}; // superseded: dropped by the caller
         if (runs[i]->isLatency())
             distinct.insert(runs[i]->provider);
@@ -213,7 +212,7 @@ void decideVerdictCore(const Run& b, const Run& r, double alpha, ComparisonPair&
 
 } // namespace
 
-Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alpha)
+Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alpha, const CancelToken& cancel)
 {
     using namespace comparisonpairing;
     Comparison result;
@@ -224,10 +223,10 @@ Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alp
     if (baseline.isRun()) {
         if (!pairWithBaselineRun(latency, baseline, alpha, result))
             return result;
-    } else if (!pairWithBaselineProviders(latency, baseline, alpha, result)) {
+    } else if (!pairWithBaselineProviders(latency, baseline, alpha, result, cancel)) {
         return result; // superseded: partial, dropped by the caller
     }
-    if (buildCancelled())
+    if (cancel.cancelled())
         return result;
     sortComparisonPairs(result.pairs);
     sortUnpairedRuns(baseline, result);

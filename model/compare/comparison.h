@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/compare/comparability.h"
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 #include "model/statistics.h"
 
@@ -39,7 +40,7 @@ struct Baseline
     static Baseline ofProvider(const QString& provider) { return ofProviders({ provider }); }
     static Baseline ofRun(RunPtr run);
     // huggingface, then torch, when present among the runs; else the alphabetically first provider.
-    static Baseline defaultFor(const RunList& runs);
+    static Baseline defaultFor(const RunList& runs, const CancelToken& cancel = CancelToken());
     // The same from the providers of the runs' latency runs, when the caller has them.
     static Baseline defaultForProviders(const QSet<QString>& latencyProviders);
 
@@ -92,7 +93,8 @@ struct Comparison
 // Pairs each latency run with a baseline run of the same kernel, pass, workload (including dtype) and GPU; when
 // the workload has no baseline run on that GPU, with one on another GPU (and a warning saying so). With a run
 // baseline every other latency run is paired with it. Pairs are ordered by kernel, pass, workload, provider, GPU.
-Comparison compareRuns(const RunList& runs, const Baseline& baseline, double alpha = 0.05);
+Comparison compareRuns(
+    const RunList& runs, const Baseline& baseline, double alpha = 0.05, const CancelToken& cancel = CancelToken());
 
 // Decides the verdict of a pair (exposed for tests).
 void decideVerdict(const Run& baseline, const Run& run, double alpha, ComparisonPair& pair);

@@ -3,7 +3,6 @@
 // the same workload and GPU), the order of the unpaired runs and the summary.
 #include "model/compare/comparisonpairing.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distincttext.h"
 #include "model/compare/pairorder.h"
 #include "model/workload.h"
@@ -259,7 +258,8 @@ FamilyBaseline familyBaselineFor(const RunList& candidates, const Run& run, cons
 
 // Pairs one strict group's runs with their baselines; false when the build was superseded (partial result).
 bool pairStrictGroup(const QVector<ComparisonStrictGroup>& gpus, const ComparisonStrictGroup& strict,
-    const Baseline& baseline, double alpha, QSet<const Run*>& usedBaselines, Comparison& result)
+    const Baseline& baseline, double alpha, QSet<const Run*>& usedBaselines, Comparison& result,
+    const CancelToken& cancel)
 {
     const RunList& group = strict.runs;
     QString chosen;
@@ -269,7 +269,7 @@ bool pairStrictGroup(const QVector<ComparisonStrictGroup>& gpus, const Compariso
     const QString crossNote
         = crossGpu ? QStringLiteral("no %1 run on this GPU: compared with one on another GPU").arg(chosen) : QString();
     for (qsizetype i = 0; i < group.size(); ++i) {
-        if (buildCancelledEvery(i, 1024))
+        if (cancel.cancelledEvery(i, 1024))
             return false; // superseded: partial, dropped by the caller
         const RunPtr& run = group[i];
         if (!chosen.isEmpty() && run->provider == chosen)
@@ -297,14 +297,15 @@ bool pairStrictGroup(const QVector<ComparisonStrictGroup>& gpus, const Compariso
 }
 
 // Every run paired with the best run of the baseline providers for its workload; false when superseded.
-bool pairWithBaselineProviders(const RunList& latency, const Baseline& baseline, double alpha, Comparison& result)
+bool pairWithBaselineProviders(
+    const RunList& latency, const Baseline& baseline, double alpha, Comparison& result, const CancelToken& cancel)
 {
     const QVector<QVector<ComparisonStrictGroup>> loose = groupByWorkloadAndGpu(latency);
     result.pairs.reserve(latency.size());
     QSet<const Run*> usedBaselines;
     for (const QVector<ComparisonStrictGroup>& gpus : std::as_const(loose)) {
         for (const ComparisonStrictGroup& strict : gpus) {
-            if (!pairStrictGroup(gpus, strict, baseline, alpha, usedBaselines, result))
+            if (!pairStrictGroup(gpus, strict, baseline, alpha, usedBaselines, result, cancel))
                 return false;
         }
     }

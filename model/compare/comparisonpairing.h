@@ -11,7 +11,8 @@ RunList comparableLatencyRuns(const RunList& runs, Comparison& result);
 // Every run against the one baseline run; false when the build was superseded.
 bool pairWithBaselineRun(const RunList& latency, const Baseline& baseline, double alpha, Comparison& result);
 // Every run against the baseline providers' run of its workload and GPU; false when superseded.
-bool pairWithBaselineProviders(const RunList& latency, const Baseline& baseline, double alpha, Comparison& result);
+bool pairWithBaselineProviders(
+    const RunList& latency, const Baseline& baseline, double alpha, Comparison& result, const CancelToken& cancel);
 void sortUnpairedRuns(const Baseline& baseline, Comparison& result);
 void summarize(Comparison& comparison);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/rank.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/timescale.h"
 #include "model/compare/rankcohorts.h"
 #include "model/statistics.h"
@@ -221,25 +220,25 @@ int Ranking::findCohort(const QString& id) const
     return -1;
 }
 
-Ranking rankRuns(const RunList& runs, double alpha, CohortScope scope)
+Ranking rankRuns(const RunList& runs, double alpha, CohortScope scope, const CancelToken& cancel)
 {
     Ranking ranking;
     ranking.alpha = alpha;
     QHash<QString, int> cohortIndex;
     RunList failedRuns;
-    if (!groupRuns(runs, scope, ranking, cohortIndex, failedRuns))
+    if (!groupRuns(runs, scope, ranking, cohortIndex, failedRuns, cancel))
         return ranking; // superseded: partial, dropped by the caller
     placeFailedRuns(failedRuns, scope, ranking, cohortIndex);
 
     for (RankCohort& cohort : ranking.cohorts) {
-        if (buildCancelled())
+        if (cancel.cancelled())
             return ranking; // superseded: partial, dropped by the caller
         rankCohort(cohort, alpha, scope);
     }
     std::stable_sort(ranking.cohorts.begin(), ranking.cohorts.end(), cohortLess);
     int families = 0;
     for (const RankCohort& c : std::as_const(ranking.cohorts)) {
-        if (buildCancelled())
+        if (cancel.cancelled())
             return ranking;
         families += c.protocolFamilies().size() > 1 ? 1 : 0;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 
 #include <QString>
@@ -117,7 +118,8 @@ struct Ranking
 // The cohorts Rank uses: the format's strict key (family-level where a run has none), or the family-level key for
 // every run when the user widens the scope (then each entry names how it differs from the best: differences).
 enum class CohortScope { Strict, Family };
-Ranking rankRuns(const RunList& runs, double alpha = 0.05, CohortScope scope = CohortScope::Strict);
+Ranking rankRuns(const RunList& runs, double alpha = 0.05, CohortScope scope = CohortScope::Strict,
+    const CancelToken& cancel = CancelToken());
 
 // The parts of the strict comparison key in which `run` differs from `best`, named for a reader.
 QStringList strictKeyDifferences(const Run& best, const Run& run);

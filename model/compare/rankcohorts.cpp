@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/compare/rankcohorts.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/statistics.h"
 #include "model/workload.h"
 
@@ -174,14 +173,14 @@ CohortKey cohortKeyOf(const Run& run, CohortScope scope)
     return scope == CohortScope::Family ? CohortKey::familyOf(run) : CohortKey::of(run);
 }
 
-bool groupRuns(
-    const RunList& runs, CohortScope scope, Ranking& ranking, QHash<QString, int>& cohortIndex, RunList& failedRuns)
+bool groupRuns(const RunList& runs, CohortScope scope, Ranking& ranking, QHash<QString, int>& cohortIndex,
+    RunList& failedRuns, const CancelToken& cancel)
 {
     QHash<QString, QHash<QString, int>> entryIndex; // cohort id -> implementation key -> entry
     // A passed run with a headline value -> its cohort and entry, by the addresses of its key's texts.
     QHash<KeyTexts, QPair<int, int>> byTexts;
     for (qsizetype r = 0; r < runs.size(); ++r) {
-        if (buildCancelledEvery(r))
+        if (cancel.cancelledEvery(r))
             return false; // superseded: partial, dropped by the caller
         const RunPtr& run = runs[r];
         if (run->failed()) {

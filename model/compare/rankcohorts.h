@@ -23,8 +23,8 @@ QString keyWithoutMetric(const CohortKey& k);
 CohortKey cohortKeyOf(const Run& run, CohortScope scope);
 // The passed runs into their cohorts and entries (by cohort id in `cohortIndex`), the failed ones into
 // `failedRuns`. False when the build was cancelled.
-bool groupRuns(
-    const RunList& runs, CohortScope scope, Ranking& ranking, QHash<QString, int>& cohortIndex, RunList& failedRuns);
+bool groupRuns(const RunList& runs, CohortScope scope, Ranking& ranking, QHash<QString, int>& cohortIndex,
+    RunList& failedRuns, const CancelToken& cancel);
 // A failed run joins the cohort of its key, else the one of its workload, GPU and protocol, else its own.
 void placeFailedRuns(const RunList& failedRuns, CohortScope scope, Ranking& ranking, QHash<QString, int>& cohortIndex);
 // The entries of one cohort sorted best first, ranked, and judged against the best.

@@ -123,10 +123,10 @@ QStringList ledgerDifferences(
 
 } // namespace
 
-Records recordTimelines(const RunList& runs)
+Records recordTimelines(const RunList& runs, const CancelToken& cancel)
 {
     Records out;
-    const Ranking ranking = rankRuns(runs); // the cohorts, as Rank makes them
+    const Ranking ranking = rankRuns(runs, 0.05, CohortScope::Strict, cancel); // the cohorts, as Rank makes them
     QHash<QString, RecordStanding> standings;
     QHash<QString, RecordStanding> projects;
     for (const RankCohort& cohort : ranking.cohorts) {

@@ -59,7 +59,7 @@ struct Records
 // Where the runs carry the export's ledger (a catalog export's record_events), each strict cohort's timeline is
 // compared with it, step by step (the run credited, the run it took the record from, the date): a difference is
 // reported (RecordTimeline::exportDisagreements), never hidden.
-Records recordTimelines(const RunList& runs);
+Records recordTimelines(const RunList& runs, const CancelToken& cancel = CancelToken());
 
 // Who is credited with a record: the authors, else the project, else the implementation's label.
 QString recordHolder(const Run& run);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/history/history.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/quantiledata.h"
 
 #include <QDate>
@@ -180,13 +179,13 @@ QString seriesTitle(const Run& run)
 
 // The placeable runs with a median, grouped by series (in first-seen order, `ids` their key ids); false when the
 // build was superseded.
-bool groupHistorySeries(
-    const RunList& runs, History& history, std::vector<HistorySeries>& series, std::vector<QString>& ids)
+bool groupHistorySeries(const RunList& runs, History& history, std::vector<HistorySeries>& series,
+    std::vector<QString>& ids, const CancelToken& cancel)
 {
     QHash<QString, int> index; // key id -> series
     QHash<KeyTexts, int> byTexts; // the same series as `index`, found by the key's addresses
     for (qsizetype r = 0; r < runs.size(); ++r) {
-        if (buildCancelledEvery(r))
+        if (cancel.cancelledEvery(r))
             return false; // superseded: dropped by the caller
         const RunPtr& run = runs[r];
         if (!run->observedAt.isValid()) {
@@ -304,18 +303,18 @@ void addHistoryNotes(History& history)
 
 } // namespace
 
-History buildHistory(const RunList& runs, const HistoryOptions& options)
+History buildHistory(const RunList& runs, const HistoryOptions& options, const CancelToken& cancel)
 {
     History history;
     std::vector<HistorySeries> series;
     std::vector<QString> ids;
-    if (!groupHistorySeries(runs, history, series, ids))
+    if (!groupHistorySeries(runs, history, series, ids, cancel))
         return history; // superseded: dropped by the caller
     appendHistorySeriesInKeyOrder(history, series, ids);
 
     for (int s = 0; s < history.series.size(); ++s) {
         HistorySeries& hs = history.series[s];
-        if (buildCancelled())
+        if (cancel.cancelled())
             return history;
         sortPoints(hs.points);
         flagSameTimePoints(history, hs);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/history/changedetection.h"
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 
 #include <QDateTime>
@@ -79,7 +80,8 @@ struct History
 
 // Groups runs into series, orders them in time and finds each series' changes. Regressions and improvements follow
 // the metric's direction: lower latency is better, and lower memory too.
-History buildHistory(const RunList& runs, const HistoryOptions& options = {});
+History buildHistory(
+    const RunList& runs, const HistoryOptions& options = {}, const CancelToken& cancel = CancelToken());
 
 // The run's version or commit label: liger_version, version, release, commit, git_commit, sha, revision, else any
 // label whose key contains "version" or "commit"; "" when none.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a background job polls to learn that its result is no longer wanted: a newer job of its tracker has started
-// (model/jobs/jobtracker.h), or the tracker is gone. Passed to the work as a parameter, never held per thread.
+// (model/jobs/jobtracker.h), or the tracker is gone. Passed to the work as a parameter, never held per thread: a
+// builder that takes one (quantiles, sweep, speed-ups, history, ranking, overview) polls it in its loops over runs,
+// passes it to the helpers that poll, and once cancelled returns what it has so far: partial, meant to be dropped.
 
 #include <QtGlobal>
 
@@ -14,8 +16,20 @@ class CancelToken
 {
 public:
     CancelToken() = default; // never cancelled: for a caller that waits for the result
+    // The token of `generation` for an owner that numbers its jobs by hand (`latest` holds its newest generation):
+    // cancelled once `latest` holds another. For an owner not yet moved to a JobTracker.
+    CancelToken(std::shared_ptr<const std::atomic<int>> latest, int generation)
+        : m_generations(std::move(latest))
+        , m_generation(generation)
+    {
+    }
 
-    bool cancelled() const { return m_latest && m_latest->load(std::memory_order_relaxed) != m_id; }
+    bool cancelled() const
+    {
+        if (m_latest)
+            return m_latest->load(std::memory_order_relaxed) != m_id;
+        return m_generations && m_generations->load(std::memory_order_relaxed) != m_generation;
+    }
     // cancelled() every `every` calls (a power of two): for the loops over a million runs, where one atomic load per
     // run would show.
     bool cancelledEvery(qint64 i, qint64 every = 4096) const { return (i & (every - 1)) == 0 && cancelled(); }
@@ -30,6 +44,8 @@ private:
 
     std::shared_ptr<const std::atomic<quint64>> m_latest;
     quint64 m_id = 0;
+    std::shared_ptr<const std::atomic<int>> m_generations; // of an owner that numbers its jobs by hand
+    int m_generation = 0;
 };
 
 } // namespace kix

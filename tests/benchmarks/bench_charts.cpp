@@ -9,6 +9,7 @@
 // times what the GUI thread does with a prepared chart: drawChart (the QChart made) and its first layout and paint
 // in a 1200x700 antialiased QChartView (offscreen: QT_QPA_PLATFORM=offscreen).
 #include "app/processpolicy.h"
+#include "model/jobs/jobtracker.h"
 #include "model/read/runloader.h"
 #include "ui/charts/chartfactory.h"
 
@@ -21,7 +22,6 @@
 #include <QThread>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -199,27 +199,23 @@ void timeKinds(const char* scope, const RunList& runs, const QList<ChartKind>& k
         }
         if (!cancel)
             continue;
-#if __has_include("model/chartdata/buildcancel.h")
         // Cancelled 50 ms in: how long until prepareChart returns.
-        std::atomic<int> latest { 0 };
+        QObject owner;
+        JobTracker tracker(&owner);
+        const CancelToken token = tracker.start();
         QElapsedTimer t;
         double stopped = -1;
-        QThread* worker = QThread::create([&] {
-            ChartOptions o;
-            o.cancel = { &latest, 0 };
-            static_cast<void>(prepareChart(kind, runs, o));
-        });
+        QThread* worker = QThread::create([&] { static_cast<void>(prepareChart(kind, runs, ChartOptions {}, token)); });
         worker->start();
         QThread::msleep(50);
         t.start();
-        latest = 1;
+        tracker.cancel();
         worker->wait();
         stopped = t.nsecsElapsed() / 1e6;
         delete worker;
         std::printf("%-10s %-9s cancelled after 50 ms: returned %.1f ms later\n", scope,
             qPrintable(chartKindName(kind)), stopped);
         std::fflush(stdout);
-#endif
     }
 }
 

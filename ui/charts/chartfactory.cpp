@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/charts/chartfactory.h"
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/chartscope.h"
 #include "model/chartdata/distincttext.h"
 #include "model/chartdata/notes.h"
@@ -22,7 +21,6 @@
 #include <QSet>
 
 #include <algorithm>
-#include <optional>
 
 namespace kix {
 
@@ -30,7 +28,7 @@ namespace {
 
 // Boxes, or two to four runs' samples overlaid (Histogram, ECDF) when the runs carry them; the boxes when they do
 // not, with a note that says why.
-void prepareQuantiles(PreparedChart& p, const ChartOptions& options)
+void prepareQuantiles(PreparedChart& p, const ChartOptions& options, const CancelToken& cancel)
 {
     ChartInfo& out = p.info;
     const RunList& runs = p.scope.runs;
@@ -44,7 +42,7 @@ void prepareQuantiles(PreparedChart& p, const ChartOptions& options)
         out.isEmpty = false;
         return;
     }
-    p.quantiles = buildQuantileData(runs, options.maxGroups, options.maxSeries);
+    p.quantiles = buildQuantileData(runs, options.maxGroups, options.maxSeries, cancel);
     out.title = p.quantiles.title;
     out.notes = p.quantiles.notes;
     out.warnings = p.quantiles.warnings;
@@ -56,16 +54,14 @@ void prepareQuantiles(PreparedChart& p, const ChartOptions& options)
 
 } // namespace
 
-PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options)
+PreparedChart prepareChart(
+    ChartKind kind, const RunList& allRuns, const ChartOptions& options, const CancelToken& cancel)
 {
-    std::optional<ScopedBuildCancel> cancel; // the builders poll it (else the caller's, see ChartPanel)
-    if (options.cancel.latest)
-        cancel.emplace(options.cancel);
     PreparedChart p;
     p.kind = kind;
     ChartInfo& out = p.info;
     if (kind == ChartKind::Overview) { // a table (OverviewTable), drawn by the chart panel: only the counts
-        p.overview = buildOverview(allRuns);
+        p.overview = buildOverview(allRuns, cancel);
         out.title = chartKindTitle(kind);
         out.isEmpty = allRuns.isEmpty();
         return p;
@@ -79,9 +75,9 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     if (kind == ChartKind::Rank || kind == ChartKind::Records)
         p.scope.runs = allRuns;
     else
-        p.scope = focusChartScope(allRuns);
+        p.scope = focusChartScope(allRuns, 2, cancel);
     const RunList& runs = p.scope.runs;
-    if (buildCancelled())
+    if (cancel.cancelled())
         return p; // superseded: dropped by the caller
     out.focusKernel = p.scope.kernel;
     out.kernels = p.scope.kernels;
@@ -94,17 +90,17 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
     std::sort(out.providers.begin(), out.providers.end());
     const bool allInScope = runs.size() == allRuns.size() && runs.constData() == allRuns.constData();
     p.defaultBaseline = allInScope ? Baseline::defaultForProviders(providers.values()) // no second pass
-                                   : Baseline::defaultFor(allRuns);
+                                   : Baseline::defaultFor(allRuns, cancel);
     // Two nvbench or Google Benchmark files: the reference file (first opened, or named ref/base), as the tools do.
     if (const QString reference = toolReferenceProvider(allRuns); !reference.isEmpty())
         p.defaultBaseline = Baseline::ofProvider(reference);
 
     switch (kind) {
     case ChartKind::Quantiles:
-        prepareQuantiles(p, options);
+        prepareQuantiles(p, options, cancel);
         break;
     case ChartKind::Sweep:
-        p.sweep = buildSweep(runs, options.xParam, options.maxSeries);
+        p.sweep = buildSweep(runs, options.xParam, options.maxSeries, cancel);
         out.title = p.sweep.title;
         out.notes = p.sweep.notes;
         out.xCandidates = p.sweep.candidates;
@@ -113,7 +109,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         out.isEmpty = p.sweep.isEmpty();
         break;
     case ChartKind::Speedup:
-        p.speedup = buildSpeedupData(runs, options.baseline, options.maxGroups, options.maxSeries);
+        p.speedup = buildSpeedupData(runs, options.baseline, options.maxGroups, options.maxSeries, cancel);
         out.baseline = p.speedup.baseline;
         out.title = p.speedup.title;
         out.warnings = p.speedup.warnings;
@@ -129,7 +125,7 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         ho.xParam = options.xParam;
         ho.logY = options.logY;
         ho.keep = options.currentRun; // its point is marked: always drawn
-        p.history = buildHistoryData(runs, ho);
+        p.history = buildHistoryData(runs, ho, cancel);
         out.xCandidates = p.history.xCandidates;
         out.xParam = p.history.xParam;
         out.title = p.history.title;
@@ -139,11 +135,11 @@ PreparedChart prepareChart(ChartKind kind, const RunList& allRuns, const ChartOp
         break;
     }
     case ChartKind::Rank:
-        p.ranking = rankRuns(runs, 0.05, options.rankWidened ? CohortScope::Family : CohortScope::Strict);
+        p.ranking = rankRuns(runs, 0.05, options.rankWidened ? CohortScope::Family : CohortScope::Strict, cancel);
         p.rankCohort = chooseRankCohort(p.ranking, options, out); // reads every cohort: here, not in drawChart
         break;
     case ChartKind::Records:
-        p.records = recordTimelines(runs);
+        p.records = recordTimelines(runs, cancel);
         p.recordsTimeline = chooseRecordsTimeline(p.records, options, out);
         break;
     case ChartKind::Overview: // returned above
@@ -215,11 +211,11 @@ bool speedupIsFirstView(const RunList& runs)
     return false;
 }
 
-ChartKind firstViewKind(const RunList& runs)
+ChartKind firstViewKind(const RunList& runs, const CancelToken& cancel)
 {
     if (runs.isEmpty())
         return ChartKind::Quantiles;
-    if (overviewIsFirstView(runs))
+    if (overviewIsFirstView(runs, 2, 4, cancel))
         return ChartKind::Overview;
     if (rankIsFirstView(runs))
         return ChartKind::Rank;
@@ -265,9 +261,10 @@ std::unique_ptr<QChart> drawChart(PreparedChart&& p, const ChartOptions& options
     return chart;
 }
 
-std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info)
+std::unique_ptr<QChart> buildChart(
+    ChartKind kind, const RunList& allRuns, const ChartOptions& options, ChartInfo* info, const CancelToken& cancel)
 {
-    return drawChart(prepareChart(kind, allRuns, options), options, info);
+    return drawChart(prepareChart(kind, allRuns, options, cancel), options, info);
 }
 
 } // namespace kix

@@ -10,6 +10,7 @@
 #include "model/chartdata/sweep.h"
 #include "model/compare/rank.h"
 #include "model/compare/records.h"
+#include "model/jobs/canceltoken.h"
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
@@ -22,8 +23,9 @@ namespace kix {
 // Builds the chart of a kind from runs: the same function serves the panel, the export (a fresh chart laid out
 // at the asked size) and `kix chart`, so every route shows the same numbers. `info` receives what the chart's
 // surroundings show (warnings, notes, choices).
-std::unique_ptr<QChart> buildChart(
-    ChartKind kind, const RunList& runs, const ChartOptions& options, ChartInfo* info = nullptr);
+// A build superseded by a newer one (`cancel`) stops soon: its chart is partial, meant to be dropped.
+std::unique_ptr<QChart> buildChart(ChartKind kind, const RunList& runs, const ChartOptions& options,
+    ChartInfo* info = nullptr, const CancelToken& cancel = CancelToken());
 
 // buildChart() in two steps, so that the window builds a chart of many runs off the GUI thread: prepareChart() does
 // every computation over the runs (scope, quantiles, sweep, speed-ups, history, ranking, the notes about them) and
@@ -47,13 +49,14 @@ struct PreparedChart
     Records records; // every cohort's record timeline (Records)
     int recordsTimeline = -1; // the one drawn (chooseRecordsTimeline), -1: none
 };
-PreparedChart prepareChart(ChartKind kind, const RunList& runs, const ChartOptions& options);
+PreparedChart prepareChart(
+    ChartKind kind, const RunList& runs, const ChartOptions& options, const CancelToken& cancel = CancelToken());
 std::unique_ptr<QChart> drawChart(PreparedChart&& prepared, const ChartOptions& options, ChartInfo* info = nullptr);
 
 // The first view of a scope: the overview when it spans many kernels or GPUs (overviewIsFirstView); else Rank for a
 // leaderboard or one cohort of many implementations (rankIsFirstView), else the quantile chart.
 // Reads every run in the worst case: over many runs the chart panel calls it off the GUI thread.
-ChartKind firstViewKind(const RunList& runs);
+ChartKind firstViewKind(const RunList& runs, const CancelToken& cancel = CancelToken());
 // Rank answers these runs best: most of them report a score (a leaderboard: gpumode-kernelbot), or none has a latency,
 // or they are one cohort (one kernel, pass, workload, dtype and GPU) of three providers or more.
 bool rankIsFirstView(const RunList& runs);

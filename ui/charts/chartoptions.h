@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "model/chartdata/buildcancel.h"
 #include "model/chartdata/distributiondata.h"
 #include "model/compare/comparison.h"
 
@@ -39,7 +38,6 @@ struct ChartOptions
     RunPtr cohortRun; // rank: the run whose cohort is shown when no cohort is chosen (the current run)
     bool rankWidened = false; // rank: the family-level scope, across protocol versions and environments, on request
     RunPtr currentRun; // the run selected in the table: every chart marks it (ChartStyle::markCurrentRun)
-    BuildCancel cancel; // a build superseded by a newer one stops soon (prepareChart; its result is dropped)
 };
 
 // What the chart's surroundings show: the banner (warnings first), the choosers and the pairs table.

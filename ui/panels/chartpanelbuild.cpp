@@ -179,12 +179,11 @@ void ChartPanel::startBuild(bool chooseKind)
         Build build { generation, chooseKind, {}, nullptr, {} };
         if (latest->load() != generation) // superseded while it waited for a thread
             return build;
-        const BuildCancel cancel { latest.get(), generation };
-        const ScopedBuildCancel polled(cancel); // superseded while it runs: the builders stop soon (buildCancelled)
-        const ChartKind built = chooseKind ? firstViewKind(runs) : kind;
+        const CancelToken cancel(latest, generation); // superseded while it runs: the builders stop soon
+        const ChartKind built = chooseKind ? firstViewKind(runs, cancel) : kind;
         build.options = opts[int(built)];
         if (latest->load() == generation) // the choice may have taken a while
-            build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options));
+            build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options, cancel));
         if (chip && build.prepared && !cancel.cancelled())
             build.varying = paramVariation(runs).varying;
         return build;

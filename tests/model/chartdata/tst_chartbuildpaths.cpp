@@ -3,9 +3,8 @@
 // runs that share interned strings by address (DistinctText, the series and cohort tables, the memos of the row
 // before): the same runs with every string a copy of its own take the plain paths (text hashing, building every
 // label), so each chart kind's data must be the same either way, on varied runs in two orders. The quantile
-// series' names are also checked against the naming rule written out plainly. And a build whose cancel token
-// is set returns early, while the same build without it does not.
-#include "model/chartdata/buildcancel.h"
+// series' names are also checked against the naming rule written out plainly. And a build given a superseded
+// cancel token returns early, while the same build given the newest does not.
 #include "model/chartdata/chartscope.h"
 #include "model/chartdata/overviewdata.h"
 #include "model/chartdata/quantiledata.h"
@@ -13,6 +12,7 @@
 #include "model/chartdata/sweep.h"
 #include "model/compare/rank.h"
 #include "model/history/history.h"
+#include "model/jobs/jobtracker.h"
 #include "model/workload.h"
 
 #include "tests/support/testmain.h"
@@ -450,24 +450,25 @@ void TestChartBuildPaths::quantileSeriesFollowTheRule()
 void TestChartBuildPaths::cancelledBuildsStop()
 {
     const RunList runs = variedRuns(20000);
-    std::atomic<int> latest { 1 };
-    const BuildCancel stale { &latest, 0 }; // generation 0 while the newest is 1: superseded
-    const ScopedBuildCancel scoped(stale);
-    QVERIFY(buildCancelled());
-    QVERIFY(compareRuns(runs, Baseline::ofProvider(QStringLiteral("huggingface"))).pairs.size() < 100);
-    QVERIFY(buildHistory(runs).series.size() < 2);
-    QVERIFY(rankRuns(runs).cohorts.size() < 2);
-    QVERIFY(buildQuantileData(runs).boxes.size() < 20);
-    QVERIFY(buildOverview(runs).total.runs < 100);
+    const Baseline huggingface = Baseline::ofProvider(QStringLiteral("huggingface"));
+    QObject owner;
+    JobTracker tracker(&owner);
+    const CancelToken stale = tracker.start();
+    tracker.cancel(); // superseded
+    QVERIFY(stale.cancelled());
+    QVERIFY(compareRuns(runs, huggingface, 0.05, stale).pairs.size() < 100);
+    QVERIFY(buildHistory(runs, {}, stale).series.size() < 2);
+    QVERIFY(rankRuns(runs, 0.05, CohortScope::Strict, stale).cohorts.size() < 2);
+    QVERIFY(buildQuantileData(runs, 40, 16, stale).boxes.size() < 20);
+    QVERIFY(buildOverview(runs, stale).total.runs < 100);
     {
-        const BuildCancel current { &latest, 1 }; // the newest: it runs to the end
-        const ScopedBuildCancel inner(current);
-        QVERIFY(!buildCancelled());
-        QVERIFY(compareRuns(runs, Baseline::ofProvider(QStringLiteral("huggingface"))).pairs.size() > 1000);
-        QVERIFY(buildHistory(runs).series.size() > 10);
-        QCOMPARE(buildOverview(runs).total.runs, 20000);
+        const CancelToken current = tracker.start(); // the newest: it runs to the end
+        QVERIFY(!current.cancelled());
+        QVERIFY(compareRuns(runs, huggingface, 0.05, current).pairs.size() > 1000);
+        QVERIFY(buildHistory(runs, {}, current).series.size() > 10);
+        QCOMPARE(buildOverview(runs, current).total.runs, 20000);
     }
-    QVERIFY(buildCancelled()); // the outer token again
+    QVERIFY(stale.cancelled()); // a newer job never makes an older one current again
 }
 
 KIX_TEST_GUILESS_MAIN(TestChartBuildPaths)
