@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 
 #include <QtConcurrent>
 
@@ -11,7 +11,7 @@
 
 namespace kix {
 
-// Frees `value` on a thread of the worker pool (model/workerpool.h), not on the caller's: a chart of a million runs
+// Frees `value` on a thread of the worker pool (model/jobs/pools.h), not on the caller's: a chart of a million runs
 // holds a history or a comparison whose freeing alone would block the GUI thread for tens of milliseconds. Small values
 // are freed at once. The value must be safe to free on another thread (implicitly shared Qt containers, shared_ptr:
 // yes).

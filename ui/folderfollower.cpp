@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/folderfollower.h"
 
+#include "model/jobs/pools.h"
 #include "model/read/runloader.h"
-#include "model/workerpool.h"
 #include "ui/mainwindow.h"
 #include "ui/models/diagnosticsmodel.h"
 #include "ui/runsession.h"

@@ -5,7 +5,7 @@
 #include "model/filter/runfilter.h"
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 #include "model/workload.h"
 #include "ui/models/diagnosticsmodel.h"
 #include "ui/models/facetmodel.h"

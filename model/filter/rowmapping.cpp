@@ -2,6 +2,7 @@
 #include "model/filter/rowmapping.h"
 
 #include "model/filter/runtablemodel.h"
+#include "model/jobs/pools.h"
 #include "model/workload.h"
 
 #include <QHash>
@@ -16,11 +17,6 @@
 namespace kix {
 
 namespace {
-
-// The filter's chunks run on a pool of their own: the build that waits for them runs on the global pool, and once
-// every global thread was such a build, chunks queued there would wait forever (one core: every time). This pool
-// runs nothing that waits.
-Q_GLOBAL_STATIC(QThreadPool, filterChunkPool)
 
 // Latency first, then the other metrics by name and unit.
 int metricOrder(const Run& a, const Run& b)

@@ -2,6 +2,7 @@
 #include "model/filter/runfilterproxy.h"
 
 #include "model/filter/runtablemodel.h"
+#include "model/jobs/pools.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -9,11 +10,6 @@
 namespace kix {
 
 namespace {
-
-// The row builds run on a pool of their own, so that they never queue behind the charts' and other views' jobs on
-// the global pool (at 1M runs those take seconds, and a keystroke's rows must not wait for them). Old rows are
-// freed there too: a million shared runs cost tens of milliseconds to release.
-Q_GLOBAL_STATIC(QThreadPool, rowJobPool)
 
 bool sameFacets(const RunFilter& a, const RunFilter& b)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/documentlines.h"
 
+#include "model/jobs/pools.h"
 #include "model/read/documentframes.h"
 
 #include <QtConcurrent>
@@ -75,11 +76,6 @@ void attachRaw(std::vector<Pending>& pending, const std::string& compact, const 
         result.runs.append(std::move(p.run));
     }
 }
-
-// The chunks of large JSON Lines files are parsed on a pool of their own: the loader parses files on the global
-// pool, and a file's task that waited there for its chunks could wait forever once every global thread is such a
-// task (two big files on two cores did). The chunks' pool runs nothing that waits.
-Q_GLOBAL_STATIC(QThreadPool, chunkPool)
 
 } // namespace
 
@@ -266,7 +262,7 @@ void parseJsonLines(
         parseJsonLinesRange(begin, end, 0, file, limits, result, nullptr, false, nullptr, multiLine);
     } else {
         const QList<ParseResult> parts
-            = QtConcurrent::blockingMapped<QList<ParseResult>>(chunkPool(), chunks, [&](const Chunk& c) {
+            = QtConcurrent::blockingMapped<QList<ParseResult>>(parsePool(), chunks, [&](const Chunk& c) {
                   ParseResult part;
                   parseJsonLinesRange(
                       c.begin, c.end, c.firstLine, file, limits, part, nullptr, false, nullptr, multiLine);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/jsonlmapped.h"
 
+#include "model/jobs/pools.h"
 #include "model/read/catalogreader.h"
 #include "model/read/documentframes.h"
 #include "model/read/inputformats.h"
 
+#include <QThreadPool>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -21,8 +23,6 @@ namespace kix::jsonl {
 
 namespace {
 
-Q_GLOBAL_STATIC(QThreadPool, windowThreads)
-
 // Where the lines of a window of a mapped file are: [begin, end) of the file, line `firstLine` first.
 struct MappedWindow
 {
@@ -38,11 +38,6 @@ struct MappedWindow
 #endif
 
 } // namespace
-
-QThreadPool* windowPool()
-{
-    return windowThreads();
-}
 
 bool streamable(const char* begin, const char* end)
 {
@@ -181,7 +176,7 @@ void MappedStream::submit(std::size_t next)
     m_batch.clear();
     Flight& f = m_flight.back();
     f.parsed = QtConcurrent::mapped(
-        windowPool(), f.windows.cbegin(), f.windows.cend(), [this](const MappedWindow& w) { return parse(w); });
+        parsePool(), f.windows.cbegin(), f.windows.cend(), [this](const MappedWindow& w) { return parse(w); });
     while (m_flight.size() > 2)
         takeOldest(next);
 }
@@ -295,7 +290,7 @@ Mapped MappedStream::run()
     if (!streamable(m_base, m_base + std::min(m_window, m_size)))
         return Mapped::NotStreamable;
     m_multiLine = firstDocumentSpansLines(m_base, m_base + std::min(m_window, m_size));
-    m_threads = std::max(1, QThreadPool::globalInstance()->maxThreadCount());
+    m_threads = std::max(1, parsePool()->maxThreadCount());
     m_pos = m_size >= 3 && std::memcmp(m_base, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     while (m_pos < m_size) {
         if (m_limits.cancel && m_limits.cancel->load(std::memory_order_relaxed))

@@ -7,7 +7,6 @@
 #include "model/read/mappedfile.h"
 
 #include <QString>
-#include <QThreadPool>
 
 #include <simdjson.h>
 
@@ -17,10 +16,6 @@
 namespace kix::jsonl {
 
 constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
-
-// Windows are parsed on a pool of their own: the loader reads files on its file pool, and a file's task that
-// waited there for its windows could wait forever once every thread of that pool is such a task.
-QThreadPool* windowPool();
 
 // The first bytes are those of kernelindex JSON Lines: an object first, no binary data, not a catalog export, and
 // no other format claims them. Anything else is read whole, by the reader that knows it.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/jsonlstream.h"
 
+#include "model/jobs/pools.h"
 #include "model/rawtext.h"
 #include "model/read/documentframes.h"
 #include "model/read/documentparser.h"
@@ -120,7 +121,7 @@ public:
         , m_window(window)
         , m_limits(limits)
         , m_result(result)
-        , m_threads(std::max(1, QThreadPool::globalInstance()->maxThreadCount()))
+        , m_threads(std::max(1, parsePool()->maxThreadCount()))
     {
     }
 
@@ -187,7 +188,7 @@ void ReadStream::flush()
         return;
     m_inFlight.swap(m_batch);
     m_parsing = QtConcurrent::mapped(
-        windowPool(), m_inFlight.cbegin(), m_inFlight.cend(), [this](const Window& w) { return parse(w); });
+        parsePool(), m_inFlight.cbegin(), m_inFlight.cend(), [this](const Window& w) { return parse(w); });
     m_running = true;
 }
 

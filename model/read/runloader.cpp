@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/runloader.h"
 
+#include "model/jobs/pools.h"
 #include "model/read/documentparser.h"
 
 #include <QDirIterator>
@@ -22,11 +23,6 @@
 namespace kix {
 
 namespace {
-
-// The files of a folder are read on a pool of their own, never Qt's global one: Qt's raster engine splits a large
-// fill across the global pool's threads and the GUI thread waits for them, so a folder load there would hold up
-// the window's repaints (see model/workerpool.h). The caller reads batches too while it waits.
-Q_GLOBAL_STATIC(QThreadPool, fileBatchPool)
 
 bool isRunFileName(const char* name)
 {
@@ -243,7 +239,7 @@ LoadResult loadPaths(const QStringList& paths, const std::atomic<bool>* cancel,
         ParseResult parsed;
         int refused = 0;
     };
-    const int batchSize = std::clamp(total / (8 * std::max(1, QThreadPool::globalInstance()->maxThreadCount())), 1, 64);
+    const int batchSize = std::clamp(total / (8 * std::max(1, fileBatchPool()->maxThreadCount())), 1, 64);
     QVector<Batch> batches;
     for (int i = 0; i < total; i += batchSize)
         batches.append({ i, std::min(batchSize, total - i) });

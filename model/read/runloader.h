@@ -78,8 +78,8 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QFuture<void> m_future;
     ProgressProbe m_probe;
-    // Jobs run one at a time here; their parsing fans out on the global pool (a job waiting on the pool that it
-    // occupies could deadlock it).
+    // Jobs run one at a time here; their parsing fans out on fileBatchPool() (model/jobs/pools.h): a job waiting
+    // on the pool that it occupies could deadlock it.
     QThreadPool m_jobs;
 };
 

@@ -3,7 +3,7 @@
 
 #include "model/format/digest.h"
 #include "model/format/documentbuilder.h"
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 #include "model/write/cellformat.h"
 #include "model/write/texttable.h"
 

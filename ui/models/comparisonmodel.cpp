@@ -3,7 +3,7 @@
 
 #include "model/chartdata/distinctworkloads.h"
 #include "model/filter/runtablemodel.h"
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 #include "model/workload.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/speedupchart.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/models/facetmodel.h"
 
+#include "model/jobs/pools.h"
+
 #include <QBrush>
 #include <QFont>
 #include <QGuiApplication>
@@ -9,13 +11,6 @@
 #include <QtConcurrent>
 
 namespace kix {
-
-namespace {
-
-// Counting runs on a pool of its own: it never queues behind the charts' jobs on the global pool.
-Q_GLOBAL_STATIC(QThreadPool, facetJobPool)
-
-} // namespace
 
 // internalId: 0 for a facet row, facet row + 1 for a value row.
 FacetModel::FacetModel(QObject* parent)

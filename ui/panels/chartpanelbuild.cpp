@@ -2,6 +2,7 @@
 // ChartPanel: its charts built (on the GUI thread, or prepared off it for many runs) and shown, fitted to the view.
 #include "ui/panels/chartpanel.h"
 
+#include "model/jobs/pools.h"
 #include "model/workload.h"
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/charthover.h"
@@ -33,10 +34,6 @@
 namespace kix {
 
 namespace {
-
-// Charts are prepared in their own two threads: a long build (Rank over a million runs) never holds up the
-// filter's workers, and a newer build need not wait for an older one to end.
-Q_GLOBAL_STATIC(QThreadPool, chartThreads)
 
 constexpr int kChartKinds = chartKindCount;
 

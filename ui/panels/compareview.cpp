@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/panels/compareview.h"
 
+#include "model/jobs/pools.h"
 #include "ui/models/rundiffmodel.h"
 
 #include <QAction>
@@ -167,7 +168,7 @@ void CompareView::setRuns(const RunList& runs)
         if (generation == m_generation) // else superseded by a newer set of runs
             showDiff(watcher->future().takeResult());
     });
-    watcher->setFuture(QtConcurrent::run([runs] { return diffRuns(runs); }));
+    watcher->setFuture(QtConcurrent::run(workerPool(), [runs] { return diffRuns(runs); }));
 }
 
 void CompareView::showDiff(RunDiff diff)

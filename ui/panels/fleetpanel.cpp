@@ -3,7 +3,7 @@
 
 #include "engine/benchmarkspec.h"
 #include "engine/fleet/fleetsubmit.h"
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 #include "ui/folderfollower.h"
 #include "ui/models/fleetjobmodel.h"
 #include "ui/panels/benchmarkpanel.h"

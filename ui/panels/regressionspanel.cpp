@@ -4,7 +4,7 @@
 #include "model/filter/runfilterproxy.h"
 #include "model/filter/runtablemodel.h"
 #include "model/history/historyreport.h"
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/disposal.h"
 #include "ui/models/historychangesmodel.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Loading files and folders: good files beside bad ones, duplicates, cancel, and the QObject front.
+#include "model/jobs/pools.h"
 #include "model/read/runloader.h"
 
 #include "kix/config.h"
@@ -190,9 +191,9 @@ void TestRunLoader::bigJsonLinesBundleInParallelChunks()
     QCOMPARE(r.runs.last()->median, 1315872.0);
 }
 
-// Two JSON Lines files big enough to be cut into chunks, loaded with two threads in the global pool (a two-core
-// machine): each file's task waits for its chunks, and they must still run. This hung before the chunks had a pool
-// of their own. A hang cannot be recovered from, so the test stops the process rather than wait forever.
+// Two JSON Lines files big enough to be cut into chunks, loaded with two threads in each pool a load uses (a
+// two-core machine): each file's task waits for its chunks, and they must still run. This hung before the chunks
+// had a pool of their own. A hang cannot be recovered from, so the test stops the process rather than wait forever.
 void TestRunLoader::bigFilesOnFewThreadsDoNotDeadlock()
 {
     QFile seedFile(QStringLiteral(KIX_SOURCE_DIR "/resources/runs/group_norm-backward-huggingface-nvidia-b200.json"));
@@ -213,9 +214,10 @@ void TestRunLoader::bigFilesOnFewThreadsDoNotDeadlock()
         QVERIFY(out.size() > (2 << 20) * 2);
         paths << out.fileName();
     }
-    QThreadPool* pool = QThreadPool::globalInstance();
-    const int threads = pool->maxThreadCount();
-    pool->setMaxThreadCount(2);
+    QThreadPool* const pools[] = { fileBatchPool(), parsePool() };
+    const int threads[] = { pools[0]->maxThreadCount(), pools[1]->maxThreadCount() };
+    for (QThreadPool* pool : pools)
+        pool->setMaxThreadCount(2);
     std::atomic<int> loaded { -1 };
     std::thread([paths, &loaded] { loaded = int(loadPaths(paths).runs.size()); }).detach();
     const bool finished = QTest::qWaitFor([&] { return loaded.load() >= 0; }, 120000);
@@ -223,7 +225,8 @@ void TestRunLoader::bigFilesOnFewThreadsDoNotDeadlock()
         qCritical("loadPaths deadlocked with two big JSON Lines files on two threads");
         std::_Exit(1);
     }
-    pool->setMaxThreadCount(threads);
+    for (int i = 0; i < 2; ++i)
+        pools[i]->setMaxThreadCount(threads[i]);
     QCOMPARE(loaded.load(), 2 * lines);
 }
 

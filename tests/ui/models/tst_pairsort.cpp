@@ -3,7 +3,7 @@
 // orders the rows by a column, ascending, then descending; a missing number is last either way and ties keep the
 // comparison's order; a new comparison keeps the column; many pairs are sorted off the GUI thread, where a newer
 // sort drops an older one and the selection follows its pairs.
-#include "model/workerpool.h"
+#include "model/jobs/pools.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/panels/chartpanel.h"
 
