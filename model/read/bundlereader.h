@@ -6,7 +6,7 @@
 // {run, protocol, environment} with the workload, operation, implementation and project it links to embedded
 // when the bundle holds them (joined by digest, as the format links them; the project by its slug).
 
-#include "model/read/documentparser.h"
+#include "model/read/readlimits.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,6 +2,7 @@
 #include "model/read/catalogreader.h"
 
 #include "model/read/catalogrows.h"
+#include "model/read/documentlines.h"
 #include "model/read/linesplitter.h"
 #include "model/read/zstdstream.h"
 
@@ -47,7 +48,7 @@ public:
     {
         if (m_text.empty())
             return;
-        parseDocumentLines(m_text.data(), m_text.data() + m_text.size(), m_first, m_file, m_limits, m_result);
+        parsing::parseJsonLinesRange(m_text.data(), m_text.data() + m_text.size(), m_first, m_file, m_limits, m_result);
         m_text.clear();
         m_count = 0;
     }

@@ -11,7 +11,7 @@
 // A .zst file is streamed: decompressed in bounded pieces and cut into lines as it goes, never whole in memory.
 // A compressed file that is not a catalog is read as kernelindex JSON Lines, line by line.
 
-#include "model/read/documentparser.h"
+#include "model/read/readlimits.h"
 
 #include <QString>
 

@@ -3,8 +3,8 @@
 // Internal to kix_model (the catalog reader): the rows of a KernelIndex catalog export, read one line at a time, and
 // the kernelindex documents built from them once every table is read.
 
-#include "model/read/documentparser.h"
 #include "model/read/jsondom.h"
+#include "model/read/readlimits.h"
 #include "model/run.h"
 
 #include <QString>

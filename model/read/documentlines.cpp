@@ -3,6 +3,7 @@
 
 #include "model/jobs/pools.h"
 #include "model/read/documentframes.h"
+#include "model/read/runextract.h"
 
 #include <QtConcurrent>
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Internal to kix_model (the document parser): kernelindex documents one a line (JSON Lines, or records over several
-// lines), parsed into runs, and the checks every document goes through whatever it arrived in.
+// Internal to kix_model (the Frame stage of the read path, documentparser.h): kernelindex documents one a line
+// (JSON Lines, or records over several lines), parsed into runs, and the checks every document goes through whatever
+// it arrived in, on its way to the Extract stage (runextract.h).
 
-#include "model/read/documentparser.h"
 #include "model/read/jsondom.h"
 #include "model/read/jsonreader.h"
+#include "model/read/readlimits.h"
 
 #include <memory>
 #include <string>
@@ -29,8 +30,13 @@ std::shared_ptr<const std::string> keep(const std::string& compact);
 // Grows the calling thread's heap once, up front (see the definition for why).
 void reserveThreadHeap();
 
-// `newlines`: the ends of the records (every '\n' of JSON Lines); with `multiLine`, records are documents over
-// several lines (documentframes.h), found here when `newlines` is not given.
+// JSON Lines of kernelindex documents in [begin, end), the first line being line `firstLine` of the file (0-based):
+// what every reader of lines ends in (the catalog's, the streamed windows, a text in memory cut into chunks). `origin`:
+// where the lines are in a file on disk (their runs keep that place, not the text). `padded`:
+// simdjson::SIMDJSON_PADDING readable bytes follow `end`. `newlines`: the ends of the records, as offsets from
+// `begin` (every '\n' of JSON Lines), where the caller found them already; with `multiLine`, records are documents
+// over several lines (documentframes.h), found here when `newlines` is not given, and a record's pointer is its
+// first line.
 void parseJsonLinesRange(const char* begin, const char* end, int firstLine, const QString& file,
     const ParseLimits& limits, ParseResult& result, const LineOrigin* origin = nullptr, bool padded = false,
     const std::vector<std::size_t>* newlines = nullptr, bool multiLine = false);

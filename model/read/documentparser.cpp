@@ -203,13 +203,6 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
     parseText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, result);
 }
 
-void parseDocumentLines(const char* begin, const char* end, int firstLine, const QString& file,
-    const ParseLimits& limits, ParseResult& result, const LineOrigin* origin, bool padded,
-    const std::vector<std::size_t>* newlines, bool multiLine)
-{
-    parseJsonLinesRange(begin, end, firstLine, file, limits, result, origin, padded, newlines, multiLine);
-}
-
 ParseResult parseFile(const QString& path, const ParseLimits& limits)
 {
     ParseResult result;

@@ -3,7 +3,7 @@
 // Internal to kix_model (the document parser): one file's text, recognised by content and suffix and handed to the
 // reader of its format (a kernelindex document or array, JSON Lines, a bundle, YAML, a catalog, other tools' JSON).
 
-#include "model/read/documentparser.h"
+#include "model/read/readlimits.h"
 
 #include <QString>
 

@@ -4,6 +4,7 @@
 #include "model/jobs/pools.h"
 #include "model/read/catalogreader.h"
 #include "model/read/documentframes.h"
+#include "model/read/documentlines.h"
 #include "model/read/inputformats.h"
 
 #include <QThreadPool>
@@ -118,8 +119,8 @@ private:
     {
         ParseResult part;
         const LineOrigin origin { m_shared, qint64(w.begin), true };
-        parseDocumentLines(m_base + w.begin, m_base + w.end, w.firstLine, m_path, m_limits, part, &origin, w.padded,
-            &w.newlines, m_multiLine);
+        parsing::parseJsonLinesRange(m_base + w.begin, m_base + w.end, w.firstLine, m_path, m_limits, part, &origin,
+            w.padded, &w.newlines, m_multiLine);
         return part;
     }
     std::size_t oldestInFlight(std::size_t otherwise) const

@@ -3,8 +3,8 @@
 // Internal to kix_model (the JSON Lines stream): a large JSON Lines file read through a mapping of it, and what the
 // mapped and the read() paths share.
 
-#include "model/read/documentparser.h"
 #include "model/read/mappedfile.h"
+#include "model/read/readlimits.h"
 
 #include <QString>
 

@@ -4,9 +4,10 @@
 #include "model/jobs/pools.h"
 #include "model/rawtext.h"
 #include "model/read/documentframes.h"
-#include "model/read/documentparser.h"
+#include "model/read/documentlines.h"
 #include "model/read/jsonlmapped.h"
 #include "model/read/mappedfile.h"
+#include "model/read/readlimits.h"
 
 #include <simdjson.h>
 
@@ -134,8 +135,8 @@ private:
     {
         ParseResult part;
         const LineOrigin origin { m_shared, w.fileOffset + qint64(w.begin) };
-        parseDocumentLines(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, m_path, m_limits, part,
-            &origin, true, &w.newlines, m_multiLine);
+        parsing::parseJsonLinesRange(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, m_path, m_limits,
+            part, &origin, true, &w.newlines, m_multiLine);
         return part;
     }
     void finish();

@@ -6,7 +6,7 @@
 // error in YAML (refused, as the format refuses them). The limits of the ordinary reading apply.
 
 #include "model/diagnostic.h"
-#include "model/read/documentparser.h"
+#include "model/read/readlimits.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/zstdstream.h"
 
-#include "model/read/documentparser.h"
+#include "model/read/readlimits.h"
 
 #include <QFile>
 
