@@ -4,20 +4,13 @@
 #include "model/read/catalogrows.h"
 #include "model/read/documentlines.h"
 #include "model/read/linesplitter.h"
-#include "model/read/zstdstream.h"
 
 #include <QStringList>
 
 #include <algorithm>
 #include <cstring>
 
-namespace kix {
-
-namespace {
-
-using catalog::Catalog;
-using catalog::isBlank;
-using catalog::skipSpace;
+namespace kix::catalog {
 
 // Text that is not a catalog, in a compressed file: kernelindex JSON Lines, parsed a batch of lines at a time.
 class Lines
@@ -133,54 +126,44 @@ private:
     Mode m_mode = Mode::Unknown;
 };
 
-void finishZstd(const ZstdResult& z, const QString& file, Router& router, ParseResult& result)
-{
-    if (z.stopped)
-        return; // cancelled: the loader drops the result
-    if (!z.ok) {
-        result.diagnostics.append(makeError(file, {}, z.error));
-        if (z.decompressedBytes == 0)
-            return;
-    }
-    router.finish();
-}
+} // namespace kix::catalog
 
-} // namespace
+namespace kix {
 
 bool looksLikeCatalog(const char* begin, const char* end)
 {
-    const char* p = skipSpace(begin, end);
+    const char* p = catalog::skipSpace(begin, end);
     if (p < end && *p == '\xEF' && end - p >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        p = skipSpace(p + 3, end);
+        p = catalog::skipSpace(p + 3, end);
     if (p == end || *p != '{')
         return false;
-    p = skipSpace(p + 1, end);
+    p = catalog::skipSpace(p + 1, end);
     return end - p >= 7 && std::memcmp(p, "\"table\"", 7) == 0;
 }
 
 void parseCatalogText(
     const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
 {
-    Router router(file, limits, result);
+    catalog::Router router(file, limits, result);
     if (router.splitter().feed(std::string_view(begin, std::size_t(end - begin))))
         router.finish();
 }
 
-void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result)
+LineRouter::LineRouter(const QString& file, const ParseLimits& limits, ParseResult& result)
+    : m_router(std::make_unique<catalog::Router>(file, limits, result))
 {
-    Router router(path, limits, result);
-    const ZstdResult z = decompressZstdFile(
-        path, zstdLimits(limits), [&](std::string_view piece) { return router.splitter().feed(piece); },
-        limits.fileProgress);
-    finishZstd(z, path, router, result);
 }
 
-void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result)
+LineRouter::~LineRouter() = default;
+
+bool LineRouter::feed(std::string_view piece)
 {
-    Router router(file, limits, result);
-    const ZstdResult z = decompressZstdBytes(
-        compressed, zstdLimits(limits), [&](std::string_view piece) { return router.splitter().feed(piece); });
-    finishZstd(z, file, router, result);
+    return m_router->splitter().feed(piece);
+}
+
+void LineRouter::finish()
+{
+    m_router->finish();
 }
 
 } // namespace kix

@@ -8,8 +8,9 @@
 // projectId). Links are resolved after the whole export is read, whatever order its tables come in. Serving
 // runs and the other tables are counted in one note.
 //
-// A .zst file is streamed: decompressed in bounded pieces and cut into lines as it goes, never whole in memory.
-// A compressed file that is not a catalog is read as kernelindex JSON Lines, line by line.
+// Part of the Frame stage of the read path (documentparser.h). A .zst file is streamed (zstdstream.h): decompressed
+// in bounded pieces and handed here, where it is cut into lines as it goes, never whole in memory. A compressed
+// file that is not a catalog is read as kernelindex JSON Lines, line by line.
 
 #include "model/read/readlimits.h"
 
@@ -27,8 +28,26 @@ bool looksLikeCatalog(const char* begin, const char* end);
 void parseCatalogText(
     const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result);
 
-// Zstandard-compressed input (a catalog export or kernelindex JSON Lines), from a file or from memory.
-void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result);
-void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result);
+namespace catalog {
+class Router;
+}
+
+// Text fed in pieces of any size (decompressed as it is read: zstdstream.h), cut into lines and read as a catalog
+// export or, when its first non-blank line is not a catalog row, as kernelindex JSON Lines.
+class LineRouter
+{
+public:
+    LineRouter(const QString& file, const ParseLimits& limits, ParseResult& result);
+    LineRouter(const LineRouter&) = delete;
+    LineRouter& operator=(const LineRouter&) = delete;
+    ~LineRouter();
+    // False to stop (cancelled, or the text is refused).
+    bool feed(std::string_view piece);
+    // After the last piece: the last line, and the catalog's links resolved.
+    void finish();
+
+private:
+    std::unique_ptr<catalog::Router> m_router;
+};
 
 } // namespace kix

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/documentparser.h"
 
-#include "model/read/catalogreader.h"
 #include "model/read/documentlines.h"
 #include "model/read/documenttext.h"
 #include "model/read/jsonlstream.h"
+#include "model/read/zstdstream.h"
 
 #include <QFile>
 
@@ -39,12 +39,89 @@ bool hasSuffix(const QString& path, QLatin1String suffix)
         && QStringView(path).mid(dot + 1).compare(suffix, Qt::CaseInsensitive) == 0;
 }
 
+// Compressions kix does not read, by their magic bytes: the hint names the tool that opens them.
+struct Compression
+{
+    std::string_view magic;
+    const char* name;
+    const char* command;
+};
+const Compression kCompressions[]
+    = { { "\x1F\x8B", "gzip", "gunzip" }, { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
+
+// A file named .zst that starts as another compression does (then it gets that compression's hint).
+bool startsAsOtherCompression(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(8);
+    for (const Compression& c : kCompressions)
+        if (head.startsWith(QByteArray::fromRawData(c.magic.data(), qsizetype(c.magic.size()))))
+            return true;
+    return false;
+}
+
+// Refuses what is not text: a compression kix does not read (named with the tool that opens it) or binary data.
+bool refuseCompressedOrBinary(const char* begin, const char* end, const QString& file, ParseResult& result)
+{
+    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
+    // before this: model/read/zstdstream.h).
+    const std::string_view head(begin, static_cast<size_t>(std::min<qint64>(end - begin, 8)));
+    for (const Compression& c : kCompressions) {
+        if (head.substr(0, c.magic.size()) == c.magic) {
+            result.diagnostics.append(makeError(file, {},
+                QStringLiteral(
+                    "a %1-compressed file: kix reads plain and Zstandard-compressed files; decompress it first "
+                    "(%2 FILE) and open the result")
+                    .arg(QLatin1String(c.name), QLatin1String(c.command))));
+            return true;
+        }
+    }
+    if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
+        return true;
+    }
+    return false;
+}
+
+// One file's bytes, whole in memory: a Zstandard stream is decompressed (zstdstream.h), text goes on to the reader
+// of its format (documenttext.h), what is neither is refused here. `padded`: simdjson::SIMDJSON_PADDING readable
+// bytes follow `input` (the loader's own read buffer). `onDisk`: the file's status when its bytes were read from
+// disk (all of `input`, as it was when opened).
+void parseWhole(std::string_view input, bool padded, const QString& file, const ParseLimits& limits,
+    ParseResult& result, const struct stat* onDisk = nullptr)
+{
+    if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
+        result.diagnostics.append(makeError(file, {},
+            QStringLiteral("the file is %1 bytes, more than the limit of %2")
+                .arg(input.size())
+                .arg(limits.maxFileBytes)));
+        return;
+    }
+    const char* begin = input.data();
+    const char* end = begin + input.size();
+    if (input.substr(0, 3) == "\xEF\xBB\xBF")
+        begin += 3;
+    if (isZstdFrame(begin, end)) {
+        parseZstdBytes(std::string_view(begin, static_cast<size_t>(end - begin)), file, limits, result);
+        return;
+    }
+    if (parsing::isBlank(begin, end)) {
+        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
+        return;
+    }
+    if (refuseCompressedOrBinary(begin, end, file, result))
+        return;
+    parseText(input, std::string_view(begin, static_cast<size_t>(end - begin)), padded, file, limits, result, onDisk);
+}
+
 } // namespace
 
 ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
 {
     ParseResult result;
-    parseText(std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, result);
+    parseWhole(std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, result);
     return result;
 }
 
@@ -184,7 +261,7 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
             tooLargeError();
             return;
         }
-        parseText(
+        parseWhole(
             std::string_view(buffer.data(), size), true, path, limits, result, status.st_size > 0 ? &status : nullptr);
         if (buffer.size() > (std::size_t(64) << 20))
             std::string().swap(buffer); // one big file read: give the memory back rather than keep it
@@ -200,7 +277,7 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
         return;
     }
     const QByteArray bytes = f.readAll();
-    parseText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, result);
+    parseWhole(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, result);
 }
 
 ParseResult parseFile(const QString& path, const ParseLimits& limits)

@@ -7,9 +7,6 @@
 #include "model/read/documentframes.h"
 #include "model/read/documentlines.h"
 #include "model/read/inputformats.h"
-#include "model/read/zstdstream.h"
-
-#include <QFile>
 
 #include <algorithm>
 #include <cstring>
@@ -81,16 +78,6 @@ QString otherManifestKind(Element root)
     return {};
 }
 
-// Compressions kix does not read, by their magic bytes: the hint names the tool that opens them.
-struct Compression
-{
-    std::string_view magic;
-    const char* name;
-    const char* command;
-};
-const Compression kCompressions[]
-    = { { "\x1F\x8B", "gzip", "gunzip" }, { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
-
 // What identifies a file on disk that is one run's document: the run keeps this, not the text, and reads the file
 // back when its text is asked for (RawText::load refuses a file changed since).
 std::shared_ptr<const RawSource> wholeDocumentSource(
@@ -100,29 +87,6 @@ std::shared_ptr<const RawSource> wholeDocumentSource(
     source->wholeDocument = true;
     source->contentHash = RawSource::hashOf(bytes);
     return source;
-}
-
-// Refuses what is not text: a compression kix does not read (named with the tool that opens it) or binary data.
-bool refuseCompressedOrBinary(const char* begin, const char* end, const QString& file, ParseResult& result)
-{
-    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
-    // before this: model/read/zstdstream.h).
-    const std::string_view head(begin, static_cast<size_t>(std::min<qint64>(end - begin, 8)));
-    for (const Compression& c : kCompressions) {
-        if (head.substr(0, c.magic.size()) == c.magic) {
-            result.diagnostics.append(makeError(file, {},
-                QStringLiteral(
-                    "a %1-compressed file: kix reads plain and Zstandard-compressed files; decompress it first "
-                    "(%2 FILE) and open the result")
-                    .arg(QLatin1String(c.name), QLatin1String(c.command))));
-            return true;
-        }
-    }
-    if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
-        result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
-        return true;
-    }
-    return false;
 }
 
 // The formats recognised before a JSON document is parsed: YAML, imported formats, a catalog, JSON Lines by suffix.
@@ -206,47 +170,33 @@ void parseArray(Element root, std::string_view text, bool duplicates, const QStr
 
 } // namespace
 
-bool startsAsOtherCompression(const QString& path)
+bool streamsAsJsonLines(const char* begin, const char* end)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    const char* p = begin;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        ++p;
+    if (p == end || *p != '{')
         return false;
-    const QByteArray head = f.read(8);
-    for (const Compression& c : kCompressions)
-        if (head.startsWith(QByteArray::fromRawData(c.magic.data(), qsizetype(c.magic.size()))))
-            return true;
-    return false;
+    if (std::memchr(begin, 0, std::size_t(std::min<std::ptrdiff_t>(end - begin, 4096))))
+        return false;
+    if (looksLikeCatalog(begin, end))
+        return false;
+    for (const InputFormat& format : importedFormats()) {
+        if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(QStringLiteral("jsonl"), begin, end))
+            return false;
+    }
+    return true;
 }
 
-void parseText(std::string_view input, bool padded, const QString& file, const ParseLimits& limits, ParseResult& result,
-    const struct stat* onDisk)
+void parseText(std::string_view input, std::string_view text, bool padded, const QString& file,
+    const ParseLimits& limits, ParseResult& result, const struct stat* onDisk)
 {
-    if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
-        result.diagnostics.append(makeError(file, {},
-            QStringLiteral("the file is %1 bytes, more than the limit of %2")
-                .arg(input.size())
-                .arg(limits.maxFileBytes)));
-        return;
-    }
-    const char* begin = input.data();
-    const char* end = begin + input.size();
-    if (input.substr(0, 3) == "\xEF\xBB\xBF")
-        begin += 3;
-    if (isZstdFrame(begin, end)) {
-        parseZstdBytes(std::string_view(begin, static_cast<size_t>(end - begin)), file, limits, result);
-        return;
-    }
-    if (isBlank(begin, end)) {
-        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
-        return;
-    }
-    if (refuseCompressedOrBinary(begin, end, file, result))
-        return;
+    const char* begin = text.data();
+    const char* end = begin + text.size();
     const QString suffix = suffixOf(file);
     if (parseBySuffixOrContent(begin, end, suffix, file, limits, result))
         return;
 
-    const std::string_view text(begin, static_cast<size_t>(end - begin));
     Element root;
     const simdjson::error_code error = jsondom::parse(text, padded, limits.maxDepth, root);
     // Hook: other tools' results (nvbench, Google Benchmark, pytest-benchmark JSON), recognised by content; of a

@@ -2,10 +2,9 @@
 #include "model/read/jsonlmapped.h"
 
 #include "model/jobs/pools.h"
-#include "model/read/catalogreader.h"
 #include "model/read/documentframes.h"
 #include "model/read/documentlines.h"
-#include "model/read/inputformats.h"
+#include "model/read/documenttext.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -39,24 +38,6 @@ struct MappedWindow
 #endif
 
 } // namespace
-
-bool streamable(const char* begin, const char* end)
-{
-    const char* p = begin;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-        ++p;
-    if (p == end || *p != '{')
-        return false;
-    if (std::memchr(begin, 0, std::size_t(std::min<std::ptrdiff_t>(end - begin, 4096))))
-        return false;
-    if (looksLikeCatalog(begin, end))
-        return false;
-    for (const InputFormat& format : importedFormats()) {
-        if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(QStringLiteral("jsonl"), begin, end))
-            return false;
-    }
-    return true;
-}
 
 int countNewlines(const char* from, const char* to)
 {
@@ -288,7 +269,7 @@ void MappedStream::nextLines()
 Mapped MappedStream::run()
 {
     populate(0, std::min(m_window, m_size));
-    if (!streamable(m_base, m_base + std::min(m_window, m_size)))
+    if (!parsing::streamsAsJsonLines(m_base, m_base + std::min(m_window, m_size)))
         return Mapped::NotStreamable;
     m_multiLine = firstDocumentSpansLines(m_base, m_base + std::min(m_window, m_size));
     m_threads = std::max(1, parsePool()->maxThreadCount());

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Internal to kix_model (the JSON Lines stream): a large JSON Lines file read through a mapping of it, and what the
-// mapped and the read() paths share.
+// Internal to kix_model (the Source stage of the read path, documentparser.h: the JSON Lines stream): a large JSON
+// Lines file read through a mapping of it, and what the mapped and the read() paths share. Each window of whole
+// lines goes on to the Frame stage (parsing::parseJsonLinesRange) with its place in the file.
 
 #include "model/read/mappedfile.h"
 #include "model/read/readlimits.h"
@@ -17,9 +18,6 @@ namespace kix::jsonl {
 
 constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
 
-// The first bytes are those of kernelindex JSON Lines: an object first, no binary data, not a catalog export, and
-// no other format claims them. Anything else is read whole, by the reader that knows it.
-bool streamable(const char* begin, const char* end);
 
 int countNewlines(const char* from, const char* to);
 

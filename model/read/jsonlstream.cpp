@@ -5,6 +5,7 @@
 #include "model/rawtext.h"
 #include "model/read/documentframes.h"
 #include "model/read/documentlines.h"
+#include "model/read/documenttext.h"
 #include "model/read/jsonlmapped.h"
 #include "model/read/mappedfile.h"
 #include "model/read/readlimits.h"
@@ -288,7 +289,7 @@ bool ReadStream::run()
         Window w = fill(have, atEnd);
         if (first) {
             first = false;
-            if (!streamable(w.bytes.data(), w.bytes.data() + have))
+            if (!parsing::streamsAsJsonLines(w.bytes.data(), w.bytes.data() + have))
                 return false;
             m_multiLine = firstDocumentSpansLines(w.bytes.data(), w.bytes.data() + have);
             if (have >= 3 && std::memcmp(w.bytes.data(), "\xEF\xBB\xBF", 3) == 0)

@@ -3,7 +3,8 @@
 // A JSON Lines file of kernelindex documents on disk, of any size, read a window at a time (ParseLimits::
 // streamWindowBytes): each window's lines are parsed on all cores, then the window is freed, so memory holds the
 // runs and a few windows, never the file. The runs keep where their line is (RawText(source, offset, size)) and read
-// it back when asked; one line is at most ParseLimits::maxLineBytes.
+// it back when asked; one line is at most ParseLimits::maxLineBytes. Part of the Source stage of the read path
+// (documentparser.h): the windows go on to the Frame stage (parsing::parseJsonLinesRange).
 
 #include <QString>
 

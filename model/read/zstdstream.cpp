@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/zstdstream.h"
 
+#include "model/read/catalogreader.h"
 #include "model/read/readlimits.h"
 
 #include <QFile>
@@ -185,6 +186,38 @@ ZstdResult decompressZstdFile(
     ::close(fd);
     d.finish(result);
     return result;
+}
+
+namespace {
+
+void finishZstd(const ZstdResult& z, const QString& file, LineRouter& router, ParseResult& result)
+{
+    if (z.stopped)
+        return; // cancelled: the loader drops the result
+    if (!z.ok) {
+        result.diagnostics.append(makeError(file, {}, z.error));
+        if (z.decompressedBytes == 0)
+            return;
+    }
+    router.finish();
+}
+
+} // namespace
+
+void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result)
+{
+    LineRouter router(path, limits, result);
+    const ZstdResult z = decompressZstdFile(
+        path, zstdLimits(limits), [&](std::string_view piece) { return router.feed(piece); }, limits.fileProgress);
+    finishZstd(z, path, router, result);
+}
+
+void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    LineRouter router(file, limits, result);
+    const ZstdResult z = decompressZstdBytes(
+        compressed, zstdLimits(limits), [&](std::string_view piece) { return router.feed(piece); });
+    finishZstd(z, file, router, result);
 }
 
 } // namespace kix

@@ -3,7 +3,8 @@
 // Zstandard input, streamed: the compressed bytes are read a block at a time and decompressed into a bounded
 // buffer that is handed on (ZSTD_decompressStream), so a compressed export is never whole in memory once
 // decompressed. A decompression bomb is refused: past a cap on the decompressed bytes of one file, or past a
-// ratio of decompressed to compressed bytes.
+// ratio of decompressed to compressed bytes. Part of the Source stage of the read path (documentparser.h): the
+// decompressed text goes on to the Frame stage's LineRouter (catalogreader.h).
 
 #include <QString>
 
@@ -24,6 +25,7 @@ struct ZstdLimits
 };
 
 struct ParseLimits;
+struct ParseResult;
 // The limits of a read (ParseLimits) that apply to decompression.
 ZstdLimits zstdLimits(const ParseLimits& limits);
 
@@ -46,5 +48,10 @@ ZstdResult decompressZstdFile(
 
 // The same for compressed bytes already in memory.
 ZstdResult decompressZstdBytes(std::string_view compressed, const ZstdLimits& limits, const ZstdSink& sink);
+
+// Zstandard-compressed input (a catalog export or kernelindex JSON Lines), from a file or from memory, decompressed
+// and read as it goes (LineRouter).
+void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result);
+void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result);
 
 } // namespace kix

@@ -12,6 +12,7 @@
 #include "model/read/jsondom.h"
 #include "model/read/runextract.h"
 #include "model/read/yamlreader.h"
+#include "model/read/zstdstream.h"
 #include "model/write/bundlewriter.h"
 #include "model/write/runwriter.h"
 
