@@ -2,23 +2,13 @@
 #include "model/read/documentparser.h"
 
 #include "model/read/documentlines.h"
-#include "model/read/documenttext.h"
 #include "model/read/jsonlstream.h"
+#include "model/read/wholefile.h"
 #include "model/read/zstdstream.h"
 
 #include <QFile>
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 namespace kix {
-
-using namespace parsing;
 
 bool ParseResult::hasErrors() const
 {
@@ -39,16 +29,6 @@ bool hasSuffix(const QString& path, QLatin1String suffix)
         && QStringView(path).mid(dot + 1).compare(suffix, Qt::CaseInsensitive) == 0;
 }
 
-// Compressions kix does not read, by their magic bytes: the hint names the tool that opens them.
-struct Compression
-{
-    std::string_view magic;
-    const char* name;
-    const char* command;
-};
-const Compression kCompressions[]
-    = { { "\x1F\x8B", "gzip", "gunzip" }, { "\xFD\x37\x7A\x58\x5A\x00", "xz", "unxz" }, { "BZh", "bzip2", "bunzip2" } };
-
 // A file named .zst that starts as another compression does (then it gets that compression's hint).
 bool startsAsOtherCompression(const QString& path)
 {
@@ -56,64 +36,7 @@ bool startsAsOtherCompression(const QString& path)
     if (!f.open(QIODevice::ReadOnly))
         return false;
     const QByteArray head = f.read(8);
-    for (const Compression& c : kCompressions)
-        if (head.startsWith(QByteArray::fromRawData(c.magic.data(), qsizetype(c.magic.size()))))
-            return true;
-    return false;
-}
-
-// Refuses what is not text: a compression kix does not read (named with the tool that opens it) or binary data.
-bool refuseCompressedOrBinary(const char* begin, const char* end, const QString& file, ParseResult& result)
-{
-    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
-    // before this: model/read/zstdstream.h).
-    const std::string_view head(begin, static_cast<size_t>(std::min<qint64>(end - begin, 8)));
-    for (const Compression& c : kCompressions) {
-        if (head.substr(0, c.magic.size()) == c.magic) {
-            result.diagnostics.append(makeError(file, {},
-                QStringLiteral(
-                    "a %1-compressed file: kix reads plain and Zstandard-compressed files; decompress it first "
-                    "(%2 FILE) and open the result")
-                    .arg(QLatin1String(c.name), QLatin1String(c.command))));
-            return true;
-        }
-    }
-    if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
-        result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
-        return true;
-    }
-    return false;
-}
-
-// One file's bytes, whole in memory: a Zstandard stream is decompressed (zstdstream.h), text goes on to the reader
-// of its format (documenttext.h), what is neither is refused here. `padded`: simdjson::SIMDJSON_PADDING readable
-// bytes follow `input` (the loader's own read buffer). `onDisk`: the file's status when its bytes were read from
-// disk (all of `input`, as it was when opened).
-void parseWhole(std::string_view input, bool padded, const QString& file, const ParseLimits& limits,
-    ParseResult& result, const struct stat* onDisk = nullptr)
-{
-    if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
-        result.diagnostics.append(makeError(file, {},
-            QStringLiteral("the file is %1 bytes, more than the limit of %2")
-                .arg(input.size())
-                .arg(limits.maxFileBytes)));
-        return;
-    }
-    const char* begin = input.data();
-    const char* end = begin + input.size();
-    if (input.substr(0, 3) == "\xEF\xBB\xBF")
-        begin += 3;
-    if (isZstdFrame(begin, end)) {
-        parseZstdBytes(std::string_view(begin, static_cast<size_t>(end - begin)), file, limits, result);
-        return;
-    }
-    if (parsing::isBlank(begin, end)) {
-        result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
-        return;
-    }
-    if (refuseCompressedOrBinary(begin, end, file, result))
-        return;
-    parseText(input, std::string_view(begin, static_cast<size_t>(end - begin)), padded, file, limits, result, onDisk);
+    return parsing::isOtherCompression(head.constData(), head.constData() + head.size());
 }
 
 } // namespace
@@ -121,124 +44,15 @@ void parseWhole(std::string_view input, bool padded, const QString& file, const 
 ParseResult parseBytes(const QByteArray& input, const QString& file, const ParseLimits& limits)
 {
     ParseResult result;
-    parseWhole(std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, result);
+    parsing::parseWhole(
+        std::string_view(input.constData(), static_cast<size_t>(input.size())), false, file, limits, result);
     return result;
 }
 
-namespace {
-
-QString notRegularFile(mode_t mode)
-{
-    const char* kind = S_ISFIFO(mode)    ? "a FIFO"
-        : S_ISSOCK(mode)                 ? "a socket"
-        : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
-        : S_ISDIR(mode)                  ? "a folder"
-                                         : "not a plain file";
-    return QStringLiteral("not a regular file (%1)").arg(QLatin1String(kind));
-}
-
-// Plain POSIX reads for files on disk into the thread's buffer, with simdjson's padding after the text: the
-// loader opens tens of thousands of small files, and QFile's extra stat calls per file cost more than the read.
-// `status`: the file's, when it was opened (st_size 0 if it is not known). `folder`: opens it, where given.
-bool readPosix(const QString& path, qint64 maxBytes, std::string& bytes, std::size_t& size, QString& error,
-    bool& tooLarge, struct stat& status, FolderHandle* folder)
-{
-    const QByteArray name = QFile::encodeName(path);
-    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below); no effect on regular files
-    constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
-    const int fd = folder ? folder->open(name, kFlags) : ::open(name.constData(), kFlags);
-    if (fd < 0) {
-        error = QString::fromLocal8Bit(std::strerror(errno));
-        return false;
-    }
-    size = 0;
-    tooLarge = false;
-    status = {};
-    if (::fstat(fd, &status) == 0) {
-        if (!S_ISREG(status.st_mode)) {
-            error = notRegularFile(status.st_mode);
-            ::close(fd);
-            return false;
-        }
-        if (status.st_size > maxBytes) { // refused without reading it
-            tooLarge = true;
-            ::close(fd);
-            return true;
-        }
-    }
-    constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
-    if (bytes.size() < 16384 + kPad)
-        bytes.resize(16384 + kPad);
-    // as many bytes as fstat said: no second read() to find the end (one system call a file saved); a file that
-    // grows while it is read is read as it was when opened
-    const std::size_t expected = status.st_size > 0 ? std::size_t(status.st_size) : 0;
-    while (true) {
-        if (size + kPad == bytes.size()) {
-            if (static_cast<qint64>(size) > maxBytes) {
-                tooLarge = true;
-                break;
-            }
-            // past the buffer, size it from the file (it may have grown since fstat) rather than doubling it
-            struct stat info
-            {
-            };
-            const std::size_t want = ::fstat(fd, &info) == 0 && std::size_t(info.st_size) >= size
-                ? std::size_t(info.st_size) + 1
-                : size * 2;
-            bytes.resize(std::min<std::size_t>(want, std::size_t(maxBytes) + 1) + kPad);
-        }
-        const ssize_t n = ::read(fd, bytes.data() + size, bytes.size() - kPad - size);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            error = QString::fromLocal8Bit(std::strerror(errno));
-            ::close(fd);
-            return false;
-        }
-        if (n == 0)
-            break;
-        size += std::size_t(n);
-        if (size == expected)
-            break;
-    }
-    ::close(fd);
-    tooLarge = tooLarge || static_cast<qint64>(size) > maxBytes;
-    std::memset(bytes.data() + size, 0, kPad); // the padding holds nothing of an earlier, longer file
-    return true;
-}
-
-} // namespace
-
-FolderHandle::~FolderHandle()
-{
-    if (m_fd >= 0)
-        ::close(m_fd);
-}
-
-int FolderHandle::open(const QByteArray& path, int flags)
-{
-    const qsizetype slash = path.lastIndexOf('/');
-    if (slash <= 0 || slash + 1 == path.size())
-        return ::open(path.constData(), flags);
-    const QByteArrayView folder(path.constData(), slash);
-    if (folder != m_folder) {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_folder = folder.toByteArray();
-        m_fd = ::open(m_folder.constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    }
-    if (m_fd < 0) // the folder cannot be opened: the file's own open names the problem
-        return ::open(path.constData(), flags);
-    return ::openat(m_fd, path.constData() + slash + 1, flags);
-}
-
+// Which source the file is: a Zstandard stream, a big JSON Lines file read in windows, or a file read whole.
 void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
-    reserveThreadHeap();
-    auto tooLargeError = [&]() {
-        result.diagnostics.append(makeError(
-            path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
-    };
+    parsing::reserveThreadHeap();
     if (!path.startsWith(QLatin1Char(':'))) { // not a Qt resource
         if (hasSuffix(path, QLatin1String("zst")) && !startsAsOtherCompression(path)) {
             parseZstdFile(path, limits, result); // streamed, never whole in memory
@@ -246,38 +60,8 @@ void parseFileInto(const QString& path, const ParseLimits& limits, ParseResult& 
         }
         if (streamJsonLines(path, limits, result))
             return; // a big JSON Lines file, streamed
-        thread_local std::string buffer;
-        std::size_t size = 0;
-        QString error;
-        bool tooLarge = false;
-        struct stat status
-        {
-        };
-        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge, status, limits.folder)) {
-            result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
-            return;
-        }
-        if (tooLarge) {
-            tooLargeError();
-            return;
-        }
-        parseWhole(
-            std::string_view(buffer.data(), size), true, path, limits, result, status.st_size > 0 ? &status : nullptr);
-        if (buffer.size() > (std::size_t(64) << 20))
-            std::string().swap(buffer); // one big file read: give the memory back rather than keep it
-        return;
     }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
-        return;
-    }
-    if (f.size() > limits.maxFileBytes) {
-        tooLargeError();
-        return;
-    }
-    const QByteArray bytes = f.readAll();
-    parseWhole(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), false, path, limits, result);
+    parsing::parseWholeFile(path, limits, result);
 }
 
 ParseResult parseFile(const QString& path, const ParseLimits& limits)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The read path's entry, and its first stage. model/read reads a file in three stages, each calling only the next:
-// Source (this file, zstdstream, jsonlstream and jsonlmapped: a path or bytes in memory become text, whole, in
-// windows of lines or decompressed, with where it came from), Frame (documenttext and the format readers it routes
-// to: the text becomes documents, each with its JSON pointer or line) and Extract (runextract: a document becomes
-// a run).
+// Source (this file: which source a path is; wholefile, zstdstream, jsonlstream, jsonlmapped and jsonlread: text,
+// whole, decompressed or in windows of lines, with where it came from), Frame (documenttext and the format readers
+// it routes to: the text becomes documents, each with its JSON pointer or line) and Extract (runextract: a
+// document becomes a run).
 
 #include "model/read/readlimits.h"
 #include "model/read/runextract.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The input formats kix imports besides kernelindex JSON (Liger-Kernel CSV, nvbench, Google Benchmark and
-// pytest-benchmark JSON). The reader (documentparser.cpp) only knows this interface; model/import/ defines
+// pytest-benchmark JSON). The reader (documenttext.cpp) only knows this interface; model/import/ defines
 // importedFormats(), so the dependency points one way: import -> read, never read -> import.
 
 #include <QString>

@@ -190,8 +190,13 @@ ZstdResult decompressZstdFile(
 
 namespace {
 
-void finishZstd(const ZstdResult& z, const QString& file, LineRouter& router, ParseResult& result)
+// The decompressed text goes to the Frame stage's line router as it comes; what stopped the decompression is
+// reported after the lines read before it.
+void readDecompressed(const QString& file, const ParseLimits& limits, ParseResult& result,
+    const std::function<ZstdResult(const ZstdSink&)>& decompress)
 {
+    LineRouter router(file, limits, result);
+    const ZstdResult z = decompress([&](std::string_view piece) { return router.feed(piece); });
     if (z.stopped)
         return; // cancelled: the loader drops the result
     if (!z.ok) {
@@ -206,18 +211,14 @@ void finishZstd(const ZstdResult& z, const QString& file, LineRouter& router, Pa
 
 void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result)
 {
-    LineRouter router(path, limits, result);
-    const ZstdResult z = decompressZstdFile(
-        path, zstdLimits(limits), [&](std::string_view piece) { return router.feed(piece); }, limits.fileProgress);
-    finishZstd(z, path, router, result);
+    readDecompressed(path, limits, result,
+        [&](const ZstdSink& sink) { return decompressZstdFile(path, zstdLimits(limits), sink, limits.fileProgress); });
 }
 
 void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result)
 {
-    LineRouter router(file, limits, result);
-    const ZstdResult z = decompressZstdBytes(
-        compressed, zstdLimits(limits), [&](std::string_view piece) { return router.feed(piece); });
-    finishZstd(z, file, router, result);
+    readDecompressed(file, limits, result,
+        [&](const ZstdSink& sink) { return decompressZstdBytes(compressed, zstdLimits(limits), sink); });
 }
 
 } // namespace kix
