@@ -32,15 +32,9 @@ bool JobTracker::isCurrent(const CancelToken& token) const
 
 void JobTracker::waitForDone()
 {
-    for (QFuture<void>& future : m_futures)
-        future.waitForFinished();
-    m_futures.clear();
-}
-
-void JobTracker::track(QFuture<void> future)
-{
-    m_futures.removeIf([](const QFuture<void>& f) { return f.isFinished(); });
-    m_futures.append(std::move(future));
+    // Their watchers still report later (when the context's event loop runs), delivering or dropping the results.
+    for (QFutureWatcherBase* watcher : std::as_const(m_watchers))
+        watcher->waitForFinished();
 }
 
 } // namespace kix

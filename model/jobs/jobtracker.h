@@ -44,7 +44,7 @@ public:
     void cancel();
     bool isCurrent(const CancelToken& token) const;
     // Jobs started by run() whose watcher has not yet reported (delivered or dropped).
-    int running() const { return m_running; }
+    int running() const { return int(m_watchers.size()); }
     // Blocks until every job started by run() has ended on its thread (for an owner whose jobs read what it frees).
     void waitForDone();
 
@@ -54,13 +54,13 @@ public:
     CancelToken run(QThreadPool* pool, Work work, Deliver deliver, Drop drop = nullptr);
 
 private:
-    void track(QFuture<void> future);
-    void finished() { --m_running; }
+    void finished(QFutureWatcherBase* watcher) { m_watchers.removeOne(watcher); }
 
     QObject* m_context;
     std::shared_ptr<std::atomic<quint64>> m_latest;
-    int m_running = 0;
-    QList<QFuture<void>> m_futures; // of run()'s jobs, for waitForDone(); pruned of those that ended
+    // Of run()'s jobs not yet reported, for running() and waitForDone(). A watcher leaves before its result is taken:
+    // a future whose result was taken never reads finished again, and waiting for it would never return.
+    QList<QFutureWatcherBase*> m_watchers;
 };
 
 template<typename Work, typename Deliver, typename Drop>
@@ -69,10 +69,10 @@ CancelToken JobTracker::run(QThreadPool* pool, Work work, Deliver deliver, Drop 
     using Result = std::invoke_result_t<Work&, const CancelToken&>;
     const CancelToken token = start();
     auto* watcher = new QFutureWatcher<Result>(m_context);
-    ++m_running;
+    m_watchers.append(watcher);
     QObject::connect(watcher, &QFutureWatcherBase::finished, m_context,
         [this, watcher, token, deliver = std::move(deliver), drop = std::move(drop)]() mutable {
-            finished();
+            finished(watcher);
             watcher->deleteLater();
             QFuture<Result> future = watcher->future();
             const bool current = isCurrent(token);
@@ -89,9 +89,7 @@ CancelToken JobTracker::run(QThreadPool* pool, Work work, Deliver deliver, Drop 
                     drop(std::move(result));
             }
         });
-    QFuture<Result> future = QtConcurrent::run(pool, [token, work = std::move(work)]() mutable { return work(token); });
-    track(QFuture<void>(future));
-    watcher->setFuture(future);
+    watcher->setFuture(QtConcurrent::run(pool, [token, work = std::move(work)]() mutable { return work(token); }));
     return token;
 }
 

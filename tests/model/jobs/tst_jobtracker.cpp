@@ -146,6 +146,31 @@ private slots:
         jobs.waitForDone();
         QCOMPARE(ended.load(), 4);
     }
+
+    void waitForDoneSkipsDeliveredJobs()
+    {
+        QObject owner;
+        JobTracker jobs(&owner);
+        QThreadPool pool;
+        int delivered = 0;
+        jobs.run(
+            &pool, [](const CancelToken&) { return QStringLiteral("taken"); },
+            [&delivered](QString&&) { ++delivered; });
+        QTRY_COMPARE(delivered, 1); // its result was taken out of its future
+        QCOMPARE(jobs.running(), 0);
+        std::atomic<int> ended { 0 };
+        jobs.run(
+            &pool,
+            [&ended](const CancelToken&) {
+                QThread::msleep(20);
+                return ++ended;
+            },
+            [](int&&) {});
+        jobs.waitForDone(); // returns: a future whose result was taken is not waited for
+        QCOMPARE(ended.load(), 1);
+        QCOMPARE(jobs.running(), 1); // until its watcher reports
+        QTRY_COMPARE(jobs.running(), 0);
+    }
 };
 
 KIX_TEST_GUILESS_MAIN(TestJobTracker)
