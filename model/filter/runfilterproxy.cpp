@@ -5,7 +5,6 @@
 #include "model/jobs/pools.h"
 
 #include <QThreadPool>
-#include <QtConcurrent>
 
 namespace kix {
 
@@ -24,32 +23,18 @@ bool sameFacets(const RunFilter& a, const RunFilter& b)
 
 RunFilterProxy::RunFilterProxy(QObject* parent)
     : QAbstractProxyModel(parent)
-    , m_latest(std::make_shared<std::atomic<int>>(0))
-    , m_watcher(new QFutureWatcher<Result>(this))
-    , m_indexWatcher(new QFutureWatcher<std::shared_ptr<const FilterIndex>>(this))
     , m_indexTimer(new QTimer(this))
 {
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, &RunFilterProxy::onJobFinished);
     m_indexTimer->setSingleShot(true);
     m_indexTimer->setInterval(400); // ms
     connect(m_indexTimer, &QTimer::timeout, this, &RunFilterProxy::prepareIndex);
-    connect(m_indexWatcher, &QFutureWatcher<std::shared_ptr<const FilterIndex>>::finished, this, [this] {
-        const bool current = m_indexEpoch == m_epoch && m_indexWatcher->future().resultCount() > 0;
-        m_indexEpoch = -1;
-        if (current) {
-            std::shared_ptr<const FilterIndex> index = m_indexWatcher->result();
-            if (index && (!m_index || index->size() > m_index->size()))
-                m_index = std::move(index);
-        }
-        prepareIndexSoon(); // rows that came meanwhile
-    });
 }
 
 RunFilterProxy::~RunFilterProxy()
 {
-    m_latest->store(-1); // a job in flight stops at its next check
-    m_watcher->waitForFinished();
-    m_indexWatcher->waitForFinished();
+    m_rowJobs.cancel(); // a job in flight stops at its next check
+    m_rowJobs.waitForDone();
+    m_indexJobs.waitForDone();
 }
 
 void RunFilterProxy::prepareIndexSoon()
@@ -61,11 +46,17 @@ void RunFilterProxy::prepareIndexSoon()
 void RunFilterProxy::prepareIndex()
 {
     const RunList& runs = sourceRuns();
-    if (m_indexEpoch >= 0 || runs.size() < m_asyncThreshold || (m_index && m_index->size() == runs.size()))
+    if (m_indexJobs.running() > 0 || runs.size() < m_asyncThreshold || (m_index && m_index->size() == runs.size()))
         return;
-    m_indexEpoch = m_epoch;
-    m_indexWatcher->setFuture(
-        QtConcurrent::run(rowJobPool(), [base = m_index, runs]() { return FilterIndex::extend(base, runs); }));
+    using Index = std::shared_ptr<const FilterIndex>;
+    m_indexJobs.run(
+        rowJobPool(), [base = m_index, runs](const CancelToken&) { return FilterIndex::extend(base, runs); },
+        [this](Index&& index) {
+            if (index && (!m_index || index->size() > m_index->size()))
+                m_index = std::move(index);
+            prepareIndexSoon(); // rows that came meanwhile
+        },
+        [this](Index&&) { prepareIndexSoon(); }); // of rows since renumbered
 }
 
 const RunList& RunFilterProxy::sourceRuns() const
@@ -242,8 +233,7 @@ RowMappingInput RunFilterProxy::makeInput() const
 
 void RunFilterProxy::request()
 {
-    ++m_generation;
-    m_latest->store(m_generation); // a job in flight for an older request stops early and is dropped
+    m_rowJobs.cancel(); // a job in flight for an older request stops early and is dropped
     const RunList& runs = sourceRuns();
     const bool everyRowInOrder = m_filter.isEmpty() && m_sortColumn < 0; // no test, no sort: O(n) copies
     if (runs.size() < m_asyncThreshold || everyRowInOrder) {
@@ -253,39 +243,37 @@ void RunFilterProxy::request()
         return;
     }
     m_pending = true;
-    if (!m_running)
+    if (m_rowJobs.running() == 0)
         startJob();
 }
 
 void RunFilterProxy::startJob()
 {
-    m_running = true; // until its result is handled (the future may be finished before its signal arrives)
     Result base;
-    base.generation = m_generation;
-    base.epoch = m_epoch;
     base.filter = m_filter;
     base.sortColumn = m_sortColumn;
     base.order = m_sortOrder;
     RowMappingInput in = makeInput();
     base.sourceRows = in.runs.size();
-    m_latest->store(m_generation);
-    const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    m_watcher->setFuture(QtConcurrent::run(rowJobPool(), [in = std::move(in), base, latest]() -> Result {
-        Result result = base;
-        const int generation = base.generation;
-        result.mapping = std::make_shared<RowMapping>(
-            computeRowMapping(in, [&latest, generation] { return latest->load() != generation; }));
-        return result;
-    }));
+    m_rowJobs.run(
+        rowJobPool(),
+        [in = std::move(in), base](const CancelToken& cancel) -> Result {
+            Result result = base;
+            result.mapping
+                = std::make_shared<RowMapping>(computeRowMapping(in, [&cancel] { return cancel.cancelled(); }));
+            return result;
+        },
+        [this](Result&& result) { onJobFinished(std::move(result)); },
+        [this](Result&&) {
+            if (m_pending)
+                startJob(); // the change that superseded it
+        });
 }
 
-void RunFilterProxy::onJobFinished()
+void RunFilterProxy::onJobFinished(Result&& result)
 {
-    m_running = false;
-    const Result result = m_watcher->future().resultCount() > 0 ? m_watcher->result() : Result();
     const RunList& runs = sourceRuns();
-    if (result.mapping && result.generation == m_generation && result.epoch == m_epoch && result.mapping->complete
-        && result.sourceRows <= runs.size()) {
+    if (result.mapping && result.mapping->complete && result.sourceRows <= runs.size()) {
         RowMapping& mapping = *result.mapping;
         // Rows appended while the job ran: tested now, shown after its rows (a sorted table sorts them next).
         bool tail = false;
@@ -354,12 +342,12 @@ void RunFilterProxy::appendSourceRows(int first, int last)
     if (m_appliedColumn < 0)
         return;
     // A sorted table sorts the new rows in: at once when small, else off the thread (shown at the end until then).
-    if (runs.size() < m_asyncThreshold && !m_running) {
+    if (runs.size() < m_asyncThreshold && m_rowJobs.running() == 0) {
         apply(computeRowMapping(makeInput()), m_filter, m_sortColumn, m_sortOrder);
         return;
     }
     m_pending = true;
-    if (!m_running)
+    if (m_rowJobs.running() == 0)
         startJob();
 }
 
@@ -376,9 +364,9 @@ void RunFilterProxy::sourceReset()
     if (!m_resetting)
         beginResetModel(); // (a reset that came without its announcement)
     m_resetting = true;
-    ++m_epoch; // a job in flight numbers rows that changed: its result is dropped
-    ++m_generation;
-    m_latest->store(m_generation);
+    // A job in flight numbers rows that changed: its result is dropped.
+    m_rowJobs.cancel();
+    m_indexJobs.cancel();
     m_sortedAll.reset();
     m_index.reset();
     m_fromSource.clear(); // of the old rows: nothing to narrow from
@@ -396,7 +384,7 @@ void RunFilterProxy::sourceReset()
     }
     m_resetting = false;
     endResetModel();
-    if (m_pending && !m_running)
+    if (m_pending && m_rowJobs.running() == 0)
         startJob();
     prepareIndexSoon();
     if (wasPending && !m_pending)

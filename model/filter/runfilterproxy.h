@@ -3,12 +3,11 @@
 
 #include "model/filter/rowmapping.h"
 #include "model/filter/runfilter.h"
+#include "model/jobs/jobtracker.h"
 
 #include <QAbstractProxyModel>
-#include <QFutureWatcher>
 #include <QTimer>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -22,7 +21,7 @@ namespace kix {
 // the rows the previous text accepted; a filter change under a kept sort picks the rows out of the sorted table)
 // and swapped in when it arrives, in one model reset with no per-row work; views keep their current run and
 // selection by the runs themselves (see RunTableView). A newer change supersedes a build in flight: the old one
-// stops early and its result is dropped (a generation counter), so the table always ends on the latest request.
+// stops early and its result is dropped (a JobTracker), so the table always ends on the latest request.
 // Until it arrives the table shows the previous rows, runFilter() and sortColumn() are what was asked for and
 // isFilterPending() is true. Below the threshold every change applies at once.
 //
@@ -76,8 +75,6 @@ signals:
 private:
     struct Result
     {
-        int generation = 0;
-        int epoch = 0;
         qsizetype sourceRows = 0; // the snapshot's rows (rows appended since are added when it is applied)
         RunFilter filter;
         int sortColumn = -1;
@@ -88,7 +85,7 @@ private:
     RowMappingInput makeInput() const;
     void request(); // a new filter or sort asked for
     void startJob();
-    void onJobFinished();
+    void onJobFinished(Result&& result);
     void apply(RowMapping&& mapping, const RunFilter& filter, int sortColumn, Qt::SortOrder order);
     void appendSourceRows(int first, int last);
     void sourceAboutToReset();
@@ -106,20 +103,18 @@ private:
     Qt::SortOrder m_appliedOrder = Qt::AscendingOrder;
     std::vector<int> m_toSource; // proxy row -> source row
     std::vector<int> m_fromSource; // source row -> proxy row (-1: hidden); a job gets a copy
-    std::shared_ptr<const std::vector<int>> m_sortedAll; // every source row in the applied sort, for m_epoch
-    std::shared_ptr<const FilterIndex> m_index; // the filter's columns over the first source rows, for m_epoch
+    std::shared_ptr<const std::vector<int>> m_sortedAll; // every source row in the applied sort; reset on renumbering
+    std::shared_ptr<const FilterIndex> m_index; // the filter's columns over the first source rows (likewise)
     mutable RunList m_visible; // the runs shown, while m_visibleValid
     mutable bool m_visibleValid = false;
     bool m_pending = false;
-    bool m_running = false; // a job's result is still to be handled
     bool m_resetting = false; // between the source's modelAboutToBeReset and modelReset
     int m_asyncThreshold = 50'000;
-    int m_generation = 0; // bumped by each request; a result of an older one is dropped
-    int m_epoch = 0; // bumped when the source rows are renumbered; a result for older rows is dropped
-    std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, read by workers to stop early
-    QFutureWatcher<Result>* m_watcher;
-    QFutureWatcher<std::shared_ptr<const FilterIndex>>* m_indexWatcher;
-    int m_indexEpoch = -1; // of the index build in flight; -1: none
+    // One row build at a time (its result is still to be handled while running()); each request, and the source's
+    // rows renumbered, drop the one in flight: it stops early.
+    JobTracker m_rowJobs { this };
+    // One index build at a time; the source's rows renumbered drop the one in flight.
+    JobTracker m_indexJobs { this };
     QTimer* m_indexTimer;
     QList<QMetaObject::Connection> m_sourceConnections;
 };
