@@ -8,7 +8,6 @@
 #include <QGuiApplication>
 #include <QPalette>
 #include <QThreadPool>
-#include <QtConcurrent>
 
 namespace kix {
 
@@ -16,35 +15,27 @@ namespace kix {
 FacetModel::FacetModel(QObject* parent)
     : QAbstractItemModel(parent)
     , m_index(std::make_shared<FacetIndex>())
-    , m_watcher(new QFutureWatcher<Job>(this))
 {
     m_counts = m_index->count(currentFilter());
-    connect(m_watcher, &QFutureWatcher<Job>::finished, this, [this] {
-        m_running = false;
-        if (m_watcher->future().resultCount() > 0)
-            finished(m_watcher->result());
-        kick();
-    });
 }
 
 FacetModel::~FacetModel()
 {
-    m_watcher->waitForFinished();
+    m_indexJobs.waitForDone();
+    m_countJobs.waitForDone();
 }
 
 bool FacetModel::isCountPending() const
 {
-    return m_running || m_runsQueued || m_countQueued;
+    return m_indexJobs.running() > 0 || m_countJobs.running() > 0 || m_runsQueued || m_countQueued;
 }
 
 void FacetModel::kick()
 {
-    if (m_running || (!m_runsQueued && !m_countQueued))
+    // A job runs until its result is handled (the future may be finished before its signal arrives).
+    if (m_indexJobs.running() > 0 || m_countJobs.running() > 0 || (!m_runsQueued && !m_countQueued))
         return;
-    m_running = true; // until its result is handled (the future may be finished before its signal arrives)
     Job job;
-    job.generation = m_generation;
-    job.runsGeneration = m_runsGeneration;
     job.newIndex = m_runsQueued;
     // One job at a time: the index's text-match cache is only ever touched by the job running.
     job.index = m_runsQueued ? std::make_shared<FacetIndex>() : m_index;
@@ -52,22 +43,29 @@ void FacetModel::kick()
     const RunFilter filter = currentFilter();
     m_runsQueued = m_countQueued = false;
     m_queuedRuns.clear();
-    m_watcher->setFuture(QtConcurrent::run(facetJobPool(), [job, runs, filter]() mutable {
-        if (job.newIndex)
-            job.index->setRuns(runs);
-        job.counts = job.index->count(filter);
-        return job;
-    }));
+    JobTracker& jobs = job.newIndex ? m_indexJobs : m_countJobs;
+    jobs.run(
+        facetJobPool(),
+        [job, runs, filter](const CancelToken&) mutable {
+            if (job.newIndex)
+                job.index->setRuns(runs);
+            job.counts = job.index->count(filter);
+            return job;
+        },
+        [this](Job&& done) {
+            finished(done);
+            kick();
+        },
+        [this](Job&&) { kick(); }); // superseded: what superseded it is queued
 }
 
 void FacetModel::finished(const Job& job)
 {
     if (job.newIndex) {
-        if (job.runsGeneration == m_runsGeneration) // counts of an older text or selection are recounted next
-            adoptIndex(job.index, job.counts);
+        adoptIndex(job.index, job.counts); // counts of an older text or selection are recounted next
         return;
     }
-    if (job.index != m_index || job.generation != m_generation)
+    if (job.index != m_index)
         return; // superseded
     m_counts = job.counts;
     emitCountsChanged();
@@ -263,8 +261,8 @@ void FacetModel::setRuns(const RunList& runs)
     if (runs.size() >= m_asyncThreshold || isCountPending()) {
         m_queuedRuns = runs;
         m_runsQueued = true;
-        ++m_runsGeneration;
-        ++m_generation;
+        m_indexJobs.cancel();
+        m_countJobs.cancel();
         kick();
         return;
     }
@@ -324,7 +322,7 @@ RunFilter FacetModel::currentFilter() const
 void FacetModel::recount()
 {
     if (m_index->runCount() >= m_asyncThreshold || isCountPending()) {
-        ++m_generation;
+        m_countJobs.cancel();
         m_countQueued = true;
         kick();
         return;

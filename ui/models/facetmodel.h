@@ -2,9 +2,9 @@
 #pragma once
 
 #include "model/filter/facetindex.h"
+#include "model/jobs/jobtracker.h"
 
 #include <QAbstractItemModel>
-#include <QFutureWatcher>
 #include <QHash>
 #include <QSet>
 
@@ -69,8 +69,6 @@ signals:
 private:
     struct Job
     {
-        int generation = 0;
-        int runsGeneration = 0;
         bool newIndex = false;
         std::shared_ptr<FacetIndex> index;
         FacetIndex::Counts counts;
@@ -85,13 +83,13 @@ private:
 
     std::shared_ptr<FacetIndex> m_index;
     int m_asyncThreshold = 50'000;
-    int m_generation = 0; // of the counts asked for
-    int m_runsGeneration = 0; // of the runs asked for
     bool m_runsQueued = false;
     bool m_countQueued = false;
-    bool m_running = false;
     RunList m_queuedRuns;
-    QFutureWatcher<Job>* m_watcher;
+    // One job at a time, of either kind. New runs supersede both; a new text or selection only the counts: an index
+    // built for the newest runs is kept even when its counts are of an older text or selection (recounted next).
+    JobTracker m_indexJobs { this }; // an index built for new runs, with its counts
+    JobTracker m_countJobs { this }; // counts over the index shown
     QString m_text;
     QHash<Facet, QSet<QString>> m_selection;
     FacetIndex::Counts m_counts;
