@@ -12,14 +12,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace kix {
 
@@ -65,7 +63,7 @@ void FolderFollower::stop()
     m_known.clear();
     m_newRuns = 0;
     m_again = false;
-    ++m_generation;
+    m_loads.cancel();
     emit statusChanged(statusText());
 }
 
@@ -103,7 +101,7 @@ void FolderFollower::rescan()
 {
     if (m_folder.isEmpty())
         return;
-    if (m_loading) {
+    if (m_loads.running() > 0) {
         m_again = true;
         return;
     }
@@ -125,24 +123,17 @@ void FolderFollower::rescan()
 
 void FolderFollower::startLoad(const QStringList& files)
 {
-    m_loading = true;
-    const int generation = m_generation;
-    auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
-        const LoadResult result = watcher->result();
-        watcher->deleteLater();
-        m_loading = false;
-        if (generation != m_generation)
-            return;
-        m_newRuns += result.runs.size();
-        emit runsArrived(result.runs, result.diagnostics);
-        emit statusChanged(statusText());
-        if (m_again) {
-            m_again = false;
-            rescan();
-        }
-    });
-    watcher->setFuture(QtConcurrent::run(workerPool(), [files] { return loadPaths(files); }));
+    m_loads.run(
+        workerPool(), [files](const CancelToken&) { return loadPaths(files); },
+        [this](LoadResult&& result) {
+            m_newRuns += result.runs.size();
+            emit runsArrived(result.runs, result.diagnostics);
+            emit statusChanged(statusText());
+            if (m_again) {
+                m_again = false;
+                rescan();
+            }
+        });
 }
 
 FolderFollower* installFolderFollower(MainWindow& window)

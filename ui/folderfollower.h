@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/diagnostic.h"
+#include "model/jobs/jobtracker.h"
 #include "model/run.h"
 
 #include <QDateTime>
@@ -64,9 +65,8 @@ private:
     QFileSystemWatcher* m_watcher;
     QTimer* m_rescan;
     QTimer* m_debounce;
-    bool m_loading = false;
     bool m_again = false;
-    int m_generation = 0; // loads started for an earlier folder are dropped
+    JobTracker m_loads { this }; // one load at a time; stop() drops the one for an earlier folder
     int m_newRuns = 0;
 };
 
