@@ -19,7 +19,6 @@
 #include "ui/runtableview.h"
 
 #include <QDockWidget>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSet>
@@ -27,7 +26,6 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
-#include <QtConcurrent>
 
 namespace kix {
 
@@ -262,10 +260,7 @@ void MainWindow::updateScope()
     const RunList runs = m_table->selectedOrVisibleRuns(&fromSelection);
     // The Workload column shows what varies among the shown runs ("channels=2048"); all parameters when none does.
     // Over many runs that is found off the GUI thread (the newest answer wins).
-    const int generation = ++m_variationGeneration;
-    auto apply = [this, generation](const ParamVariation& variation) {
-        if (generation != m_variationGeneration)
-            return;
+    auto apply = [this](const ParamVariation& variation) {
         QStringList keys = variation.varying;
         if (keys.isEmpty())
             for (const KeyValue& kv : variation.fixed)
@@ -279,14 +274,12 @@ void MainWindow::updateScope()
     };
     const RunList shownRuns = fromSelection ? m_session->proxy()->visibleRuns() : runs;
     if (shownRuns.size() < 5'000) { // 25k runs: ~60 ms on the GUI thread
+        m_variation.cancel(); // an answer in flight for older runs is dropped
         apply(paramVariation(shownRuns));
     } else {
-        auto* watcher = new QFutureWatcher<ParamVariation>(this);
-        connect(watcher, &QFutureWatcher<ParamVariation>::finished, this, [watcher, apply] {
-            watcher->deleteLater();
-            apply(watcher->result());
-        });
-        watcher->setFuture(QtConcurrent::run(workerPool(), [shownRuns] { return paramVariation(shownRuns); }));
+        m_variation.run(
+            workerPool(), [shownRuns](const CancelToken&) { return paramVariation(shownRuns); },
+            [apply](ParamVariation&& variation) { apply(variation); });
     }
     const QString scope = fromSelection ? QStringLiteral("%1 selected runs").arg(runs.size())
                                         : QStringLiteral("all %1 shown runs").arg(runs.size());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/jobs/jobtracker.h"
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
@@ -129,7 +130,7 @@ private:
     QByteArray m_stateBeforeMaximize;
     bool m_maximized = false;
     int m_fittedRows = -1; // rows shown when the columns were last fitted
-    int m_variationGeneration = 0; // of the Workload column's keys asked for
+    JobTracker m_variation { this }; // the Workload column's keys, found off the GUI thread for many runs
     QSplitter* m_splitter;
     QTimer* m_scopeTimer;
 };
