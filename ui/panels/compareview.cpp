@@ -19,9 +19,9 @@
 #include <QSaveFile>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace kix {
 
@@ -116,18 +116,15 @@ CompareView::CompareView(QWidget* parent)
 
 CompareView::~CompareView()
 {
-    for (QFutureWatcher<RunDiff>* watcher : std::as_const(m_watchers)) {
-        watcher->disconnect(this); // its finished() must not reach a view being destroyed
-        watcher->waitForFinished();
-    }
+    m_diffs.waitForDone(); // no read outlives the view; its result is dropped with the watchers
 }
 
 void CompareView::setRuns(const RunList& runs)
 {
-    if (runs == m_runs && (m_pending > 0 || !m_model->diff().runs.isEmpty() || !m_message.isEmpty()))
+    if (runs == m_runs && (isPending() || !m_model->diff().runs.isEmpty() || !m_message.isEmpty()))
         return; // already shown, or being read
     m_runs = runs;
-    const int generation = ++m_generation;
+    m_diffs.cancel(); // a set of runs being read is superseded
     m_message = runs.isEmpty() ? QString() : runDiffCountProblem(runs.size());
     if (runs.size() < minDiffRuns || runs.size() > maxDiffRuns) {
         if (runs.size() > maxDiffRuns)
@@ -158,17 +155,9 @@ void CompareView::setRuns(const RunList& runs)
     m_message.clear();
     m_copy->setEnabled(false);
     m_verdict->setText(QStringLiteral("Reading %1 runs…").arg(runs.size()));
-    ++m_pending;
-    auto* watcher = new QFutureWatcher<RunDiff>(this);
-    m_watchers << watcher;
-    connect(watcher, &QFutureWatcher<RunDiff>::finished, this, [this, watcher, generation] {
-        m_watchers.removeOne(watcher);
-        watcher->deleteLater();
-        --m_pending;
-        if (generation == m_generation) // else superseded by a newer set of runs
-            showDiff(watcher->future().takeResult());
-    });
-    watcher->setFuture(QtConcurrent::run(workerPool(), [runs] { return diffRuns(runs); }));
+    m_diffs.run(
+        workerPool(), [runs](const CancelToken&) { return diffRuns(runs); },
+        [this](RunDiff&& diff) { showDiff(std::move(diff)); });
 }
 
 void CompareView::showDiff(RunDiff diff)

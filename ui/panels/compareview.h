@@ -2,8 +2,8 @@
 #pragma once
 
 #include "model/compare/rundiff.h"
+#include "model/jobs/jobtracker.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <optional>
@@ -36,7 +36,7 @@ public:
     ~CompareView() override;
 
     void setRuns(const RunList& runs);
-    bool isPending() const { return m_pending > 0; }
+    bool isPending() const { return m_diffs.running() > 0; }
     // Why nothing is compared ("12 runs in scope: ..."); empty while a comparison shows.
     QString message() const;
     QString verdictText() const;
@@ -62,8 +62,6 @@ private:
     void fitColumns();
 
     RunList m_runs;
-    int m_generation = 0;
-    int m_pending = 0;
     QString m_message;
     QLabel* m_verdict;
     QCheckBox* m_showEqual;
@@ -73,7 +71,7 @@ private:
     QStackedWidget* m_stack;
     QTableView* m_table;
     RunDiffModel* m_model;
-    QList<QFutureWatcher<RunDiff>*> m_watchers;
+    JobTracker m_diffs { this }; // the documents read back; a newer set of runs drops the set being read
 };
 
 } // namespace kix
