@@ -16,7 +16,6 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelection>
@@ -26,7 +25,6 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -97,7 +95,7 @@ RegressionsPanel::RegressionsPanel(QWidget* parent)
 
 RegressionsPanel::~RegressionsPanel()
 {
-    m_running.waitForFinished(); // no build outlives the panel
+    m_builds.waitForDone(); // no build outlives the panel
 }
 
 void RegressionsPanel::setRuns(const RunList& runs)
@@ -128,13 +126,13 @@ QString RegressionsPanel::summary() const
 
 void RegressionsPanel::rebuild()
 {
-    ++m_generation;
+    m_builds.cancel(); // the build in flight, if any, is stale
     m_building = true;
     m_summary->setText(QStringLiteral("Finding changes in %1 runs…").arg(m_runs.size()));
     // One build at a time: while runs load in chunks, each chunk asks again, and a history of all the runs so far
     // per chunk would keep pool threads (the filter's too) busy with results that are stale before they end. The
     // newest state is built once the running build ends.
-    if (m_buildRunning) {
+    if (m_builds.running() > 0) {
         m_rebuildQueued = true;
         return;
     }
@@ -143,30 +141,18 @@ void RegressionsPanel::rebuild()
 
 void RegressionsPanel::startBuild()
 {
-    m_buildRunning = true;
     m_rebuildQueued = false;
     ++m_buildsStarted;
     HistoryOptions options;
     options.detection.threshold = threshold();
-    const int generation = m_generation;
-    auto* watcher = new QFutureWatcher<History>(this);
-    connect(watcher, &QFutureWatcher<History>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        m_buildRunning = false;
-        m_running = QFuture<History>(); // before the result is taken: a taken future is never waited for
-        QFuture<History> future = watcher->future();
-        History history = future.takeResult(); // no copy stays behind in the future
-        if (m_rebuildQueued) {
+    m_builds.run(
+        workerPool(), [runs = m_runs, options](const CancelToken&) { return buildHistory(runs, options); },
+        [this](History&& history) { showHistory(std::move(history)); },
+        [this](History&& history) {
             disposeOffThread(std::move(history)); // stale: the history of a million runs takes long to free
-            startBuild();
-        } else if (generation == m_generation) {
-            showHistory(std::move(history));
-        }
-    });
-    const QFuture<History> future
-        = QtConcurrent::run(workerPool(), [runs = m_runs, options] { return buildHistory(runs, options); });
-    m_running = future;
-    watcher->setFuture(future);
+            if (m_rebuildQueued)
+                startBuild();
+        });
 }
 
 void RegressionsPanel::showHistory(History history)

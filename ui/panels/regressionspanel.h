@@ -2,8 +2,8 @@
 #pragma once
 
 #include "model/history/history.h"
+#include "model/jobs/jobtracker.h"
 
-#include <QFuture>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -67,10 +67,9 @@ private:
     QDoubleSpinBox* m_threshold;
     QComboBox* m_kinds;
     QLineEdit* m_filter;
-    QFuture<History> m_running; // the build in flight, waited for on destruction
-    int m_generation = 0; // a newer rebuild makes older results stale
+    // The build in flight (one at a time), waited for on destruction; a newer rebuild makes its result stale.
+    JobTracker m_builds { this };
     bool m_building = false;
-    bool m_buildRunning = false; // a build is in flight (one at a time)
     bool m_rebuildQueued = false; // asked for while one ran: started when it ends, its result dropped
     int m_buildsStarted = 0;
 };
