@@ -9,7 +9,6 @@
 #include "ui/charts/speedupchart.h"
 
 #include <QGuiApplication>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -60,14 +59,11 @@ double numericKey(const ComparisonPair& p, int column)
 
 ComparisonModel::ComparisonModel(QObject* parent)
     : QAbstractTableModel(parent)
-    , m_latest(std::make_shared<std::atomic<int>>(0))
 {
 }
 
-ComparisonModel::~ComparisonModel()
-{
-    m_latest->store(-1); // a sort in flight stops soon (its copy of the pairs is freed there)
-}
+// m_sorts cancels a sort in flight: it stops soon (its copy of the pairs is freed there).
+ComparisonModel::~ComparisonModel() = default;
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const
 {
@@ -213,36 +209,30 @@ void ComparisonModel::sort(int column, Qt::SortOrder order)
 
 void ComparisonModel::supersede()
 {
-    m_latest->store(++m_generation);
-    m_pending = nullptr; // it frees itself once its job ends; its result is dropped
+    m_sorts.cancel(); // the sort in flight frees itself once its job ends; its result is dropped
+    m_sortPending = false;
 }
 
 void ComparisonModel::startSort()
 {
-    const int generation = m_generation;
-    auto* watcher = new QFutureWatcher<SortResult>(this);
-    m_pending = watcher;
-    connect(watcher, &QFutureWatcher<SortResult>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        SortResult result = watcher->future().takeResult();
-        if (generation != m_generation)
-            return; // a newer sort or comparison
-        m_pending = nullptr;
-        applyOrder(std::move(result.order), std::move(result.rowOf));
-    });
-    watcher->setFuture(QtConcurrent::run(workerPool(),
-        [generation, latest = m_latest, pairs = m_comparison, keys = m_varying, column = m_sortColumn,
-            order = m_sortOrder]() {
-            SortResult result { generation, {}, {} };
-            auto cancelled = [&] { return latest->load() != generation; };
-            if (cancelled())
+    m_sortPending = true;
+    m_sorts.run(
+        workerPool(),
+        [pairs = m_comparison, keys = m_varying, column = m_sortColumn, order = m_sortOrder](
+            const CancelToken& cancel) {
+            SortResult result;
+            if (cancel.cancelled())
                 return result;
-            result.order = sortedOrder(pairs, keys, column, order, cancelled);
+            result.order = sortedOrder(pairs, keys, column, order, [&cancel] { return cancel.cancelled(); });
             result.rowOf.resize(result.order.size());
             for (size_t row = 0; row < result.order.size(); ++row)
                 result.rowOf[size_t(result.order[row])] = int(row);
             return result;
-        }));
+        },
+        [this](SortResult&& result) {
+            m_sortPending = false;
+            applyOrder(std::move(result.order), std::move(result.rowOf));
+        });
 }
 
 void ComparisonModel::applyOrder(std::vector<int> order, std::vector<int> rowOf)

@@ -2,13 +2,11 @@
 #pragma once
 
 #include "model/compare/comparison.h"
+#include "model/jobs/jobtracker.h"
 
 #include <QAbstractTableModel>
-#include <QFutureWatcher>
 
-#include <atomic>
 #include <functional>
-#include <memory>
 #include <vector>
 
 namespace kix {
@@ -67,7 +65,7 @@ public:
     int sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
     // A sort asked for is still being found off the GUI thread (sorted() follows when it is applied).
-    bool isSortPending() const { return m_pending != nullptr; }
+    bool isSortPending() const { return m_sortPending; }
     // Pairs from which the order is found off the GUI thread (0: always; default 10,000).
     void setAsyncSortThreshold(int pairs) { m_asyncThreshold = pairs; }
 
@@ -84,7 +82,6 @@ signals:
 private:
     struct SortResult
     {
-        int generation = 0;
         std::vector<int> order; // row -> pair
         std::vector<int> rowOf; // pair -> row
     };
@@ -98,9 +95,8 @@ private:
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     int m_asyncThreshold = 10'000;
-    int m_generation = 0; // of the latest sort or comparison
-    std::shared_ptr<std::atomic<int>> m_latest; // the same, for the sorts in flight
-    QFutureWatcher<SortResult>* m_pending = nullptr; // the latest sort in flight
+    JobTracker m_sorts { this }; // a newer sort or comparison drops the sort in flight
+    bool m_sortPending = false; // the latest sort is in flight
 };
 
 } // namespace kix
