@@ -16,20 +16,7 @@ class CancelToken
 {
 public:
     CancelToken() = default; // never cancelled: for a caller that waits for the result
-    // The token of `generation` for an owner that numbers its jobs by hand (`latest` holds its newest generation):
-    // cancelled once `latest` holds another. For an owner not yet moved to a JobTracker.
-    CancelToken(std::shared_ptr<const std::atomic<int>> latest, int generation)
-        : m_generations(std::move(latest))
-        , m_generation(generation)
-    {
-    }
-
-    bool cancelled() const
-    {
-        if (m_latest)
-            return m_latest->load(std::memory_order_relaxed) != m_id;
-        return m_generations && m_generations->load(std::memory_order_relaxed) != m_generation;
-    }
+    bool cancelled() const { return m_latest && m_latest->load(std::memory_order_relaxed) != m_id; }
     // cancelled() every `every` calls (a power of two): for the loops over a million runs, where one atomic load per
     // run would show.
     bool cancelledEvery(qint64 i, qint64 every = 4096) const { return (i & (every - 1)) == 0 && cancelled(); }
@@ -44,8 +31,6 @@ private:
 
     std::shared_ptr<const std::atomic<quint64>> m_latest;
     quint64 m_id = 0;
-    std::shared_ptr<const std::atomic<int>> m_generations; // of an owner that numbers its jobs by hand
-    int m_generation = 0;
 };
 
 } // namespace kix

@@ -54,7 +54,6 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_readout(new QLabel(this))
     , m_chip(new QToolButton(this))
     , m_unpin(new QToolButton(this))
-    , m_latest(std::make_shared<std::atomic<int>>(0))
 {
     setUpTabs();
     setUpChoosers();
@@ -277,9 +276,8 @@ void ChartPanel::connectControls()
 
 ChartPanel::~ChartPanel()
 {
-    m_latest->store(-1); // builds not yet started return at once
-    for (QFutureWatcher<Build>* build : std::as_const(m_builds))
-        build->waitForFinished();
+    cancelBuilds(); // builds not yet started return at once
+    m_builds.waitForDone();
     flushPending(); // the pairs' model lets go of the old comparison first: that is freed off this thread
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "model/jobs/jobtracker.h"
 #include "model/run.h"
 #include "ui/charts/chartoptions.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <atomic>
@@ -40,7 +40,7 @@ struct PreparedChart;
 // and what was left out, and for speed-ups the table of pairs. Rebuilds are coalesced, so a burst of selection
 // changes builds one chart. A chart of many runs (asyncThreshold() or more) is prepared off the GUI thread
 // (prepareChart) and only drawn on it; a build asked for while one is in flight supersedes it: the older result is
-// dropped (a generation counter), so the panel always ends on the latest runs and options. The overview's counts and
+// dropped (a JobTracker), so the panel always ends on the latest runs and options. The overview's counts and
 // the choice of a scope's first view (firstViewKind) are made there too; until that build lands, kind() is the
 // kind shown before.
 class ChartPanel : public QWidget
@@ -146,13 +146,14 @@ private:
 
     struct Build
     {
-        int generation = 0;
         bool chosen = false; // the worker chose the kind (firstViewKind): prepared->kind
         ChartOptions options;
         std::shared_ptr<PreparedChart> prepared; // null when superseded before it started
         QStringList varying; // the parameters that vary among the runs, when the baseline chip shows a run
     };
     void startBuild(bool chooseKind);
+    void cancelBuilds(); // the builds in flight are dropped (they stop soon)
+    void takeBuild(Build&& build); // the newest build, back from the worker
     void showKind(ChartKind kind); // the tab, without a rebuild
     ChartOptions optionsFor(ChartKind kind) const;
     // `defer` (a build from the worker: many runs): the chart is made, laid out, and its pairs' table filled in three
@@ -221,9 +222,7 @@ private:
     Baseline m_defaultBaseline; // of the runs last charted
     QStringList m_chipVarying; // what varies among the runs last charted (the chip's label), when it shows a run
     int m_asyncThreshold = 20'000;
-    int m_generation = 0;
-    std::shared_ptr<std::atomic<int>> m_latest; // the newest generation, for jobs that have not started yet
-    QList<QFutureWatcher<Build>*> m_builds; // in flight
+    JobTracker m_builds { this }; // off the GUI thread: the newest is shown, an older one dropped
     std::function<void()> m_pending; // applyBuild's next step, when deferred
     ChartKind m_builtKind = ChartKind::Overview; // of the chart shown, for refitGroups
     int m_builtGroups = -1; // the workloads it draws; -1: no chart whose count follows the view's size

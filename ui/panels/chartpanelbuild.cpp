@@ -44,6 +44,14 @@ QThreadPool* chartPool()
     return pool;
 }
 
+// A ranking or comparison of a million runs takes long to free: the chart threads free it.
+void freeOnChartThreads(std::shared_ptr<PreparedChart> prepared)
+{
+    if (prepared)
+        static_cast<void>(
+            QtConcurrent::run(chartPool(), [garbage = std::move(prepared)]() mutable { garbage.reset(); }));
+}
+
 } // namespace
 
 ChartOptions ChartPanel::options() const
@@ -123,14 +131,13 @@ void ChartPanel::rebuildNow()
 {
     m_timer->stop();
     m_baseline = effectiveBaseline(&m_fallbackNote);
-    ++m_generation; // a build in flight for another kind or scope is dropped
-    m_latest->store(m_generation);
+    cancelBuilds(); // a build in flight for another kind or scope is dropped
     if (m_kind == ChartKind::Compare) {
         showCompare();
         return;
     }
     const bool choose = m_autoKind && m_chooseKind;
-    if (!choose && m_runs.size() < m_asyncThreshold && m_builds.isEmpty()) {
+    if (!choose && m_runs.size() < m_asyncThreshold && m_builds.running() == 0) {
         const ChartOptions opts = options();
         if (m_chosen.isRun())
             m_chipVarying = paramVariation(m_runs).varying;
@@ -140,51 +147,50 @@ void ChartPanel::rebuildNow()
     startBuild(choose);
 }
 
+void ChartPanel::cancelBuilds()
+{
+    m_builds.cancel();
+}
+
 void ChartPanel::startBuild(bool chooseKind)
 {
-    const int generation = m_generation;
     const ChartKind kind = m_kind;
     const RunList runs = m_runs;
     std::array<ChartOptions, kChartKinds> opts; // a chosen kind's options are ready for it
     for (int k = 0; k < kChartKinds; ++k)
         opts[k] = optionsFor(ChartKind(k));
-    const std::shared_ptr<std::atomic<int>> latest = m_latest;
-    auto* watcher = new QFutureWatcher<Build>(this);
-    m_builds << watcher;
-    connect(watcher, &QFutureWatcher<Build>::finished, this, [this, watcher] {
-        m_builds.removeOne(watcher);
-        watcher->deleteLater();
-        QFuture<Build> future = watcher->future();
-        Build build = future.takeResult(); // the watcher keeps no copy: the data is freed below, off this thread
-        if (build.generation == m_generation && build.prepared) {
-            m_chipVarying = build.varying;
-            if (build.chosen && m_autoKind) {
-                m_chooseKind = false;
-                showKind(build.prepared->kind);
-            }
-            if (build.prepared->kind == m_kind)
-                applyBuild(std::move(*build.prepared), build.options, true);
-            else
-                rebuildNow(); // the user chose a kind while this one was chosen for them: build theirs
-        }
-        // A ranking or comparison of a million runs takes long to free: the pool frees it.
-        static_cast<void>(
-            QtConcurrent::run(chartPool(), [garbage = std::move(build.prepared)]() mutable { garbage.reset(); }));
-    });
     const bool chip = m_chosen.isRun(); // the baseline chip names what varies among the runs
-    watcher->setFuture(QtConcurrent::run(chartPool(), [generation, kind, chooseKind, chip, runs, opts, latest]() {
-        Build build { generation, chooseKind, {}, nullptr, {} };
-        if (latest->load() != generation) // superseded while it waited for a thread
+    auto work = [kind, chooseKind, chip, runs, opts](const CancelToken& token) {
+        Build build { chooseKind, {}, nullptr, {} };
+        if (token.cancelled()) // superseded while it waited for a thread
             return build;
-        const CancelToken cancel(latest, generation); // superseded while it runs: the builders stop soon
-        const ChartKind built = chooseKind ? firstViewKind(runs, cancel) : kind;
+        const ChartKind built = chooseKind ? firstViewKind(runs, token) : kind;
         build.options = opts[int(built)];
-        if (latest->load() == generation) // the choice may have taken a while
-            build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options, cancel));
-        if (chip && build.prepared && !cancel.cancelled())
+        if (!token.cancelled()) // the choice may have taken a while; superseded while it runs, the builders stop soon
+            build.prepared = std::make_shared<PreparedChart>(prepareChart(built, runs, build.options, token));
+        if (chip && build.prepared && !token.cancelled())
             build.varying = paramVariation(runs).varying;
         return build;
-    }));
+    };
+    m_builds.run(
+        chartPool(), std::move(work), [this](Build&& build) { takeBuild(std::move(build)); },
+        [](Build&& stale) { freeOnChartThreads(std::move(stale.prepared)); });
+}
+
+void ChartPanel::takeBuild(Build&& build)
+{
+    if (build.prepared) {
+        m_chipVarying = build.varying;
+        if (build.chosen && m_autoKind) {
+            m_chooseKind = false;
+            showKind(build.prepared->kind);
+        }
+        if (build.prepared->kind == m_kind)
+            applyBuild(std::move(*build.prepared), build.options, true);
+        else
+            rebuildNow(); // the user chose a kind while this one was chosen for them: build theirs
+    }
+    freeOnChartThreads(std::move(build.prepared));
 }
 
 void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& options, bool defer)
@@ -361,7 +367,7 @@ void ChartPanel::fitPairColumns()
 
 bool ChartPanel::isRebuildPending() const
 {
-    return m_timer->isActive() || !m_builds.isEmpty() || m_pending;
+    return m_timer->isActive() || m_builds.running() > 0 || m_pending;
 }
 
 QChart* ChartPanel::chart() const
