@@ -18,7 +18,6 @@ namespace kix::jsonl {
 
 constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
 
-
 int countNewlines(const char* from, const char* to);
 
 enum class Mapped { NotStreamable, Streamed };
