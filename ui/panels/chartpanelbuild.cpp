@@ -278,7 +278,7 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
         then([this, old, comparison = m_info.comparison, pairKeys, freePrevious = std::move(freePrevious)]() mutable {
             // Freed later, never here: a rebuild may come from the old chart's own signal (a click or hover on one
             // of its series), and Qt Charts' items go on using themselves once that signal returns
-            // (tst_chartlifetime).
+            // (tst_chartpanel).
             if (old)
                 old->deleteLater();
             m_pairsModel->setComparison(comparison, pairKeys);
