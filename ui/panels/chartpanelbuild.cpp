@@ -37,19 +37,12 @@ namespace {
 
 constexpr int kChartKinds = chartKindCount;
 
-QThreadPool* chartPool()
-{
-    QThreadPool* pool = chartThreads();
-    pool->setMaxThreadCount(2);
-    return pool;
-}
-
 // A ranking or comparison of a million runs takes long to free: the chart threads free it.
 void freeOnChartThreads(std::shared_ptr<PreparedChart> prepared)
 {
     if (prepared)
         static_cast<void>(
-            QtConcurrent::run(chartPool(), [garbage = std::move(prepared)]() mutable { garbage.reset(); }));
+            QtConcurrent::run(chartThreads(), [garbage = std::move(prepared)]() mutable { garbage.reset(); }));
 }
 
 } // namespace
@@ -173,7 +166,7 @@ void ChartPanel::startBuild(bool chooseKind)
         return build;
     };
     m_builds.run(
-        chartPool(), std::move(work), [this](Build&& build) { takeBuild(std::move(build)); },
+        chartThreads(), std::move(work), [this](Build&& build) { takeBuild(std::move(build)); },
         [](Build&& stale) { freeOnChartThreads(std::move(stale.prepared)); });
 }
 
@@ -201,7 +194,7 @@ void ChartPanel::applyBuild(PreparedChart&& prepared, const ChartOptions& option
     auto freePrevious = [previous = std::move(previous)]() mutable {
         if (previous && previous->comparison.pairs.size() > 1000)
             static_cast<void>(
-                QtConcurrent::run(chartPool(), [garbage = std::move(previous)]() mutable { garbage.reset(); }));
+                QtConcurrent::run(chartThreads(), [garbage = std::move(previous)]() mutable { garbage.reset(); }));
         previous.reset();
     };
     if (prepared.kind == ChartKind::Overview) {
