@@ -80,15 +80,6 @@ void attachRaw(std::vector<Pending>& pending, const std::string& compact, const 
 
 } // namespace
 
-bool isBlank(const char* begin, const char* end)
-{
-    for (const char* p = begin; p < end; ++p) {
-        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
-            return false;
-    }
-    return true;
-}
-
 // Every document goes through here; the caller gives the run its raw text.
 std::shared_ptr<Run> readDocument(
     Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)

@@ -14,8 +14,6 @@
 
 namespace kix::parsing {
 
-bool isBlank(const char* begin, const char* end);
-
 // Every document goes through here; the caller gives the run its raw text.
 std::shared_ptr<Run> readDocument(
     jsondom::Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The read path's entry, and its first stage. model/read reads a file in three stages, each calling only the next:
-// Source (this file: which source a path is; wholefile, zstdstream, jsonlstream, jsonlmapped and jsonlread: text,
-// whole, decompressed or in windows of lines, with where it came from), Frame (documenttext and the format readers
-// it routes to: the text becomes documents, each with its JSON pointer or line) and Extract (runextract: a
-// document becomes a run).
+// The read path's entry. model/read reads a file in three stages, each handing on only to the next:
+// - Source: where the bytes come from. This file picks a big JSON Lines file on disk (jsonlstream: read in windows
+//   of whole lines, through jsonlmapped or jsonlread) or a file read whole (wholefile, which decompresses a
+//   Zstandard file as it is read: zstdstream). A source knows the next stage only as a TextSink (textsink.h).
+// - Frame (documenttext's Frame and the format readers it routes to): the text becomes documents, each with its
+//   JSON pointer or line.
+// - Extract (runextract): a document becomes a run.
 
 #include "model/read/readlimits.h"
 #include "model/read/runextract.h"

@@ -168,8 +168,8 @@ void parseArray(Element root, std::string_view text, bool duplicates, const QStr
     }
 }
 
-} // namespace
-
+// Whether a file's first bytes are read as kernelindex JSON Lines: an object first, no binary data, not a catalog
+// export, and no other format claims them.
 bool streamsAsJsonLines(const char* begin, const char* end)
 {
     const char* p = begin;
@@ -188,6 +188,7 @@ bool streamsAsJsonLines(const char* begin, const char* end)
     return true;
 }
 
+// One file's text: recognised by content and suffix and handed to the reader of its format.
 void parseText(std::string_view input, std::string_view text, bool padded, const QString& file,
     const ParseLimits& limits, ParseResult& result, const struct stat* onDisk)
 {
@@ -231,6 +232,50 @@ void parseText(std::string_view input, std::string_view text, bool padded, const
         parseOneDocument(root, input, text, duplicates, file, result, onDisk, compact);
     else
         parseArray(root, text, duplicates, file, limits, result, compact);
+}
+
+} // namespace
+
+Frame::Frame(const ParseLimits& limits, ParseResult& result)
+    : m_limits(limits)
+    , m_result(result)
+{
+}
+
+Frame::~Frame() = default;
+
+void Frame::whole(
+    const QString& file, std::string_view input, std::string_view text, bool padded, const struct stat* onDisk)
+{
+    parseText(input, text, padded, file, m_limits, m_result, onDisk);
+}
+
+LineRouter& Frame::router(const QString& file)
+{
+    if (!m_router)
+        m_router = std::make_unique<LineRouter>(file, m_limits, m_result);
+    return *m_router;
+}
+
+bool Frame::piece(const QString& file, std::string_view piece)
+{
+    return router(file).feed(piece);
+}
+
+void Frame::endOfPieces(const QString& file)
+{
+    router(file).finish();
+}
+
+bool Frame::takesWindows(const char* begin, const char* end) const
+{
+    return streamsAsJsonLines(begin, end);
+}
+
+void Frame::window(const QString& file, const char* begin, const char* end, int firstLine, const LineOrigin& origin,
+    bool padded, const std::vector<std::size_t>& recordEnds, bool multiLine, ParseResult& part) const
+{
+    parseJsonLinesRange(begin, end, firstLine, file, m_limits, part, &origin, padded, &recordEnds, multiLine);
 }
 
 } // namespace kix::parsing

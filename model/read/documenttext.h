@@ -5,25 +5,42 @@
 // catalog, other tools' formats through the InputFormat hook), which yields its documents to runextract.
 
 #include "model/read/readlimits.h"
+#include "model/read/textsink.h"
 
 #include <QString>
 
+#include <memory>
 #include <string_view>
 
 #include <sys/stat.h>
 
+namespace kix {
+class LineRouter;
+}
+
 namespace kix::parsing {
 
-// One file's text, in memory and not empty: `input` is all of the file's bytes, `text` the same without a UTF-8 BOM.
-// `padded`: simdjson::SIMDJSON_PADDING readable bytes follow it (the loader's own read buffer). `onDisk`: the file's
-// status when its bytes were read from disk (all of `input`, as it was when opened): a file that is one run's
-// document is then not kept in memory but read back when asked.
-void parseText(std::string_view input, std::string_view text, bool padded, const QString& file,
-    const ParseLimits& limits, ParseResult& result, const struct stat* onDisk = nullptr);
+// The Frame stage's entry: what a source hands on (TextSink) becomes documents, read into `result`.
+class Frame final : public TextSink
+{
+public:
+    Frame(const ParseLimits& limits, ParseResult& result);
+    ~Frame() override;
 
-// Whether a file's first bytes are read as kernelindex JSON Lines: an object first, no binary data, not a catalog
-// export, and no other format claims them. The Source stage streams such a file in windows of lines (jsonlstream.h);
-// anything else is read whole, by the reader that knows it.
-bool streamsAsJsonLines(const char* begin, const char* end);
+    void whole(const QString& file, std::string_view input, std::string_view text, bool padded,
+        const struct stat* onDisk) override;
+    bool piece(const QString& file, std::string_view piece) override;
+    void endOfPieces(const QString& file) override;
+    bool takesWindows(const char* begin, const char* end) const override;
+    void window(const QString& file, const char* begin, const char* end, int firstLine, const LineOrigin& origin,
+        bool padded, const std::vector<std::size_t>& recordEnds, bool multiLine, ParseResult& part) const override;
+
+private:
+    LineRouter& router(const QString& file);
+
+    const ParseLimits& m_limits;
+    ParseResult& m_result;
+    std::unique_ptr<LineRouter> m_router; // the pieces of a decompressed text
+};
 
 } // namespace kix::parsing

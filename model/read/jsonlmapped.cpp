@@ -3,8 +3,6 @@
 
 #include "model/jobs/pools.h"
 #include "model/read/documentframes.h"
-#include "model/read/documentlines.h"
-#include "model/read/documenttext.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -63,13 +61,14 @@ class MappedStream
 {
 public:
     MappedStream(const MappedFile& file, int fd, const QString& path, const std::shared_ptr<const RawSource>& shared,
-        const ParseLimits& limits, ParseResult& result)
+        const ParseLimits& limits, ParseResult& result, const parsing::TextSink& frame)
         : m_file(file)
         , m_fd(fd)
         , m_path(path)
         , m_shared(shared)
         , m_limits(limits)
         , m_result(result)
+        , m_frame(frame)
         , m_base(file.data())
         , m_size(file.size())
         , m_window(std::size_t(std::max<qint64>(limits.streamWindowBytes, 64)))
@@ -100,8 +99,8 @@ private:
     {
         ParseResult part;
         const LineOrigin origin { m_shared, qint64(w.begin), true };
-        parsing::parseJsonLinesRange(m_base + w.begin, m_base + w.end, w.firstLine, m_path, m_limits, part, &origin,
-            w.padded, &w.newlines, m_multiLine);
+        m_frame.window(
+            m_path, m_base + w.begin, m_base + w.end, w.firstLine, origin, w.padded, w.newlines, m_multiLine, part);
         return part;
     }
     std::size_t oldestInFlight(std::size_t otherwise) const
@@ -123,6 +122,7 @@ private:
     const std::shared_ptr<const RawSource>& m_shared;
     const ParseLimits& m_limits;
     ParseResult& m_result;
+    const parsing::TextSink& m_frame;
     const char* const m_base;
     std::size_t m_size;
     const std::size_t m_window;
@@ -269,7 +269,7 @@ void MappedStream::nextLines()
 Mapped MappedStream::run()
 {
     populate(0, std::min(m_window, m_size));
-    if (!parsing::streamsAsJsonLines(m_base, m_base + std::min(m_window, m_size)))
+    if (!m_frame.takesWindows(m_base, m_base + std::min(m_window, m_size)))
         return Mapped::NotStreamable;
     m_multiLine = firstDocumentSpansLines(m_base, m_base + std::min(m_window, m_size));
     m_threads = std::max(1, parsePool()->maxThreadCount());
@@ -297,9 +297,9 @@ Mapped MappedStream::run()
 } // namespace
 
 Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const std::shared_ptr<const RawSource>& shared,
-    const ParseLimits& limits, ParseResult& result)
+    const ParseLimits& limits, ParseResult& result, const parsing::TextSink& frame)
 {
-    return MappedStream(file, fd, path, shared, limits, result).run();
+    return MappedStream(file, fd, path, shared, limits, result, frame).run();
 }
 
 } // namespace kix::jsonl

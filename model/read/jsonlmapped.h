@@ -2,10 +2,11 @@
 #pragma once
 // Internal to kix_model (the Source stage of the read path, documentparser.h: the JSON Lines stream): a large JSON
 // Lines file read through a mapping of it, and what the mapped and the read() paths share. Each window of whole
-// lines goes on to the Frame stage (parsing::parseJsonLinesRange) with its place in the file.
+// lines goes on to the Frame stage (textsink.h) with its place in the file.
 
 #include "model/read/mappedfile.h"
 #include "model/read/readlimits.h"
+#include "model/read/textsink.h"
 
 #include <QString>
 
@@ -26,6 +27,6 @@ enum class Mapped { NotStreamable, Streamed };
 // are parsed as the read ones are, the pages of those parsed given back to the page cache, so that the process
 // holds a few windows of the file at a time, as with read().
 Mapped streamMapped(const MappedFile& file, int fd, const QString& path, const std::shared_ptr<const RawSource>& shared,
-    const ParseLimits& limits, ParseResult& result);
+    const ParseLimits& limits, ParseResult& result, const parsing::TextSink& frame);
 
 } // namespace kix::jsonl

@@ -3,8 +3,6 @@
 
 #include "model/jobs/pools.h"
 #include "model/read/documentframes.h"
-#include "model/read/documentlines.h"
-#include "model/read/documenttext.h"
 #include "model/read/jsonlmapped.h"
 
 #include <QThreadPool>
@@ -95,13 +93,14 @@ class ReadStream
 {
 public:
     ReadStream(int fd, const QString& path, const std::shared_ptr<const RawSource>& shared, qint64 window,
-        const ParseLimits& limits, ParseResult& result)
+        const ParseLimits& limits, ParseResult& result, const parsing::TextSink& frame)
         : m_fd(fd)
         , m_path(path)
         , m_shared(shared)
         , m_window(window)
         , m_limits(limits)
         , m_result(result)
+        , m_frame(frame)
         , m_threads(std::max(1, parsePool()->maxThreadCount()))
     {
     }
@@ -115,8 +114,8 @@ private:
     {
         ParseResult part;
         const LineOrigin origin { m_shared, w.fileOffset + qint64(w.begin) };
-        parsing::parseJsonLinesRange(w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, m_path, m_limits,
-            part, &origin, true, &w.newlines, m_multiLine);
+        m_frame.window(m_path, w.bytes.data() + w.begin, w.bytes.data() + w.end, w.firstLine, origin, true, w.newlines,
+            m_multiLine, part);
         return part;
     }
     void finish();
@@ -131,6 +130,7 @@ private:
     const qint64 m_window;
     const ParseLimits& m_limits;
     ParseResult& m_result;
+    const parsing::TextSink& m_frame;
     const int m_threads;
     std::vector<Window> m_batch;
     std::vector<Window> m_inFlight;
@@ -268,7 +268,7 @@ bool ReadStream::run()
         Window w = fill(have, atEnd);
         if (first) {
             first = false;
-            if (!parsing::streamsAsJsonLines(w.bytes.data(), w.bytes.data() + have))
+            if (!m_frame.takesWindows(w.bytes.data(), w.bytes.data() + have))
                 return false;
             m_multiLine = firstDocumentSpansLines(w.bytes.data(), w.bytes.data() + have);
             if (have >= 3 && std::memcmp(w.bytes.data(), "\xEF\xBB\xBF", 3) == 0)
@@ -296,9 +296,9 @@ bool ReadStream::run()
 } // namespace
 
 bool streamRead(int fd, const QString& path, const std::shared_ptr<const RawSource>& shared, qint64 window,
-    const ParseLimits& limits, ParseResult& result, QString& error)
+    const ParseLimits& limits, ParseResult& result, const parsing::TextSink& frame, QString& error)
 {
-    ReadStream stream(fd, path, shared, window, limits, result);
+    ReadStream stream(fd, path, shared, window, limits, result, frame);
     const bool streamed = stream.run();
     error = stream.error();
     return streamed;

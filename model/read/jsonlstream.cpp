@@ -43,7 +43,8 @@ std::shared_ptr<const RawSource> sourceOf(const QString& path, const struct stat
 
 } // namespace
 
-bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult& result)
+bool streamJsonLines(
+    const QString& path, const ParseLimits& limits, ParseResult& result, const parsing::TextSink& frame)
 {
     if (!isJsonLinesName(path))
         return false;
@@ -69,7 +70,7 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
     // KIX_STREAM_READ set: read() as where mapping fails (what the tests of that path set)
     if (const MappedFile file(fd, qEnvironmentVariableIsSet("KIX_STREAM_READ") ? 0 : std::size_t(info.st_size));
         file.valid()) {
-        const Mapped mapped = streamMapped(file, fd, path, shared, limits, result);
+        const Mapped mapped = streamMapped(file, fd, path, shared, limits, result, frame);
         ::close(fd);
         if (mapped == Mapped::NotStreamable)
             return false;
@@ -78,7 +79,7 @@ bool streamJsonLines(const QString& path, const ParseLimits& limits, ParseResult
     }
     // not mapped (a file system that cannot): read a window at a time
     QString error;
-    const bool streamed = streamRead(fd, path, shared, window, limits, result, error);
+    const bool streamed = streamRead(fd, path, shared, window, limits, result, frame, error);
     ::close(fd);
     if (!streamed)
         return false;

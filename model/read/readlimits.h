@@ -80,4 +80,18 @@ struct LineOrigin
     bool mapped = false;
 };
 
+namespace parsing {
+
+// Only spaces, tabs and line ends in [begin, end).
+inline bool isBlank(const char* begin, const char* end)
+{
+    for (const char* p = begin; p < end; ++p) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return false;
+    }
+    return true;
+}
+
+} // namespace parsing
+
 } // namespace kix

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/wholefile.h"
 
-#include "model/read/documentlines.h"
-#include "model/read/documenttext.h"
+#include "model/read/textsink.h"
 #include "model/read/zstdstream.h"
 
 #include <QFile>
@@ -129,80 +128,137 @@ bool isOtherCompression(const char* begin, const char* end)
     return compressionOf(begin, end) != nullptr;
 }
 
-void parseWhole(std::string_view input, bool padded, const QString& file, const ParseLimits& limits,
-    ParseResult& result, const struct stat* onDisk)
+namespace {
+
+// The checks of a file's bytes before any format is asked. A text is handed on to `frame`; the bytes after a BOM
+// are returned when they are a Zstandard stream, for the caller to decompress; anything else is refused, and said.
+std::string_view handOn(std::string_view input, bool padded, const QString& file, const ParseLimits& limits,
+    ParseResult& result, TextSink& frame, const struct stat* onDisk)
 {
     if (static_cast<qint64>(input.size()) > limits.maxFileBytes) {
         result.diagnostics.append(makeError(file, {},
             QStringLiteral("the file is %1 bytes, more than the limit of %2")
                 .arg(input.size())
                 .arg(limits.maxFileBytes)));
-        return;
+        return {};
     }
     const char* begin = input.data();
     const char* end = begin + input.size();
     if (input.substr(0, 3) == "\xEF\xBB\xBF")
         begin += 3;
-    if (isZstdFrame(begin, end)) {
-        parseZstdBytes(std::string_view(begin, static_cast<size_t>(end - begin)), file, limits, result);
-        return;
-    }
+    if (isZstdFrame(begin, end))
+        return std::string_view(begin, static_cast<size_t>(end - begin));
     if (isBlank(begin, end)) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("the file is empty")));
-        return;
+        return {};
     }
-    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read
-    // above).
+    // A compressed file kix does not read says which tool opens it (Zstandard, the catalog's compression, is read).
     if (const Compression* c = compressionOf(begin, end)) {
         result.diagnostics.append(makeError(file, {},
             QStringLiteral("a %1-compressed file: kix reads plain and Zstandard-compressed files; decompress it first "
                            "(%2 FILE) and open the result")
                 .arg(QLatin1String(c->name), QLatin1String(c->command))));
-        return;
+        return {};
     }
     if (memchr(begin, 0, static_cast<size_t>(std::min<qint64>(end - begin, 4096)))) {
         result.diagnostics.append(makeError(file, {}, QStringLiteral("not JSON: the file holds binary data")));
-        return;
+        return {};
     }
-    parseText(input, std::string_view(begin, static_cast<size_t>(end - begin)), padded, file, limits, result, onDisk);
+    frame.whole(file, input, std::string_view(begin, static_cast<size_t>(end - begin)), padded, onDisk);
+    return {};
 }
 
-void parseWholeFile(const QString& path, const ParseLimits& limits, ParseResult& result)
+// Whether the path's suffix is `suffix`, in any case (no QString made: asked of every file the loader reads).
+bool hasSuffix(const QString& path, QLatin1String suffix)
 {
-    thread_local std::string buffer;
-    const bool onDisk = !path.startsWith(QLatin1Char(':')); // else a Qt resource
-    QByteArray resource;
-    std::string_view bytes;
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    return dot >= 0 && path.size() - dot - 1 == suffix.size()
+        && QStringView(path).mid(dot + 1).compare(suffix, Qt::CaseInsensitive) == 0;
+}
+
+// A file named .zst that does not start as another compression does (that one is read whole, to be named): it is
+// decompressed as it is read, never whole in memory.
+bool streamsAsZstd(const QString& path)
+{
+    if (!hasSuffix(path, QLatin1String("zst")))
+        return false;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return true; // the stream names the problem
+    const QByteArray head = f.read(8);
+    return !isOtherCompression(head.constData(), head.constData() + head.size());
+}
+
+// A Qt resource's bytes, read whole; false when it cannot be (said in `result`).
+bool readResource(const QString& path, const ParseLimits& limits, ParseResult& result, QByteArray& bytes)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
+        return false;
+    }
+    if (f.size() > limits.maxFileBytes) {
+        result.diagnostics.append(makeError(
+            path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
+        return false;
+    }
+    bytes = f.readAll();
+    return true;
+}
+
+// A file on disk read whole into `buffer` (padded); false when it cannot be (said in `result`).
+bool readFromDisk(const QString& path, const ParseLimits& limits, ParseResult& result, std::string& buffer,
+    std::string_view& bytes, struct stat& status)
+{
+    std::size_t size = 0;
+    QString error;
     bool tooLarge = false;
-    struct stat status
-    {
-    };
-    if (onDisk) {
-        std::size_t size = 0;
-        QString error;
-        if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge, status, limits.folder)) {
-            result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
-            return;
-        }
-        bytes = std::string_view(buffer.data(), size);
-    } else {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly)) {
-            result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot open: ") + f.errorString()));
-            return;
-        }
-        tooLarge = f.size() > limits.maxFileBytes;
-        if (!tooLarge)
-            resource = f.readAll();
-        bytes = std::string_view(resource.constData(), static_cast<size_t>(resource.size()));
+    if (!readPosix(path, limits.maxFileBytes, buffer, size, error, tooLarge, status, limits.folder)) {
+        result.diagnostics.append(makeError(path, {}, QStringLiteral("cannot read: ") + error));
+        return false;
     }
     if (tooLarge) {
         result.diagnostics.append(makeError(
             path, {}, QStringLiteral("the file is larger than the limit of %1 bytes").arg(limits.maxFileBytes)));
-        return;
+        return false;
     }
-    // the thread's buffer is padded; a resource's bytes are not
-    parseWhole(bytes, onDisk, path, limits, result, onDisk && status.st_size > 0 ? &status : nullptr);
+    bytes = std::string_view(buffer.data(), size);
+    return true;
+}
+
+} // namespace
+
+void parseWhole(std::string_view input, bool padded, const QString& file, const ParseLimits& limits,
+    ParseResult& result, TextSink& frame)
+{
+    const std::string_view compressed = handOn(input, padded, file, limits, result, frame, nullptr);
+    if (!compressed.empty())
+        parseZstd(file, &compressed, limits, result, frame);
+}
+
+void parseWholeFile(const QString& path, const ParseLimits& limits, ParseResult& result, TextSink& frame)
+{
+    thread_local std::string buffer;
+    const bool onDisk = !path.startsWith(QLatin1Char(':')); // else a Qt resource
+    const bool streamed = onDisk && streamsAsZstd(path);
+    std::string_view compressed;
+    QByteArray resource;
+    if (!streamed) {
+        std::string_view bytes;
+        struct stat status
+        {
+        };
+        if (onDisk ? !readFromDisk(path, limits, result, buffer, bytes, status)
+                   : !readResource(path, limits, result, resource))
+            return;
+        if (!onDisk)
+            bytes = std::string_view(resource.constData(), static_cast<size_t>(resource.size()));
+        // the thread's buffer is padded; a resource's bytes are not
+        compressed
+            = handOn(bytes, onDisk, path, limits, result, frame, onDisk && status.st_size > 0 ? &status : nullptr);
+    }
+    if (streamed || !compressed.empty())
+        parseZstd(path, streamed ? nullptr : &compressed, limits, result, frame);
     if (buffer.size() > (std::size_t(64) << 20))
         std::string().swap(buffer); // one big file read: give the memory back rather than keep it
 }

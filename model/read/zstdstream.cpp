@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/read/zstdstream.h"
 
-#include "model/read/catalogreader.h"
 #include "model/read/readlimits.h"
+#include "model/read/textsink.h"
 
 #include <QFile>
 
@@ -190,13 +190,12 @@ ZstdResult decompressZstdFile(
 
 namespace {
 
-// The decompressed text goes to the Frame stage's line router as it comes; what stopped the decompression is
-// reported after the lines read before it.
-void readDecompressed(const QString& file, const ParseLimits& limits, ParseResult& result,
+// The decompressed text goes on to the Frame stage as it comes; what stopped the decompression is reported after
+// the lines read before it.
+void readDecompressed(const QString& file, ParseResult& result, parsing::TextSink& frame,
     const std::function<ZstdResult(const ZstdSink&)>& decompress)
 {
-    LineRouter router(file, limits, result);
-    const ZstdResult z = decompress([&](std::string_view piece) { return router.feed(piece); });
+    const ZstdResult z = decompress([&](std::string_view piece) { return frame.piece(file, piece); });
     if (z.stopped)
         return; // cancelled: the loader drops the result
     if (!z.ok) {
@@ -204,21 +203,18 @@ void readDecompressed(const QString& file, const ParseLimits& limits, ParseResul
         if (z.decompressedBytes == 0)
             return;
     }
-    router.finish();
+    frame.endOfPieces(file);
 }
 
 } // namespace
 
-void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result)
+void parseZstd(const QString& file, const std::string_view* compressed, const ParseLimits& limits, ParseResult& result,
+    parsing::TextSink& frame)
 {
-    readDecompressed(path, limits, result,
-        [&](const ZstdSink& sink) { return decompressZstdFile(path, zstdLimits(limits), sink, limits.fileProgress); });
-}
-
-void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result)
-{
-    readDecompressed(file, limits, result,
-        [&](const ZstdSink& sink) { return decompressZstdBytes(compressed, zstdLimits(limits), sink); });
+    readDecompressed(file, result, frame, [&](const ZstdSink& sink) {
+        return compressed ? decompressZstdBytes(*compressed, zstdLimits(limits), sink)
+                          : decompressZstdFile(file, zstdLimits(limits), sink, limits.fileProgress);
+    });
 }
 
 } // namespace kix

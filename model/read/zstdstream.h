@@ -4,7 +4,7 @@
 // buffer that is handed on (ZSTD_decompressStream), so a compressed export is never whole in memory once
 // decompressed. A decompression bomb is refused: past a cap on the decompressed bytes of one file, or past a
 // ratio of decompressed to compressed bytes. Part of the Source stage of the read path (documentparser.h): the
-// decompressed text goes on to the Frame stage's LineRouter (catalogreader.h).
+// decompressed text goes on to the Frame stage (textsink.h).
 
 #include <QString>
 
@@ -26,6 +26,9 @@ struct ZstdLimits
 
 struct ParseLimits;
 struct ParseResult;
+namespace parsing {
+class TextSink;
+}
 // The limits of a read (ParseLimits) that apply to decompression.
 ZstdLimits zstdLimits(const ParseLimits& limits);
 
@@ -49,9 +52,9 @@ ZstdResult decompressZstdFile(
 // The same for compressed bytes already in memory.
 ZstdResult decompressZstdBytes(std::string_view compressed, const ZstdLimits& limits, const ZstdSink& sink);
 
-// Zstandard-compressed input (a catalog export or kernelindex JSON Lines), from a file or from memory, decompressed
-// and read as it goes (LineRouter).
-void parseZstdFile(const QString& path, const ParseLimits& limits, ParseResult& result);
-void parseZstdBytes(std::string_view compressed, const QString& file, const ParseLimits& limits, ParseResult& result);
+// Zstandard-compressed input (a catalog export or kernelindex JSON Lines), decompressed and handed on to the Frame
+// stage as it goes: the bytes `compressed` of `file` where given, else the file at `file`, streamed from disk.
+void parseZstd(const QString& file, const std::string_view* compressed, const ParseLimits& limits, ParseResult& result,
+    parsing::TextSink& frame);
 
 } // namespace kix

@@ -9,6 +9,7 @@
 #include "model/read/bundlereader.h"
 #include "model/read/catalogreader.h"
 #include "model/read/documentparser.h"
+#include "model/read/documenttext.h"
 #include "model/read/jsondom.h"
 #include "model/read/runextract.h"
 #include "model/read/yamlreader.h"
@@ -266,7 +267,10 @@ QString catalog(const uint8_t* data, std::size_t size)
         return QStringLiteral("ZSTD_compress failed");
     packed.resize(n);
     ParseResult unpacked;
-    parseZstdBytes(packed, file, {}, unpacked);
+    const ParseLimits defaults;
+    parsing::Frame toUnpacked(defaults, unpacked);
+    const std::string_view packedBytes(packed);
+    parseZstd(file, &packedBytes, defaults, unpacked, toUnpacked);
     if (unpacked.runs.size() != plain.runs.size())
         return QStringLiteral("%1 runs from the text, %2 from its compression")
             .arg(plain.runs.size())
@@ -279,7 +283,9 @@ QString catalog(const uint8_t* data, std::size_t size)
     ParseLimits small;
     small.maxDecompressedBytes = 1 << 20;
     ParseResult raw;
-    parseZstdBytes(std::string_view(reinterpret_cast<const char*>(data), size), file, small, raw);
+    parsing::Frame toRaw(small, raw);
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    parseZstd(file, &bytes, small, raw, toRaw);
     return checkDiagnostics(raw.diagnostics, file);
 }
 
