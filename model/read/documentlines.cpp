@@ -29,32 +29,6 @@ void reportJsonError(
     out.append(d);
 }
 
-// The one place where a JSON document that is not kernelindex is refused, whatever it arrived in (a whole file,
-// an array element, a JSON Lines line). Importers of other formats (nvbench, Google Benchmark, pytest-benchmark)
-// hook in here: recognise `document`, convert it into kernelindex documents and add their runs instead.
-bool isKernelindexShaped(Element document)
-{
-    if (document.type() != simdjson::dom::element_type::OBJECT)
-        return false;
-    for (const simdjson::dom::key_value_pair member : jsondom::asObject(document)) {
-        if (member.key == "run" || member.key == "kind")
-            return true;
-    }
-    return false;
-}
-
-void refuseForeignDocument(Element document, const QString& file, const QString& pointer, Diagnostics& out)
-{
-    if (document.type() != simdjson::dom::element_type::OBJECT)
-        out.append(makeError(file, pointer,
-            QStringLiteral("not a kernelindex document: expected an object, found %1")
-                .arg(jsondom::typeName(document))));
-    else
-        out.append(makeError(file, pointer + QStringLiteral("/kind"),
-            QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix reads "
-                           "kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, and Liger-Kernel CSV)")));
-}
-
 // A run parsed from a line, waiting for its raw text.
 struct Pending
 {
@@ -79,17 +53,6 @@ void attachRaw(std::vector<Pending>& pending, const std::string& compact, const 
 }
 
 } // namespace
-
-// Every document goes through here; the caller gives the run its raw text.
-std::shared_ptr<Run> readDocument(
-    Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
-{
-    if (!isKernelindexShaped(document)) {
-        refuseForeignDocument(document, file, pointer, out);
-        return nullptr;
-    }
-    return extractRun(document, file, pointer, out, duplicateKeys);
-}
 
 void reportRefusedText(simdjson::error_code error, const char* begin, const char* end, const QString& file,
     const QString& pointer, int lineOffset, const ParseLimits& limits, Diagnostics& out)
@@ -186,7 +149,7 @@ void parseJsonLinesRange(const char* begin, const char* end, int firstLine, cons
                     result.diagnostics);
             } else {
                 const bool duplicates = jsondom::reportDuplicateKeys(root, file, pointer, result.diagnostics);
-                if (std::shared_ptr<Run> run = readDocument(root, file, pointer, result.diagnostics, duplicates)) {
+                if (std::shared_ptr<Run> run = extractDocument(root, file, pointer, result.diagnostics, duplicates)) {
                     if (origin) {
                         // the line is read back from the file when asked, and minified then: however the author
                         // formatted it, the run holds no copy

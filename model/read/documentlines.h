@@ -14,10 +14,6 @@
 
 namespace kix::parsing {
 
-// Every document goes through here; the caller gives the run its raw text.
-std::shared_ptr<Run> readDocument(
-    jsondom::Element document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys);
-
 // A text that simdjson refused: nlohmann/json says where and why (line and column).
 void reportRefusedText(simdjson::error_code error, const char* begin, const char* end, const QString& file,
     const QString& pointer, int lineOffset, const ParseLimits& limits, Diagnostics& out);

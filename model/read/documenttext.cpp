@@ -7,9 +7,11 @@
 #include "model/read/documentframes.h"
 #include "model/read/documentlines.h"
 #include "model/read/inputformats.h"
+#include "model/read/runextract.h"
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace kix::parsing {
 
@@ -89,28 +91,57 @@ std::shared_ptr<const RawSource> wholeDocumentSource(
     return source;
 }
 
-// The formats recognised before a JSON document is parsed: YAML, imported formats, a catalog, JSON Lines by suffix.
-bool parseBySuffixOrContent(const char* begin, const char* end, const QString& suffix, const QString& file,
-    const ParseLimits& limits, ParseResult& result)
+bool acceptsYaml(const QString& suffix, const char*, const char*)
 {
-    if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml")) {
-        parseYamlText(begin, end, file, limits, result);
-        return true;
-    }
-    for (const InputFormat& format : importedFormats()) {
-        if (format.stage == InputFormat::Stage::BeforeJsonLines && format.accepts(suffix, begin, end)
-            && format.parse(begin, end, file, limits, result))
-            return true;
-    }
-    if (looksLikeCatalog(begin, end)) {
-        parseCatalogText(begin, end, file, limits, result);
-        return true;
-    }
-    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson")) {
-        parseJsonLines(begin, end, file, limits, result);
-        return true;
-    }
-    return false;
+    return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml");
+}
+
+bool readYaml(const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    parseYamlText(begin, end, file, limits, result);
+    return true;
+}
+
+bool acceptsCatalog(const QString&, const char* begin, const char* end)
+{
+    return looksLikeCatalog(begin, end);
+}
+
+bool readCatalog(
+    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    parseCatalogText(begin, end, file, limits, result);
+    return true;
+}
+
+bool acceptsJsonLinesName(const QString& suffix, const char*, const char*)
+{
+    return suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson");
+}
+
+bool readJsonLines(
+    const char* begin, const char* end, const QString& file, const ParseLimits& limits, ParseResult& result)
+{
+    parseJsonLines(begin, end, file, limits, result);
+    return true;
+}
+
+// The readers a file's text is offered to before it is parsed as one JSON document, in the order they are tried:
+// YAML manifests and bundles (by name), the imported formats tried before JSON Lines (Liger CSV), a catalog export
+// (by content), JSON Lines (by name). The first whose parse takes the text reads it.
+const std::vector<InputFormat>& textReaders()
+{
+    static const std::vector<InputFormat> readers = [] {
+        std::vector<InputFormat> list { { InputFormat::Stage::BeforeJsonLines, acceptsYaml, readYaml } };
+        for (const InputFormat& format : importedFormats()) {
+            if (format.stage == InputFormat::Stage::BeforeJsonLines)
+                list.push_back(format);
+        }
+        list.push_back({ InputFormat::Stage::BeforeJsonLines, acceptsCatalog, readCatalog });
+        list.push_back({ InputFormat::Stage::BeforeJsonLines, acceptsJsonLinesName, readJsonLines });
+        return list;
+    }();
+    return readers;
 }
 
 // A whole-file document that is not an array: one run, or a manifest of another kind.
@@ -122,7 +153,7 @@ void parseOneDocument(Element root, std::string_view input, std::string_view tex
             file, {}, QStringLiteral("a manifest of kind %1, not a benchmark run: nothing to list").arg(kind)));
         return;
     }
-    if (std::shared_ptr<Run> run = readDocument(root, file, {}, result.diagnostics, duplicates)) {
+    if (std::shared_ptr<Run> run = extractDocument(root, file, {}, result.diagnostics, duplicates)) {
         if (onDisk && std::size_t(onDisk->st_size) == input.size()) {
             run->raw = RawText(wholeDocumentSource(file, *onDisk, input), 0, input.size());
         } else {
@@ -155,7 +186,7 @@ void parseArray(Element root, std::string_view text, bool duplicates, const QStr
     std::size_t i = 0;
     for (const Element element : array) {
         const QString pointer = QLatin1Char('/') + QString::number(i);
-        if (std::shared_ptr<Run> run = readDocument(element, file, pointer, result.diagnostics, duplicates)) {
+        if (std::shared_ptr<Run> run = extractDocument(element, file, pointer, result.diagnostics, duplicates)) {
             run->raw = i < spans.size() ? RawText(buffer, spans[i].first, spans[i].second)
                                         : RawText(simdjson::minify(element));
             result.runs.append(std::move(run));
@@ -195,8 +226,10 @@ void parseText(std::string_view input, std::string_view text, bool padded, const
     const char* begin = text.data();
     const char* end = begin + text.size();
     const QString suffix = suffixOf(file);
-    if (parseBySuffixOrContent(begin, end, suffix, file, limits, result))
-        return;
+    for (const InputFormat& reader : textReaders()) {
+        if (reader.accepts(suffix, begin, end) && reader.parse(begin, end, file, limits, result))
+            return;
+    }
 
     Element root;
     const simdjson::error_code error = jsondom::parse(text, padded, limits.maxDepth, root);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The input formats kix imports besides kernelindex JSON (Liger-Kernel CSV, nvbench, Google Benchmark and
-// pytest-benchmark JSON). The reader (documenttext.cpp) only knows this interface; model/import/ defines
-// importedFormats(), so the dependency points one way: import -> read, never read -> import.
+// How the Frame stage (documenttext.cpp) offers a file's text to a reader: an accepts test and a parse. Its own
+// readers of text (YAML, a catalog export, JSON Lines) are entries of this shape, and so are the formats kix imports
+// besides kernelindex JSON (Liger-Kernel CSV, nvbench, Google Benchmark and pytest-benchmark JSON). model/import/
+// defines importedFormats(), so the dependency points one way: import -> read, never read -> import.
 
 #include <QString>
 
@@ -15,7 +16,8 @@ struct ParseResult;
 
 struct InputFormat
 {
-    // When the format is tried: before the kernelindex JSON Lines reader (CSV), or after it, before kernelindex JSON.
+    // When the format is tried: on the text, before the JSON Lines reader (CSV), or after a parse as JSON, before
+    // the document is read as kernelindex.
     enum class Stage { BeforeJsonLines, BeforeKernelindex };
     Stage stage = Stage::BeforeKernelindex;
     // Cheap test by suffix ("csv", lower case) and content.

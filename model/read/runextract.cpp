@@ -15,6 +15,46 @@ namespace kix {
 
 using json = nlohmann::json;
 
+namespace {
+
+// The one place where a JSON document that is not kernelindex is refused, whatever it arrived in (a whole file,
+// an array element, a JSON Lines line). Other tools' formats (nvbench, Google Benchmark, pytest-benchmark) never
+// come here: the Frame stage hands their text to their importers (inputformats.h) first.
+bool isKernelindexShaped(jsondom::Element document)
+{
+    if (document.type() != simdjson::dom::element_type::OBJECT)
+        return false;
+    for (const simdjson::dom::key_value_pair member : jsondom::asObject(document)) {
+        if (member.key == "run" || member.key == "kind")
+            return true;
+    }
+    return false;
+}
+
+void refuseForeignDocument(jsondom::Element document, const QString& file, const QString& pointer, Diagnostics& out)
+{
+    if (document.type() != simdjson::dom::element_type::OBJECT)
+        out.append(makeError(file, pointer,
+            QStringLiteral("not a kernelindex document: expected an object, found %1")
+                .arg(jsondom::typeName(document))));
+    else
+        out.append(makeError(file, pointer + QStringLiteral("/kind"),
+            QStringLiteral("not a kernelindex document: no \"run\" member and no kind BenchmarkRun (kix reads "
+                           "kernelindex, nvbench, Google Benchmark and pytest-benchmark JSON, and Liger-Kernel CSV)")));
+}
+
+} // namespace
+
+std::shared_ptr<Run> extractDocument(
+    const jsondom::Element& document, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
+{
+    if (!isKernelindexShaped(document)) {
+        refuseForeignDocument(document, file, pointer, out);
+        return nullptr;
+    }
+    return extractRun(document, file, pointer, out, duplicateKeys);
+}
+
 std::shared_ptr<Run> extractRun(const jsondom::Element& documentElement, const QString& file, const QString& pointer,
     Diagnostics& out, bool duplicateKeys)
 {

@@ -28,6 +28,12 @@ namespace kix {
 std::shared_ptr<Run> extractRun(const simdjson::dom::element& document, const QString& file, const QString& pointer,
     Diagnostics& out, bool duplicateKeys = true);
 
+// The Extract stage's entry for every document the Frame stage finds in a file (a whole file, an array element, a
+// line): one that is not a kernelindex document (an object with "run" or a "kind") is refused here, with why;
+// else as extractRun.
+std::shared_ptr<Run> extractDocument(const simdjson::dom::element& document, const QString& file,
+    const QString& pointer, Diagnostics& out, bool duplicateKeys);
+
 // The same for a document built in memory (the engine's runs, Liger rows): its compact text is read like a file's,
 // and the run keeps that text as its raw document. `samplesNs`: the raw samples the document names by
 // timing.rawSamples (format::RunDocument::samplesNs), kept as the run's samples when it carries none itself.

@@ -25,8 +25,8 @@ public:
     // All of a file's bytes, in memory and not empty: `input` as read, `text` the same without a UTF-8 BOM.
     // `padded`: simdjson::SIMDJSON_PADDING readable bytes follow them. `onDisk`: the file's status when its bytes
     // were read from disk (all of `input`, as it was when opened), else null.
-    virtual void whole(const QString& file, std::string_view input, std::string_view text, bool padded,
-        const struct stat* onDisk)
+    virtual void whole(
+        const QString& file, std::string_view input, std::string_view text, bool padded, const struct stat* onDisk)
         = 0;
 
     // Decompressed text, in pieces of any size, in order; false stops the source (cancelled, or the text refused).
@@ -43,8 +43,7 @@ public:
     // end. `multiLine`: records are documents over several lines.
     virtual void window(const QString& file, const char* begin, const char* end, int firstLine,
         const LineOrigin& origin, bool padded, const std::vector<std::size_t>& recordEnds, bool multiLine,
-        ParseResult& part) const
-        = 0;
+        ParseResult& part) const = 0;
 };
 
 } // namespace kix::parsing
