@@ -3,7 +3,7 @@
 #include "model/read/dialectkix010.h"
 
 #include "model/format/digest.h"
-#include "model/read/extractsections.h"
+#include "model/read/extraction.h"
 
 #include <nlohmann/json.hpp>
 

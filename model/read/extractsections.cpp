@@ -46,26 +46,6 @@ bool ligerSlug(std::string_view text, std::string_view* part, bool more)
 
 } // namespace
 
-RunExtraction::RunExtraction(
-    const Element& documentElement, const QString& file, const QString& pointer, Diagnostics& out, bool duplicateKeys)
-    : fields(file, out, duplicateKeys)
-    , file(file)
-    , out(out)
-    , document { documentElement, true }
-    , combined(bool(fields.member(document, "run")))
-    , top(pointer)
-    , runMember(top, "run")
-    , runPointer(combined ? runMember : top)
-    , specPointer(runPointer, "spec")
-    , nativePointer(specPointer, "sourceNative")
-    , timingPointer(specPointer, "timing")
-    , measurementsPointer(specPointer, "measurements")
-    , protocolMember(top, "protocol")
-    , protocolPointer(protocolMember, "spec")
-    , protocolMeasurementPointer(protocolPointer, "measurement")
-{
-}
-
 bool readEnvelope(RunExtraction& x)
 {
     FieldReader& r = x.fields;
