@@ -173,22 +173,26 @@ bool parseDuration(std::string_view t, double* ns)
     return true;
 }
 
+std::string slugify(std::string_view text)
+{
+    std::string out;
+    for (const char c : text) {
+        const bool digit = c >= '0' && c <= '9';
+        const bool upper = c >= 'A' && c <= 'Z';
+        if (digit || upper || (c >= 'a' && c <= 'z'))
+            out += upper ? char(c - 'A' + 'a') : c;
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
+    }
+    while (!out.empty() && out.back() == '-')
+        out.pop_back();
+    return out;
+}
+
 QString slugify(const QString& text)
 {
-    QString out;
-    bool dash = false;
-    for (const QChar c : text.toLower()) {
-        if (c.isLetterOrNumber()) {
-            out += c;
-            dash = false;
-        } else if (!dash && !out.isEmpty()) {
-            out += QLatin1Char('-');
-            dash = true;
-        }
-    }
-    while (out.endsWith(QLatin1Char('-')))
-        out.chop(1);
-    return out;
+    const QByteArray utf8 = text.toUtf8();
+    return QString::fromLatin1(slugify(std::string_view(utf8.constData(), std::size_t(utf8.size()))));
 }
 
 bool isDigest(const QString& d)

@@ -30,7 +30,10 @@ double toNs(double value, const QString& unit, bool* known);
 // or s ("8.1 us" -> 8100). False for anything else, and for a value that is not a whole number of ns.
 bool parseDuration(std::string_view text, double* ns);
 
-// "NVIDIA B200" -> "nvidia-b200"
+// "NVIDIA B200" -> "nvidia-b200": ASCII letters and digits in lower case, each run of anything else one '-', none
+// at either end (what a kernelindex name may hold). The one slug of kix: the names importers write and the GPU slug
+// of every run, however it was read, come from here.
+std::string slugify(std::string_view text);
 QString slugify(const QString& text);
 
 // "sha256:" and 64 lower-case hex digits

@@ -83,8 +83,8 @@ GbenchFile readContext(const json& value, const json& context, Schema& schema)
         if (const auto it = context.find(key); it != context.end() && it->is_string())
             c.software[key] = *it;
     }
-    c.environment = resource("ExecutionEnvironment", "gbench-" + liger::slugify(c.host),
-        "Google Benchmark host · " + c.host, { { "hardware", hardware }, { "software", c.software } });
+    c.environment = resource("ExecutionEnvironment", "gbench-" + slugify(c.host), "Google Benchmark host · " + c.host,
+        { { "hardware", hardware }, { "software", c.software } });
     c.protocol = protocolDocument(familyOf(Format::GoogleBenchmark).toStdString(), "gbench-real-time",
         "Google Benchmark · real time per iteration", "Google Benchmark", "https://github.com/google/benchmark",
         "wall_clock", "median", kGbenchNotes);
@@ -166,7 +166,7 @@ RunParts instanceParts(const Instance& instance, const std::string& family,
     parts.kernel = slugValue(family);
     parts.pass = "real_time";
     parts.provider = providerFromFile(file, "gbench");
-    parts.gpuSlug = liger::slugify("cpu " + context.host);
+    parts.gpuSlug = slugify("cpu " + context.host);
     parts.workloadSlug = workloadSlug(params, dtype);
     parts.timestamp = context.timestamp;
     if (context.date.isValid())

@@ -264,7 +264,7 @@ format::RunDocument buildDocument(const RunParts& p)
     const std::string externalId
         = p.kernel + '/' + p.pass + '/' + p.provider + '/' + p.gpuSlug + '/' + p.workloadSlug + '/' + p.timestamp;
     format::DocumentBuilder b;
-    b.setName(liger::slugify(externalId))
+    b.setName(slugify(externalId))
         .setTitle(p.title)
         .setStatus(p.status)
         .setProtocol(p.protocol)

@@ -28,21 +28,6 @@ std::string lower(std::string s)
     return s;
 }
 
-// "NVIDIA B200" -> "nvidia-b200": lower case, runs of anything else one '-', none at either end.
-std::string slugify(const std::string& s)
-{
-    std::string out;
-    for (const char c : s) {
-        if (isAsciiAlnum(c))
-            out += asciiLower(c);
-        else if (!out.empty() && out.back() != '-')
-            out += '-';
-    }
-    while (!out.empty() && out.back() == '-')
-        out.pop_back();
-    return out;
-}
-
 // "group_norm" -> "GroupNorm"; well-known abbreviations keep their usual spelling ("rms_norm" -> "RMSNorm").
 std::string kernelDisplayName(const std::string& kernel)
 {

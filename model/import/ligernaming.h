@@ -3,6 +3,8 @@
 // Names, slugs, GPU facts and the protocol and environment documents of runs imported from Liger-Kernel's
 // benchmark CSV. Internal to kix_model (ligercsv.cpp).
 
+#include "model/runfields.h" // slugify
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -14,9 +16,6 @@ using json = nlohmann::json;
 bool isAsciiAlnum(char c);
 char asciiLower(char c);
 std::string lower(std::string s);
-// "NVIDIA B200" -> "nvidia-b200": lower case, runs of anything else one '-', none at either end.
-std::string slugify(const std::string& s);
-
 // "group_norm" -> "GroupNorm"; well-known abbreviations keep their usual spelling ("rms_norm" -> "RMSNorm").
 std::string kernelDisplayName(const std::string& kernel);
 std::string architectureOf(const std::string& product); // "sm_100" for "NVIDIA B200"; "" when unknown

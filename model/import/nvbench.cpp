@@ -76,7 +76,7 @@ Device deviceOf(const json& d, const json& software)
             hw[to] = *it;
     }
     device.hardware = hw;
-    const std::string slug = liger::slugify(device.name);
+    const std::string slug = slugify(device.name);
     device.environment = resource("ExecutionEnvironment", "nvbench-" + slug, "nvbench host · " + device.name,
         { { "hardware", hw }, { "software", software } });
     return device;
@@ -155,7 +155,7 @@ RunParts stateParts(const std::string& benchName, const std::string& stateName, 
     parts.kernel = slugValue(benchName);
     parts.pass = "cold_gpu";
     parts.provider = providerFromFile(file, "nvbench");
-    parts.gpuSlug = liger::slugify(device.name);
+    parts.gpuSlug = slugify(device.name);
     parts.workloadSlug = workloadSlug(params, {});
     parts.timestamp = "src-" + context.source;
     parts.title = benchName + " · " + stateName;

@@ -263,7 +263,7 @@ RunParts benchmarkParts(const json& b, const Benchmark& bench, const PytestFile&
     parts.kernel = slugValue(kernel);
     parts.pass = "call";
     parts.provider = p.provider;
-    parts.gpuSlug = liger::slugify(product);
+    parts.gpuSlug = slugify(product);
     parts.workloadSlug = workloadSlug(p.workloadParams, p.dtype);
     parts.timestamp = context.timestamp;
     if (context.date.isValid())
@@ -276,7 +276,7 @@ RunParts benchmarkParts(const json& b, const Benchmark& bench, const PytestFile&
     parts.implementation
         = { { "tool", "pytest-benchmark" }, { "test", b.value("fullname", testName) }, { "provider", p.provider } };
     parts.protocol = context.protocol;
-    parts.environment = resource("ExecutionEnvironment", "pytest-benchmark-" + liger::slugify(context.node),
+    parts.environment = resource("ExecutionEnvironment", "pytest-benchmark-" + slugify(context.node),
         "pytest-benchmark host · " + context.node, { { "hardware", hardware }, { "software", context.software } });
     parts.sourceNative = { { "source", "pytest-benchmark" }, { "fullname", b.value("fullname", testName) } };
     if (bench.extra && !bench.extra->empty())
