@@ -3,9 +3,7 @@
 
 #include "model/write/csvwriter.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -18,13 +16,15 @@ QString name(const QString& value, const char* none)
     return value.isEmpty() ? QString::fromLatin1(none) : value;
 }
 
-QJsonObject counts(const OverviewCell& cell, const QString& filter)
+using Json = nlohmann::json;
+
+Json counts(const OverviewCell& cell, const QString& filter)
 {
-    QJsonObject o;
-    o[QStringLiteral("runs")] = cell.runs;
-    o[QStringLiteral("implementations")] = cell.implementations;
-    o[QStringLiteral("failed")] = cell.failed;
-    o[QStringLiteral("filter")] = filter.isEmpty() ? QJsonValue() : QJsonValue(filter);
+    Json o = Json::object();
+    o["runs"] = cell.runs;
+    o["implementations"] = cell.implementations;
+    o["failed"] = cell.failed;
+    o["filter"] = filter.isEmpty() ? Json() : Json(filter.toStdString());
     return o;
 }
 
@@ -89,32 +89,32 @@ QByteArray overviewToCsv(const OverviewData& data)
 
 QByteArray overviewToJson(const OverviewData& data)
 {
-    QJsonObject root = counts(data.total, {});
-    root.remove(QStringLiteral("filter"));
-    QJsonArray gpus;
+    Json root = counts(data.total, {});
+    root.erase("filter");
+    Json gpus = Json::array();
     for (int g = 0; g < data.gpus.size(); ++g) {
-        QJsonObject o = counts(data.gpuTotals[g], data.gpuClauses[g]);
-        o[QStringLiteral("gpu")] = data.gpus[g];
-        gpus.append(o);
+        Json o = counts(data.gpuTotals[g], data.gpuClauses[g]);
+        o["gpu"] = data.gpus[g].toStdString();
+        gpus.push_back(std::move(o));
     }
-    QJsonArray kernels;
+    Json kernels = Json::array();
     for (int k = 0; k < data.kernels.size(); ++k) {
-        QJsonObject o = counts(data.kernelTotals[k], data.kernelClauses[k]);
-        o[QStringLiteral("kernel")] = data.kernels[k];
-        QJsonArray cells;
+        Json o = counts(data.kernelTotals[k], data.kernelClauses[k]);
+        o["kernel"] = data.kernels[k].toStdString();
+        Json cells = Json::array();
         for (int g = 0; g < data.gpus.size(); ++g) {
             if (data.cell(k, g).runs == 0)
                 continue;
-            QJsonObject c = counts(data.cell(k, g), data.cellClause(k, g));
-            c[QStringLiteral("gpu")] = data.gpus[g];
-            cells.append(c);
+            Json c = counts(data.cell(k, g), data.cellClause(k, g));
+            c["gpu"] = data.gpus[g].toStdString();
+            cells.push_back(std::move(c));
         }
-        o[QStringLiteral("cells")] = cells;
-        kernels.append(o);
+        o["cells"] = std::move(cells);
+        kernels.push_back(std::move(o));
     }
-    root[QStringLiteral("gpus")] = gpus;
-    root[QStringLiteral("kernels")] = kernels;
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    root["gpus"] = std::move(gpus);
+    root["kernels"] = std::move(kernels);
+    return QByteArray::fromStdString(root.dump(2, ' ', false, Json::error_handler_t::replace)) + '\n';
 }
 
 } // namespace kix
