@@ -9,6 +9,7 @@
 #include "engine/backendregistry.h"
 #include "engine/benchmarkrequest.h"
 #include "engine/benchmarksession.h"
+#include "model/write/texttable.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,16 +60,8 @@ void printResults(QTextStream& out, const QVector<BenchmarkResult>& results)
             r.hasDocument() ? QString::number(r.correctness.maxRelativeError, 'e', 2) : QStringLiteral("-"),
             timed ? QString::number(r.statistics.count) : QStringLiteral("-") });
     }
-    QVector<int> widths(header.size(), 0);
-    for (const QStringList& row : rows)
-        for (int i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], int(row[i].size()));
-    for (const QStringList& row : rows) {
-        QStringList cells;
-        for (int i = 0; i < row.size(); ++i)
-            cells << (i < 3 || i == 7 ? row[i].leftJustified(widths[i]) : row[i].rightJustified(widths[i]));
-        out << cells.join(QStringLiteral("  ")).trimmed() << '\n';
-    }
+    // pass, impl, dtype and status read left to right; the numbers line up on their last digit
+    out << QString::fromUtf8(alignedRows(rows, {}, { 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14 }));
 }
 
 const char* const kEpilog

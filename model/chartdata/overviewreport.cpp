@@ -2,6 +2,7 @@
 #include "model/chartdata/overviewreport.h"
 
 #include "model/write/csvwriter.h"
+#include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,26 +50,16 @@ QByteArray overviewToTable(const OverviewData& data)
         }
         rows << row;
     }
-    QVector<int> widths(header.size(), 0);
-    for (const QStringList& row : std::as_const(rows))
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], int(row[c].size()));
-    QString out = QStringLiteral("%1 kernel(s) × %2 GPU(s), %3 run(s), %4 failed: runs per kernel and GPU\n")
-                      .arg(data.kernels.size())
-                      .arg(data.gpus.size())
-                      .arg(data.total.runs)
-                      .arg(data.total.failed);
-    for (const QStringList& row : std::as_const(rows)) {
-        QString line;
-        for (int c = 0; c < row.size(); ++c) {
-            if (c == 0)
-                line += row[c].leftJustified(widths[c]);
-            else
-                line += QStringLiteral("  ") + row[c].rightJustified(widths[c]);
-        }
-        out += line + QLatin1Char('\n');
-    }
-    return out.toUtf8();
+    QVector<int> counts; // every column but the kernel's
+    for (int c = 1; c < header.size(); ++c)
+        counts << c;
+    return QStringLiteral("%1 kernel(s) × %2 GPU(s), %3 run(s), %4 failed: runs per kernel and GPU\n")
+               .arg(data.kernels.size())
+               .arg(data.gpus.size())
+               .arg(data.total.runs)
+               .arg(data.total.failed)
+               .toUtf8()
+        + alignedRows(rows, {}, counts);
 }
 
 QByteArray overviewToCsv(const OverviewData& data)

@@ -4,6 +4,7 @@
 #include "model/compare/rank.h"
 #include "model/compare/rundifffields.h"
 #include "model/write/csvwriter.h"
+#include "model/write/texttable.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -312,24 +313,7 @@ QByteArray runDiffToTable(const RunDiff& diff, bool all)
         }
         rows << cells;
     }
-    QVector<int> widths(header.size());
-    for (int c = 0; c < header.size(); ++c)
-        widths[c] = int(header[c].size());
-    for (const QStringList& row : rows)
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], int(row[c].size()));
-    auto line = [&](const QStringList& cells) {
-        QString out;
-        for (int c = 0; c < cells.size(); ++c) {
-            if (c > 0)
-                out += QStringLiteral("  ");
-            out += c + 1 == cells.size() ? cells[c] : cells[c].leftJustified(widths[c]);
-        }
-        text += out + QLatin1Char('\n');
-    };
-    line(header);
-    for (const QStringList& row : rows)
-        line(row);
+    text += QString::fromUtf8(alignedRows(QVector<QStringList> { header } + rows));
     if (!all && diff.equal > 0)
         text += foldedLine(diff) + QLatin1Char('\n');
     for (const QString& note : diff.notes)

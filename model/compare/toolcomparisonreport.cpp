@@ -6,6 +6,7 @@
 
 #include "model/chartdata/timescale.h"
 #include "model/write/jsonnumber.h"
+#include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -75,21 +76,10 @@ QByteArray toolComparisonToTable(const ToolComparison& c)
     QVector<QStringList> rows { header(c) };
     for (const FamilyPair& p : c.pairs)
         rows.append(row(c, p));
-    QVector<int> widths(rows.first().size(), 0);
-    for (const QStringList& r : rows) {
-        for (int i = 0; i < r.size(); ++i)
-            widths[i] = std::max(widths[i], static_cast<int>(r[i].size()));
-    }
-    for (const QStringList& r : rows) {
-        QString line;
-        for (int i = 0; i < r.size(); ++i) {
-            if (i > 0)
-                line += QStringLiteral("  ");
-            line += i == 0 || i + 1 == r.size() ? r[i].leftJustified(i + 1 == r.size() ? 0 : widths[i])
-                                                : r[i].rightJustified(widths[i]);
-        }
-        text += line + QLatin1Char('\n');
-    }
+    QVector<int> numbers; // every column between the name and the status
+    for (int i = 1; i + 1 < rows.first().size(); ++i)
+        numbers << i;
+    text += QString::fromUtf8(alignedRows(rows, {}, numbers));
     for (const FamilyPair& p : c.pairs) {
         for (const QString& w : p.warnings)
             text += QStringLiteral("warning: %1: %2\n").arg(p.name, w);

@@ -4,6 +4,7 @@
 #include "model/chartdata/timescale.h"
 #include "model/write/csvwriter.h"
 #include "model/write/jsonnumber.h"
+#include "model/write/texttable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,25 +62,9 @@ QByteArray historyToTable(const History& history, double threshold)
             sideText(*c.before, s.points[c.change.beforeIndex].label),
             sideText(*c.after, s.points[c.change.index].label), s.title, c.change.evidence });
     }
-    QVector<int> widths(header.size());
-    for (int i = 0; i < header.size(); ++i)
-        widths[i] = int(header[i].size());
-    for (const QStringList& row : rows) {
-        for (int i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], int(row[i].size()));
-    }
     QString out;
-    auto line = [&](const QStringList& cells) {
-        QString text;
-        for (int i = 0; i < cells.size(); ++i)
-            text += (i + 1 == cells.size() ? cells[i] : cells[i].leftJustified(widths[i])) + QStringLiteral("  ");
-        out += text.trimmed() + QLatin1Char('\n');
-    };
-    if (!rows.isEmpty()) {
-        line(header);
-        for (const QStringList& row : rows)
-            line(row);
-    }
+    if (!rows.isEmpty())
+        out += QString::fromUtf8(alignedRows(QVector<QStringList> { header } + rows));
     out += QStringLiteral("%1 series, %2 regression(s), %3 improvement(s), %4 outlier(s) at a %5 % threshold\n")
                .arg(history.series.size())
                .arg(history.count(ChangeKind::Regression))

@@ -199,6 +199,14 @@ std::string_view TextTable::cell(std::size_t row, int column) const
     return std::string_view(m_bytes.data() + start.byte + from, m_cellEnds[index] - from);
 }
 
+void TextTable::setRightAligned(int column)
+{
+    if (column < 0 || column >= columnCount())
+        return;
+    m_rightAligned.resize(std::size_t(columnCount()), false);
+    m_rightAligned[std::size_t(column)] = true;
+}
+
 void TextTable::writeAligned(const Sink& sink) const
 {
     writeLines(
@@ -207,10 +215,17 @@ void TextTable::writeAligned(const Sink& sink) const
         [&](std::string& chunk, int c, std::string_view text) {
             if (c > 0)
                 chunk.append("  ");
-            if (c + 1 == columnCount())
+            const std::size_t width = m_widths[std::size_t(c)];
+            if (std::size_t(c) < m_rightAligned.size() && m_rightAligned[std::size_t(c)]) {
+                const std::size_t have = codePoints(text);
+                if (have < width)
+                    chunk.append(width - have, ' ');
                 chunk.append(text);
-            else
-                appendPadded(chunk, text, m_widths[std::size_t(c)]);
+            } else if (c + 1 == columnCount()) {
+                chunk.append(text);
+            } else {
+                appendPadded(chunk, text, width);
+            }
         });
 }
 
@@ -226,7 +241,7 @@ void TextTable::writeCsv(const Sink& sink) const
         });
 }
 
-QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent)
+QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent, const QVector<int>& rightAligned)
 {
     if (rows.isEmpty())
         return {};
@@ -237,6 +252,8 @@ QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent)
     while (header.size() < columns)
         header.append(QString());
     TextTable table(header);
+    for (const int column : rightAligned)
+        table.setRightAligned(column);
     for (qsizetype r = 1; r < rows.size(); ++r)
         table.addRow(rows[r]);
     std::string text;

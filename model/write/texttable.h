@@ -43,7 +43,10 @@ public:
     std::string_view cell(std::size_t row, int column) const;
     const QStringList& columns() const { return m_columns; }
 
-    // Columns padded to their widest cell, two spaces apart, the last one not padded; the header first.
+    // Right-aligns a column in writeAligned (numbers); the others are left-aligned.
+    void setRightAligned(int column);
+    // Columns padded to their widest cell, two spaces apart, the last one not padded when it is left-aligned; the
+    // header first.
     void writeAligned(const Sink& sink) const;
     // RFC 4180, as csvLine() writes it: a field quoted when it holds a comma, a quote or a line break.
     void writeCsv(const Sink& sink) const;
@@ -63,13 +66,16 @@ private:
     std::vector<std::uint32_t, LargePageAllocator<std::uint32_t>> m_cellEnds; // each cell's end, from its row's start
     std::vector<RowStart, LargePageAllocator<RowStart>> m_rowStarts;
     std::vector<std::size_t> m_widths;
+    std::vector<bool> m_rightAligned;
     int m_cellsInRow = 0;
     bool m_rowOpen = false;
 };
 
-// `rows` (the first one a header like any other) as left-aligned columns two spaces apart, each line after
-// `indent` and without trailing spaces: the text tables of the reports (rank, compare, resolve).
-QByteArray alignedRows(const QVector<QStringList>& rows, QStringView indent = {});
+// `rows` (the first one a header like any other) as columns two spaces apart, left-aligned but for those in
+// `rightAligned`, each line after `indent` and without trailing spaces: the text tables of the reports and commands
+// (rank, compare, resolve, history, diff, overview, tool comparisons, bench).
+QByteArray alignedRows(
+    const QVector<QStringList>& rows, QStringView indent = {}, const QVector<int>& rightAligned = {});
 
 // Writes UTF-8 to `out`: straight to its device when it has one (stdout), else through its string.
 void writeUtf8(QTextStream& out, std::string_view bytes);

@@ -43,6 +43,7 @@ private slots:
     void chunkedWriterKeepsTheBytesWholeAndInOrder();
     void writerWithoutDeviceGoesThroughTheString();
     void reportRowsAreIndentedWithoutTrailingSpaces();
+    void numberColumnsAlignOnTheirLastCharacter();
     void largePagesAreAlignedZeroedAndWritable();
     void aLargeTableGrowsAcrossTheLargePageSize();
 };
@@ -228,6 +229,19 @@ void TestTextTable::reportRowsAreIndentedWithoutTrailingSpaces()
                    "  2   huggingface\n"
                    "  10  x\n"));
     QCOMPARE(alignedRows({}), QByteArray());
+}
+
+void TestTextTable::numberColumnsAlignOnTheirLastCharacter()
+{
+    // right-aligned columns (counts, times) pad on the left, the last one too, widths in code points ("µs");
+    // a column index past the table is ignored
+    const QVector<QStringList> rows { { QStringLiteral("kernel"), QStringLiteral("runs"), QStringLiteral("median") },
+        { QStringLiteral("group_norm"), QStringLiteral("7"), QStringLiteral("12 µs") },
+        { QStringLiteral("rms_norm"), QStringLiteral("1234"), QStringLiteral("3.5 µs") } };
+    QCOMPARE(alignedRows(rows, {}, { 1, 2, 9 }),
+        QByteArray("kernel      runs  median\n"
+                   "group_norm     7   12 \xc2\xb5s\n"
+                   "rms_norm    1234  3.5 \xc2\xb5s\n"));
 }
 
 KIX_TEST_GUILESS_MAIN(TestTextTable)
