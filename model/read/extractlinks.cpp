@@ -212,8 +212,10 @@ void readEnvironment(RunExtraction& x)
     run->gpuProduct = r.shared(hardware, "product", hardwarePointer);
     run->gpuArchitecture = r.shared(hardware, "architecture", hardwarePointer);
     run->software = keyValues(r.object(environmentSpec, "software", environmentPointer));
-    if (run->gpuSlug.isEmpty())
-        run->gpuSlug = internUtf8(slugify(run->gpuProduct).toStdString());
+    if (run->gpuSlug.isEmpty()) {
+        const QByteArray product = run->gpuProduct.toUtf8();
+        run->gpuSlug = internUtf8(slugify(std::string_view(product.constData(), std::size_t(product.size()))));
+    }
 }
 
 } // namespace
