@@ -116,7 +116,8 @@ void RunSession::appendChunk()
         Append done = m_appends.takeFirst();
         finishAppend(done);
         // The model holds the runs now; dropping this list's references to a million of them (an atomic decrement
-        // each, scattered over the heap) took 50 ms of the GUI thread, so it is dropped on a worker.
+        // each, scattered over the heap) would stall the GUI thread (docs/benchmarks.md), so it is dropped on a
+        // worker.
         const bool large = done.runs.size() > 5000;
         disposeOffThread(std::move(done.runs), large);
     }

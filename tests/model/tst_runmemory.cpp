@@ -12,7 +12,7 @@
 using namespace kix;
 
 // Run's own size on x86-64 with Qt 6 (QString 24 bytes): 30 strings, 6 lists, the raw text and a few numbers come to
-// 1024 bytes (a578a89: 1032). A field added back per run (a QByteArray search text: 24 bytes and a ~380-byte heap
+// 1024 bytes. A field added back per run (a QByteArray search text: 24 bytes and a ~380-byte heap
 // block) trips this ceiling; raise it only with a reason that a million runs can afford.
 static_assert(sizeof(void*) != 8 || sizeof(Run) <= 1024, "Run grew: each loaded run is held a million times");
 

@@ -181,7 +181,7 @@ private slots:
     // search text found, as the filter matched it before: the word as typed, or folded with '_' and '-' skipped.
     void wordsFindWhatTheSearchTextFinds()
     {
-        // the filter's word test as it was when every run kept its search text (a578a89)
+        // the filter's word test as it was when every run kept its search text in one string
         auto reference = [](const QByteArray& hay, const FilterClause& c) {
             const QByteArray& needle = c.value;
             if (needle.isEmpty() || hay.contains(c.word) || hay.contains(needle))
