@@ -24,13 +24,7 @@ namespace {
 
 bool isJsonLinesName(const QString& path)
 {
-    // no QString made: asked of every file the loader reads
-    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
-    if (dot < 0)
-        return false;
-    const QStringView suffix = QStringView(path).mid(dot + 1);
-    return suffix.compare(QLatin1String("jsonl"), Qt::CaseInsensitive) == 0
-        || suffix.compare(QLatin1String("ndjson"), Qt::CaseInsensitive) == 0;
+    return parsing::hasSuffix(path, QLatin1String("jsonl")) || parsing::hasSuffix(path, QLatin1String("ndjson"));
 }
 
 // What identifies the file, which the runs read their lines back from.

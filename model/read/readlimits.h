@@ -92,6 +92,14 @@ inline bool isBlank(const char* begin, const char* end)
     return true;
 }
 
+// Whether the path's suffix is `suffix`, in any case (no QString made: asked of every file the loader reads).
+inline bool hasSuffix(const QString& path, QLatin1String suffix)
+{
+    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+    return dot >= 0 && path.size() - dot - 1 == suffix.size()
+        && QStringView(path).mid(dot + 1).compare(suffix, Qt::CaseInsensitive) == 0;
+}
+
 } // namespace parsing
 
 } // namespace kix

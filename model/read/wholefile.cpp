@@ -168,14 +168,6 @@ std::string_view handOn(std::string_view input, bool padded, const QString& file
     return {};
 }
 
-// Whether the path's suffix is `suffix`, in any case (no QString made: asked of every file the loader reads).
-bool hasSuffix(const QString& path, QLatin1String suffix)
-{
-    const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
-    return dot >= 0 && path.size() - dot - 1 == suffix.size()
-        && QStringView(path).mid(dot + 1).compare(suffix, Qt::CaseInsensitive) == 0;
-}
-
 // A file named .zst that does not start as another compression does (that one is read whole, to be named): it is
 // decompressed as it is read, never whole in memory.
 bool streamsAsZstd(const QString& path)
