@@ -59,12 +59,16 @@ std::size_t codePoints(std::string_view utf8)
     return std::size_t(std::count_if(utf8.begin(), utf8.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
-void appendPadded(std::string& out, std::string_view text, std::size_t width)
+// `text` padded with spaces to `width` code points: after it, or before it when it is right-aligned.
+void appendPadded(std::string& out, std::string_view text, std::size_t width, bool right = false)
 {
-    out.append(text);
     const std::size_t have = codePoints(text);
-    if (have < width)
-        out.append(width - have, ' ');
+    const std::size_t pad = have < width ? width - have : 0;
+    if (right)
+        out.append(pad, ' ');
+    out.append(text);
+    if (!right)
+        out.append(pad, ' ');
 }
 
 void appendCsvField(std::string& out, std::string_view field)
@@ -215,17 +219,11 @@ void TextTable::writeAligned(const Sink& sink) const
         [&](std::string& chunk, int c, std::string_view text) {
             if (c > 0)
                 chunk.append("  ");
-            const std::size_t width = m_widths[std::size_t(c)];
-            if (std::size_t(c) < m_rightAligned.size() && m_rightAligned[std::size_t(c)]) {
-                const std::size_t have = codePoints(text);
-                if (have < width)
-                    chunk.append(width - have, ' ');
+            const bool right = std::size_t(c) < m_rightAligned.size() && m_rightAligned[std::size_t(c)];
+            if (c + 1 == columnCount() && !right)
                 chunk.append(text);
-            } else if (c + 1 == columnCount()) {
-                chunk.append(text);
-            } else {
-                appendPadded(chunk, text, width);
-            }
+            else
+                appendPadded(chunk, text, m_widths[std::size_t(c)], right);
         });
 }
 
